@@ -1,0 +1,34 @@
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../util/log.js';
+
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly multiple?: boolean;
+  readonly short?: string;
+  readonly description: string;
+  /** Shown in help, e.g. "FILE". */
+  readonly arg?: string;
+}
+
+export type ParsedValues = Record<string, string | boolean | string[] | boolean[] | undefined>;
+
+export interface CommandContext {
+  readonly values: ParsedValues;
+  readonly positionals: readonly string[];
+  /** Loads and validates the config once (warnings are logged); commands that need none skip it. */
+  readonly config: () => Config;
+  readonly log: Logger;
+  /** Command output (tables, --json) goes here; logs go to stderr. */
+  readonly out: (line: string) => void;
+}
+
+/** One `crawler <name>` command. `run` resolves to the process exit code. */
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  /** Paragraphs printed after the options in `crawler <name> --help`. */
+  readonly details?: string;
+  run(ctx: CommandContext): Promise<number>;
+}

@@ -1,0 +1,127 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { ConfigError, CrawlerError, errorMessage } from '../util/errors.js';
+import { createLogger } from '../util/log.js';
+import type { Command, OptionSpec, ParsedValues } from './command.js';
+import { configCommand } from './commands/config.js';
+import { initCommand } from './commands/init.js';
+import { formatOptions, GLOBAL_OPTIONS } from './options.js';
+
+const COMMANDS: readonly Command[] = [initCommand, configCommand];
+
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    'crawler: a continuous, polite web crawler whose whole state lives in OpenSearch',
+    '',
+    'Usage: crawler <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Options for every command:',
+    formatOptions(GLOBAL_OPTIONS),
+    '',
+    'Environment: OPENSEARCH_URL, OPENSEARCH_USERNAME, OPENSEARCH_PASSWORD, LOG_LEVEL.',
+    'With no OPENSEARCH_URL and nothing on 127.0.0.1:9200, the embedded node (scripts/opensearch) is started.',
+    'Run "crawler <command> --help" for the options of a command.',
+  ].join('\n');
+}
+
+function commandHelp(c: Command): string {
+  return [
+    `crawler ${c.name}: ${c.summary}`,
+    '',
+    `Usage: ${c.usage}`,
+    '',
+    'Options:',
+    formatOptions({ ...c.options, ...GLOBAL_OPTIONS }),
+    ...(c.details ? ['', c.details] : []),
+  ].join('\n');
+}
+
+function toParseArgs(options: Readonly<Record<string, OptionSpec>>) {
+  return Object.fromEntries(
+    Object.entries(options).map(([k, o]) => [
+      k,
+      { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) },
+    ]),
+  );
+}
+
+export interface Io {
+  /** Command output. */
+  out(line: string): void;
+  /** One-line failures. */
+  err(line: string): void;
+}
+
+const processIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** Runs one command line and resolves to the exit code; never throws. */
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  const out = io.out;
+  const name = argv[0];
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    out(mainHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version') {
+    out('0.1.0');
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.err(`crawler: unknown command "${name}"; run "crawler --help" for the list`);
+    return 2;
+  }
+  let parsed: { values: ParsedValues; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: [...argv.slice(1)],
+      options: toParseArgs({ ...command.options, ...GLOBAL_OPTIONS }),
+      allowPositionals: true,
+      strict: true,
+    }) as { values: ParsedValues; positionals: string[] };
+  } catch (e) {
+    io.err(`crawler ${name}: ${errorMessage(e)}; run "crawler ${name} --help"`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    out(commandHelp(command));
+    return 0;
+  }
+  const log = createLogger(
+    (parsed.values['log-level'] as string | undefined) ?? process.env.LOG_LEVEL ?? 'info',
+  );
+  let cached: Config | undefined;
+  const config = (): Config => {
+    if (cached) return cached;
+    const loaded = loadConfig({
+      files: (parsed.values.conf as string[] | undefined) ?? [],
+      sets: (parsed.values.set as string[] | undefined) ?? [],
+      env: process.env,
+    });
+    for (const w of loaded.warnings) log.warn(w);
+    cached = loaded.config;
+    return cached;
+  };
+  try {
+    return await command.run({ values: parsed.values, positionals: parsed.positionals, config, log, out });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      io.err(`crawler ${name}: ${e.message}`);
+      return 2;
+    }
+    if (e instanceof CrawlerError) {
+      io.err(`crawler ${name}: ${e.message}`);
+      return 3;
+    }
+    io.err(`crawler ${name}: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return 1;
+  }
+}

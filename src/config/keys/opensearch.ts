@@ -1,0 +1,31 @@
+import { bool, int, list, str } from '../define.js';
+
+/** Connection and index keys of the OpenSearch backend (StormCrawler's opensearch-conf.yaml names). */
+export const opensearchKeys = {
+  'opensearch.addresses': list(
+    ['http://127.0.0.1:9200'],
+    'cluster addresses; a list or one string split on ";" or ","; OPENSEARCH_URL overrides',
+    / *[;,] */,
+  ),
+  'opensearch.user': str('', 'basic auth user (OPENSEARCH_USERNAME overrides); empty = no auth'),
+  'opensearch.password': str('', 'basic auth password (OPENSEARCH_PASSWORD overrides)'),
+  'opensearch.disable.tls.validation': bool(
+    false,
+    'trust any certificate and host name (self-signed dev clusters)',
+  ),
+  'opensearch.connect.timeout': int(10_000, 'milliseconds to wait for a connection and a response', 1),
+  'opensearch.embedded': bool(
+    true,
+    'when no address was configured and nothing answers on 127.0.0.1:9200, start scripts/opensearch',
+  ),
+  'opensearch.status.index.name': str('status', 'name of the URL status index'),
+  'opensearch.status.shards': int(
+    4,
+    'primary shards of the status index (bounds the number of instances)',
+    1,
+  ),
+  'opensearch.status.replicas': int(0, 'replicas of the status index (0 on a single node)', 0),
+  'opensearch.indexer.index.name': str('content', 'name of the page content index'),
+  'opensearch.indexer.shards': int(2, 'primary shards of the content index', 1),
+  'opensearch.indexer.replicas': int(0, 'replicas of the content index (0 on a single node)', 0),
+} as const;

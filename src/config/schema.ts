@@ -1,0 +1,56 @@
+import type { KeyDef, PatternDef, ValueOf } from './define.js';
+import { agentKeys } from './keys/agent.js';
+import { opensearchKeys } from './keys/opensearch.js';
+import { rulesKeys } from './keys/rules.js';
+
+/** Every known configuration key. Add a role's keys in `keys/<role>.ts` and list them here. */
+export const KEYS = {
+  ...opensearchKeys,
+  ...agentKeys,
+  ...rulesKeys,
+} as const satisfies Record<string, KeyDef>;
+
+export type KeyName = keyof typeof KEYS;
+
+/** Families of keys whose names carry data. Values keep the order of the merged config. */
+export const PATTERNS: readonly PatternDef[] = [
+  {
+    // StormCrawler's regex: the optional status is lazy and the last "=" separates key from value.
+    pattern: /^fetchInterval(\..+?)?\.(.+)=(.+)$/,
+    kind: 'number',
+    example: 'fetchInterval.FETCHED.isFeed=true',
+    doc: 'custom interval in minutes for URLs whose metadata has key=value, optionally for one status',
+  },
+  {
+    pattern: /^fetcher\.maxThreads\.(.+)$/,
+    kind: 'integer',
+    example: 'fetcher.maxThreads.example\\.com',
+    doc: 'threads for fetch queues whose id matches the regex',
+  },
+  {
+    pattern: /^opensearch\.(status|indexer|transitions)\.(addresses|user|password)$/,
+    kind: 'string',
+    example: 'opensearch.status.addresses',
+    doc: 'per-index connection settings; fall back to opensearch.<name>',
+  },
+];
+
+export type ConfigValues = { readonly [K in KeyName]: ValueOf<(typeof KEYS)[K]> };
+
+export interface PatternedEntry {
+  readonly key: string;
+  readonly value: number | string;
+}
+
+/** A validated configuration: typed known keys plus the patterned families, in config order. */
+export type Config = ConfigValues & {
+  readonly patterned: readonly PatternedEntry[];
+  /** Where each key's value came from: "default", a file path, "env OPENSEARCH_URL" or "--set". */
+  readonly origin: ReadonlyMap<string, string>;
+};
+
+export function defaultValues(): Record<KeyName, unknown> {
+  const out = {} as Record<KeyName, unknown>;
+  for (const [k, def] of Object.entries(KEYS) as [KeyName, KeyDef][]) out[k] = def.default;
+  return out;
+}

@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Client } from '@opensearch-project/opensearch';
+import type { Config } from '../config/schema.js';
+import { ClusterError, errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { OPENSEARCH_SCRIPT } from './paths.js';
+
+/** Which set of connection settings: StormCrawler's `opensearch.<type>.*` falling back to `opensearch.*`. */
+export type ConnectionType = 'status' | 'indexer' | 'transitions';
+
+export const EMBEDDED_URL = 'http://127.0.0.1:9200';
+
+export interface Connection {
+  readonly client: Client;
+  /** The first address, for messages. */
+  readonly url: string;
+}
+
+/** Adds the scheme and port StormCrawler assumes: "host" means http://host:9200. */
+export function normaliseAddress(address: string): string {
+  const withScheme = /^https?:\/\//i.test(address) ? address : `http://${address}`;
+  const u = new URL(withScheme);
+  // Test the text, not u.port: URL drops a default port (":80") that the user did write.
+  if (!/^https?:\/\/(\[[^\]]+\]|[^/:]+):\d+/i.test(withScheme)) u.port = '9200';
+  return u.toString().replace(/\/$/, '');
+}
+
+function typed(
+  config: Config,
+  type: ConnectionType,
+  name: 'addresses' | 'user' | 'password',
+): string | undefined {
+  const hit = config.patterned.find((e) => e.key === `opensearch.${type}.${name}`);
+  return hit === undefined ? undefined : String(hit.value);
+}
+
+export function addressesFor(config: Config, type: ConnectionType): string[] {
+  const own = typed(config, type, 'addresses');
+  const list =
+    own !== undefined ? own.split(/ *[;,] */).filter(Boolean) : [...config['opensearch.addresses']];
+  return list.map(normaliseAddress);
+}
+
+/** True when the user configured no cluster at all, so the embedded node may be started for them. */
+export function embeddedAllowed(config: Config): boolean {
+  if (!config['opensearch.embedded']) return false;
+  if (config.origin.has('opensearch.addresses')) return false;
+  return !config.patterned.some((e) => /^opensearch\.\w+\.addresses$/.test(e.key));
+}
+
+export function createClient(config: Config, type: ConnectionType = 'status'): Connection {
+  const nodes = addressesFor(config, type);
+  const user = typed(config, type, 'user') ?? config['opensearch.user'];
+  const password = typed(config, type, 'password') ?? config['opensearch.password'];
+  const client = new Client({
+    nodes,
+    auth: user ? { username: user, password } : undefined,
+    ssl: config['opensearch.disable.tls.validation'] ? { rejectUnauthorized: false } : undefined,
+    requestTimeout: config['opensearch.connect.timeout'],
+    pingTimeout: Math.min(config['opensearch.connect.timeout'], 3000),
+    // Retries belong to the bulk writer's own backoff, which knows which items failed.
+    maxRetries: 0,
+    compression: undefined,
+  });
+  return { client, url: nodes[0]! };
+}
+
+/** Why a ping failed, in words an operator can act on. */
+async function probe(conn: Connection): Promise<string | undefined> {
+  try {
+    await conn.client.cluster.health({ timeout: '5s' });
+    return undefined;
+  } catch (e) {
+    const status = (e as { meta?: { statusCode?: number } }).meta?.statusCode;
+    if (status === 401 || status === 403) {
+      return `refused our credentials (HTTP ${status}): set OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or opensearch.user / opensearch.password`;
+    }
+    return errorMessage(e);
+  }
+}
+
+const run = promisify(execFile);
+
+/**
+ * Returns a client whose cluster answers. With no cluster configured and nothing on 127.0.0.1:9200,
+ * starts the project's own node through scripts/opensearch (the embedded default) and logs one line.
+ */
+export async function connect(
+  config: Config,
+  log: Logger,
+  type: ConnectionType = 'status',
+): Promise<Connection> {
+  const conn = createClient(config, type);
+  const problem = await probe(conn);
+  if (problem === undefined) return conn;
+  if (embeddedAllowed(config) && conn.url === EMBEDDED_URL && !problem.startsWith('refused')) {
+    log.info(
+      `no OpenSearch answers at ${EMBEDDED_URL} and OPENSEARCH_URL is unset: starting the embedded node (scripts/opensearch start, data in .opensearch/)`,
+    );
+    try {
+      await run(OPENSEARCH_SCRIPT, ['start'], {
+        env: { ...process.env, OPENSEARCH_PORT: '9200' },
+        timeout: 600_000,
+      });
+    } catch (e) {
+      const out =
+        (e as { stderr?: string; stdout?: string }).stderr || (e as { stdout?: string }).stdout || '';
+      throw new ClusterError(
+        'EMBEDDED_START_FAILED',
+        `could not start the embedded OpenSearch with ${OPENSEARCH_SCRIPT} start: ${out.trim().split('\n').slice(-5).join(' | ') || errorMessage(e)}; ` +
+          'it needs Java 17 and Maven (for the first download), or set OPENSEARCH_URL to a running cluster',
+      );
+    }
+    const again = await probe(conn);
+    if (again === undefined) return conn;
+    throw new ClusterError(
+      'CLUSTER_UNREACHABLE',
+      `the embedded OpenSearch at ${conn.url} started but does not answer: ${again}`,
+    );
+  }
+  throw new ClusterError(
+    'CLUSTER_UNREACHABLE',
+    `cannot reach OpenSearch at ${conn.url}: ${problem}. ` +
+      (problem.startsWith('refused')
+        ? ''
+        : 'Start the cluster, or point OPENSEARCH_URL (or opensearch.addresses) at a running one; scripts/opensearch start runs a local node.'),
+  );
+}

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@opensearch-project/opensearch';
+import type { Config } from '../config/schema.js';
+import { MAPPINGS_DIR } from './paths.js';
+
+export type IndexRole = 'status' | 'content';
+
+export interface IndexBody {
+  settings: { index: Record<string, unknown> };
+  mappings: Record<string, unknown>;
+}
+
+export interface IndexPlan {
+  readonly role: IndexRole;
+  readonly name: string;
+  readonly body: IndexBody;
+}
+
+export type IndexAction = 'created' | 'exists' | 'recreated';
+
+export interface IndexOutcome {
+  readonly role: IndexRole;
+  readonly name: string;
+  readonly action: IndexAction;
+}
+
+export function readMapping(role: IndexRole): IndexBody {
+  return JSON.parse(readFileSync(join(MAPPINGS_DIR, `${role}.json`), 'utf8')) as IndexBody;
+}
+
+/** The two indices with names and shard/replica counts from the config. */
+export function planIndices(config: Config): IndexPlan[] {
+  const plan = (role: IndexRole, name: string, shards: number, replicas: number): IndexPlan => {
+    const body = readMapping(role);
+    body.settings.index.number_of_shards = shards;
+    body.settings.index.number_of_replicas = replicas;
+    return { role, name, body };
+  };
+  return [
+    plan(
+      'status',
+      config['opensearch.status.index.name'],
+      config['opensearch.status.shards'],
+      config['opensearch.status.replicas'],
+    ),
+    plan(
+      'content',
+      config['opensearch.indexer.index.name'],
+      config['opensearch.indexer.shards'],
+      config['opensearch.indexer.replicas'],
+    ),
+  ];
+}
+
+async function exists(client: Client, name: string): Promise<boolean> {
+  const res = await client.indices.exists({ index: name });
+  return res.body === true;
+}
+
+/**
+ * Creates the indices that are missing; with `recreate`, drops and creates them. Idempotent: an
+ * existing index is left as it is (its mapping is not compared or changed).
+ */
+export async function ensureIndices(
+  client: Client,
+  plans: readonly IndexPlan[],
+  options: { recreate?: boolean } = {},
+): Promise<IndexOutcome[]> {
+  const out: IndexOutcome[] = [];
+  for (const { role, name, body } of plans) {
+    const present = await exists(client, name);
+    if (present && !options.recreate) {
+      out.push({ role, name, action: 'exists' });
+      continue;
+    }
+    if (present) await client.indices.delete({ index: name });
+    try {
+      await client.indices.create({ index: name, body: body as never, wait_for_active_shards: '1' });
+    } catch (e) {
+      // Another process (a second instance starting at the same time) may have won the race.
+      const type = (e as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
+      if (type !== 'resource_already_exists_exception') throw e;
+      out.push({ role, name, action: 'exists' });
+      continue;
+    }
+    out.push({ role, name, action: present ? 'recreated' : 'created' });
+  }
+  return out;
+}

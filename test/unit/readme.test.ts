@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url);
+const readme = readFileSync(new URL('README.md', root), 'utf8');
+const ci = readFileSync(new URL('.ci/run', root), 'utf8');
+
+describe('README quick start', () => {
+  it('has exactly two command lines, the crawl and the tests', () => {
+    const quick = readme.split('## Quick start')[1]!.split('\n## ')[0]!;
+    const lines = [...quick.matchAll(/```sh\n([^`]*)```/g)].map((m) => m[1]!.trim());
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^npm ci && npx crawler /);
+    expect(lines[1]).toBe('npm ci && npm test');
+  });
+
+  it('.ci/run runs the README test line verbatim', () => {
+    const quick = readme.split('## Quick start')[1]!;
+    const testLine = [...quick.matchAll(/```sh\n([^`]*)```/g)].map((m) => m[1]!.trim())[1]!;
+    expect(ci).toContain(testLine);
+  });
+});
