@@ -1,0 +1,221 @@
+import type { Config } from '../config/schema.js';
+import type { Clock } from '../util/clock.js';
+import { parseCacheSpec } from './cache-spec.js';
+import { type CacheStats, DiscoveredCache } from './discovered-cache.js';
+import { ERROR_CAUSE, MD } from './keys.js';
+import type { Metadata } from './metadata.js';
+import { MetadataTransfer, type MetadataTransferConfig } from './metadata-transfer.js';
+import { createScheduler, type Schedule, type Scheduler, type SchedulerConfig } from './scheduler/index.js';
+import type { Status } from './status.js';
+import { type TransitionRecord, transitionReason } from './transition.js';
+import { isoDate, parseInstant, parseInteger, type RoundUnit, roundDate } from './values.js';
+
+/**
+ * What a stage reports about a URL: the single input of the status updater. Every URL the spout
+ * emits ends in exactly one such event (FETCHED, FETCH_ERROR, REDIRECTION or ERROR); every outlink,
+ * redirect target and seed is a DISCOVERED event of its own.
+ */
+export interface StatusEvent {
+  readonly url: string;
+  readonly status: Status;
+  /** The URL's metadata as the stage left it; the updater works on a copy. */
+  readonly metadata: Metadata;
+  /** The status the spout read from the index, passed along for the transition log. */
+  readonly previousStatus?: Status;
+}
+
+/** The outcome of one event: what the status index stores, plus the deletion flag and the record. */
+export interface StatusUpdate {
+  readonly url: string;
+  readonly status: Status;
+  /** The metadata after the persist filter: what the status document holds. */
+  readonly metadata: Metadata;
+  /** Milliseconds since the epoch, rounded; null = never (the document gets no nextFetchDate). */
+  readonly nextFetchDate: number | null;
+  /** Remove the URL's content: ERROR, and REDIRECTION with `status.updater.delete.redirections`. */
+  readonly delete: boolean;
+  /** The metadata before the persist filter, for consumers of the deletion (StormCrawler's deletion stream). */
+  readonly fullMetadata: Metadata;
+  readonly transition: TransitionRecord;
+}
+
+export interface StatusUpdaterOptions {
+  readonly scheduler: Scheduler;
+  readonly transfer: MetadataTransfer;
+  readonly clock: Clock;
+  /** Undefined when `status.updater.use.cache` is false. */
+  readonly cache: DiscoveredCache | undefined;
+  readonly maxFetchErrors: number;
+  readonly roundDate: RoundUnit;
+  readonly deleteRedirections: boolean;
+}
+
+export type StatusUpdaterConfig = SchedulerConfig &
+  MetadataTransferConfig &
+  Pick<
+    Config,
+    | 'max.fetch.errors'
+    | 'status.updater.use.cache'
+    | 'status.updater.cache.spec'
+    | 'status.updater.unit.round.date'
+    | 'status.updater.delete.redirections'
+  >;
+
+/**
+ * StormCrawler's status update rules (AbstractStatusUpdaterBolt), pure and synchronous.
+ *
+ * Contract with the daemon:
+ * - `apply(event)` for every status event, in arrival order per URL. It returns `'skipped-cached'`
+ *   for a DISCOVERED event of a URL stored recently (nothing to write), otherwise the update to
+ *   write: op_type create for DISCOVERED (an existing document wins), index for the rest.
+ * - `acknowledged(url)` once OpenSearch has accepted that write (a 409 on create counts): only then
+ *   does the URL enter the DISCOVERED cache, so a failed write never hides a URL.
+ * - Never throws on a URL's metadata: bad values are ignored, removed where they would recur, and
+ *   listed in `transition.problems`.
+ *
+ * The rules, in order: DISCOVERED cache; the as-is date (skips all the rest); discoveryDate or
+ * lastProcessedDate; FETCH_ERROR counting up to `max.fetch.errors`, then ERROR with `error.cause`
+ * maxFetchErrors; the counter removed for any other status; `error.*` cleared on FETCHED and
+ * REDIRECTION; the deletion flag; scheduling on the unfiltered metadata; the persist filter;
+ * rounding of nextFetchDate.
+ */
+export class StatusUpdater {
+  readonly scheduler: Scheduler;
+  readonly transfer: MetadataTransfer;
+
+  constructor(private readonly options: StatusUpdaterOptions) {
+    this.scheduler = options.scheduler;
+    this.transfer = options.transfer;
+  }
+
+  apply(event: StatusEvent): StatusUpdate | 'skipped-cached' {
+    if (event.status === 'DISCOVERED' && this.options.cache?.has(event.url)) return 'skipped-cached';
+    const md = event.metadata.copy();
+    const problems: string[] = [];
+    const now = this.options.clock.now();
+
+    const asIs = md.getFirstValue(MD.storeAsIs);
+    if (asIs !== undefined) {
+      const at = parseInstant(asIs);
+      if (at !== undefined) {
+        const schedule = { nextFetchDate: at, rule: MD.storeAsIs };
+        return this.finish(event, event.status, md, schedule, problems, now, { storedAsIs: true });
+      }
+      // Removed so that a persisted bad value cannot keep failing every later update.
+      md.remove(MD.storeAsIs);
+      problems.push(
+        `${MD.storeAsIs} ${JSON.stringify(asIs)} is not an ISO-8601 instant; ignored and removed`,
+      );
+    }
+
+    let status = event.status;
+    md.setValue(status === 'DISCOVERED' ? MD.discoveryDate : MD.lastProcessedDate, isoDate(now));
+
+    let reachedMaxFetchErrors = false;
+    if (status === 'FETCH_ERROR') {
+      const raw = md.getFirstValue(MD.fetchErrorCount);
+      const previous = parseInteger(raw);
+      if (raw !== undefined && previous === undefined) {
+        problems.push(`${MD.fetchErrorCount} ${JSON.stringify(raw)} is not an integer; counted from 0`);
+      }
+      const count = (previous ?? 0) + 1;
+      if (count >= this.options.maxFetchErrors) {
+        status = 'ERROR';
+        md.setValue(MD.errorCause, ERROR_CAUSE.maxFetchErrors);
+        reachedMaxFetchErrors = true;
+      } else {
+        md.setValue(MD.fetchErrorCount, String(count));
+      }
+    }
+    if (status !== 'FETCH_ERROR') md.remove(MD.fetchErrorCount);
+    if (status === 'FETCHED' || status === 'REDIRECTION') {
+      md.remove(MD.errorCause);
+      md.remove(MD.errorMessage);
+      md.remove(MD.errorSource);
+    }
+
+    const schedule = this.scheduler.schedule(status, md);
+    if (schedule.problem !== undefined) problems.push(schedule.problem);
+    const next = schedule.nextFetchDate;
+    const rounded = next === null ? null : roundDate(next, this.options.roundDate);
+    return this.finish(event, status, md, { ...schedule, nextFetchDate: rounded }, problems, now, {
+      storedAsIs: false,
+      reachedMaxFetchErrors,
+    });
+  }
+
+  acknowledged(url: string): void {
+    this.options.cache?.put(url);
+  }
+
+  /** Hits, misses and size of the DISCOVERED cache; undefined when it is off. */
+  cacheStats(): CacheStats | undefined {
+    return this.options.cache?.stats();
+  }
+
+  private finish(
+    event: StatusEvent,
+    status: Status,
+    full: Metadata,
+    schedule: Schedule,
+    problems: readonly string[],
+    now: number,
+    how: { storedAsIs: boolean; reachedMaxFetchErrors?: boolean },
+  ): StatusUpdate {
+    const kept = this.transfer.filter(full);
+    const deleted =
+      !how.storedAsIs &&
+      (status === 'ERROR' || (status === 'REDIRECTION' && this.options.deleteRedirections));
+    const { nextFetchDate } = schedule;
+    const transition: TransitionRecord = {
+      url: event.url,
+      appliedAt: isoDate(now),
+      previousStatus: event.previousStatus ?? null,
+      status,
+      nextFetchDate: nextFetchDate === null ? 'never' : isoDate(nextFetchDate),
+      reason: transitionReason({
+        status,
+        metadata: full,
+        storedAsIs: how.storedAsIs,
+        reachedMaxFetchErrors: how.reachedMaxFetchErrors ?? false,
+      }),
+      scheduledBy: schedule.rule,
+      metadata: kept.toJSON(),
+      dropped: full.keySet().filter((k) => !kept.has(k)),
+      delete: deleted,
+      problems,
+    };
+    return {
+      url: event.url,
+      status,
+      metadata: kept,
+      nextFetchDate,
+      delete: deleted,
+      fullMetadata: full,
+      transition,
+    };
+  }
+}
+
+/**
+ * The status updater the configuration describes, with its scheduler and metadata transfer. Throws
+ * a ConfigError at start-up for a bad cache spec or bad scheduler settings.
+ */
+export function createStatusUpdater(config: StatusUpdaterConfig, clock: Clock): StatusUpdater {
+  const scheduler = createScheduler(config, clock);
+  const cache = config['status.updater.use.cache']
+    ? new DiscoveredCache(
+        parseCacheSpec(config['status.updater.cache.spec'], 'status.updater.cache.spec'),
+        clock,
+      )
+    : undefined;
+  return new StatusUpdater({
+    scheduler,
+    transfer: MetadataTransfer.fromConfig(config, scheduler.ownKeys),
+    clock,
+    cache,
+    maxFetchErrors: config['max.fetch.errors'],
+    roundDate: config['status.updater.unit.round.date'],
+    deleteRedirections: config['status.updater.delete.redirections'],
+  });
+}
