@@ -1,0 +1,36 @@
+import { bool, int, num, oneOf } from '../define.js';
+
+/** Politeness and concurrency of the fetch stage (StormCrawler's FetcherBolt keys). */
+export const fetcherKeys = {
+  'fetcher.server.delay': num(
+    1.0,
+    'seconds between the end of one fetch and the start of the next on a queue',
+    0,
+  ),
+  'fetcher.server.min.delay': num(0.0, 'seconds between fetches on a queue that has more than one thread', 0),
+  'fetcher.server.delay.force': bool(
+    false,
+    'a robots.txt Crawl-delay shorter than fetcher.server.delay is raised to it',
+  ),
+  'fetcher.queue.mode': oneOf(
+    ['byHost', 'byDomain', 'byIP'],
+    'byHost',
+    'what one politeness queue stands for',
+  ),
+  'fetcher.threads.per.queue': int(1, 'concurrent fetches per queue', 1),
+  'fetcher.threads.number': int(50, 'concurrent fetches in the whole process', 1),
+  'fetcher.max.urls.in.queues': int(
+    5000,
+    'URLs queued or in fetch at most; the spout waits beyond it (-1 = no bound; not advised)',
+    -1,
+  ),
+  'fetcher.timeout.queue': num(
+    -1,
+    'seconds a URL may wait in its queue before it is released unfetched; -1 = no limit',
+  ),
+  'fetcher.max.crawl.delay': num(30, 'largest robots.txt Crawl-delay (seconds) accepted'),
+  'fetcher.max.crawl.delay.force': bool(
+    false,
+    'false: URLs of a host asking for more are ERROR crawl_delay; true: the delay is capped at fetcher.max.crawl.delay',
+  ),
+} as const;

@@ -1,0 +1,133 @@
+import { ERROR_CAUSE, MD } from '../model/keys.js';
+import { Metadata } from '../model/metadata.js';
+import { type Status, statusFromHttpCode } from '../model/status.js';
+
+/** What the fetcher reads of a protocol response. */
+export interface ResponseView {
+  readonly statusCode: number;
+  /** Lowercased header names. */
+  readonly headers: Readonly<Record<string, readonly string[]>>;
+  readonly byteLength: number;
+  readonly loadingTimeMs: number;
+  /** Why the body was cut, when it was (`http.trimmed`). */
+  readonly trimmed?: string;
+}
+
+/** A status event for the status updater. Outlinks (a redirect target) travel with it. */
+export interface StatusOutcome {
+  readonly kind: 'status';
+  readonly url: string;
+  readonly status: Status;
+  readonly metadata: Metadata;
+}
+
+/** A page answered 200, on its way to the parsers. */
+export interface FetchedOutcome {
+  readonly kind: 'fetched';
+  readonly url: string;
+  readonly metadata: Metadata;
+}
+
+/** Keys the fetcher writes (StormCrawler's names). */
+export const FETCH_MD = {
+  statusCode: 'fetch.statusCode',
+  byteLength: 'fetch.byteLength',
+  loadingTime: 'fetch.loadingTime',
+  timeInQueues: 'fetch.timeInQueues',
+  trimmed: 'http.trimmed',
+  trimmedReason: 'http.trimmed.reason',
+} as const;
+
+export interface ResponseContext {
+  readonly url: string;
+  /** The URL's metadata as the spout gave it (not changed here). */
+  readonly metadata: Metadata;
+  readonly response: ResponseView;
+  readonly timeInQueuesMs: number;
+  /** protocol.md.prefix */
+  readonly prefix: string;
+}
+
+/**
+ * The metadata after a fetch: the URL's own, the response headers under the protocol prefix and the
+ * fetch figures. A previous `fetch.exception` is dropped, since this fetch got an answer.
+ */
+export function mergedMetadata(c: ResponseContext): Metadata {
+  const md = c.metadata.copy();
+  md.remove(MD.fetchException);
+  for (const [name, values] of Object.entries(c.response.headers)) md.setValues(c.prefix + name, values);
+  md.setValue(FETCH_MD.statusCode, String(c.response.statusCode));
+  md.setValue(FETCH_MD.byteLength, String(c.response.byteLength));
+  md.setValue(FETCH_MD.loadingTime, String(Math.round(c.response.loadingTimeMs)));
+  md.setValue(FETCH_MD.timeInQueues, String(Math.round(c.timeInQueuesMs)));
+  if (c.response.trimmed) {
+    md.setValue(FETCH_MD.trimmed, 'true');
+    md.setValue(FETCH_MD.trimmedReason, c.response.trimmed);
+  }
+  return md;
+}
+
+/** The Location of a redirect made absolute against the URL, or undefined when missing or unusable. */
+export function redirectTarget(url: string, headers: ResponseView['headers']): string | undefined {
+  const location = headers.location?.[0]?.trim();
+  if (!location) return undefined;
+  try {
+    return new URL(location, url).toString();
+  } catch {
+    return undefined;
+  }
+}
+
+export type ResponseOutcome =
+  | FetchedOutcome
+  | (StatusOutcome & {
+      /** For REDIRECTION: the absolute target, to be emitted as DISCOVERED when allowed. */
+      readonly redirectTo?: string;
+    });
+
+/**
+ * StormCrawler's mapping of an answer: 200 goes on to parsing, 304 is FETCHED without parsing, other
+ * 3xx are REDIRECTION with `_redirTo`, and every other code is a FETCH_ERROR (404 included; the rules
+ * turn it into ERROR after max.fetch.errors).
+ */
+export function outcomeOfResponse(c: ResponseContext): ResponseOutcome {
+  const md = mergedMetadata(c);
+  const code = c.response.statusCode;
+  if (code === 200) return { kind: 'fetched', url: c.url, metadata: md };
+  const status = statusFromHttpCode(code);
+  if (status !== 'REDIRECTION') return { kind: 'status', url: c.url, status, metadata: md };
+  const target = redirectTarget(c.url, c.response.headers);
+  // DIFFERS FROM STORMCRAWLER: _redirTo holds the absolute target, not the raw Location header.
+  if (target) md.setValue(MD.redirTo, target);
+  return { kind: 'status', url: c.url, status, metadata: md, redirectTo: target };
+}
+
+/** A fetch that got no answer: FETCH_ERROR with the documented `fetch.exception` keyword. */
+export function outcomeOfException(url: string, metadata: Metadata, fetchException: string): StatusOutcome {
+  const md = metadata.copy();
+  md.setValue(MD.fetchException, fetchException);
+  return { kind: 'status', url, status: 'FETCH_ERROR', metadata: md };
+}
+
+/** A URL we will not fetch: ERROR with an `error.cause` keyword (and a message for the operator). */
+export function refusal(
+  url: string,
+  metadata: Metadata | undefined,
+  cause: string,
+  message?: string,
+): StatusOutcome {
+  const md = metadata?.copy() ?? new Metadata();
+  md.setValue(MD.errorCause, cause);
+  if (message) md.setValue(MD.errorMessage, message);
+  return { kind: 'status', url, status: 'ERROR', metadata: md };
+}
+
+export const REFUSAL = {
+  robots: ERROR_CAUSE.robots,
+  crawlDelay: ERROR_CAUSE.crawlDelay,
+  malformed: ERROR_CAUSE.malformedUrl,
+  /** http.filter.ipaddress.exclude refused the address the host resolves to. */
+  blockedAddress: 'blocked address',
+  /** Not http or https. */
+  scheme: 'unsupported scheme',
+} as const;

@@ -1,0 +1,36 @@
+import type { Metadata } from '../model/metadata.js';
+import type { Status } from '../model/status.js';
+import type { ResponseView } from './outcomes.js';
+
+/** A URL handed to the fetcher, as the spout read it from the status index. */
+export interface FetchItem {
+  readonly url: string;
+  readonly metadata: Metadata;
+  /** Its status before this fetch, when known (for the transition log and released URLs). */
+  readonly status?: Status;
+}
+
+/** What the fetcher needs of the HTTP protocol. It never follows redirects and never retries. */
+export interface FetchProtocol {
+  /**
+   * Fetches one URL. Resolves with any HTTP answer (any status code); rejects when there was no
+   * answer, with an error carrying a `fetchException` keyword (see protocol/http/errors.ts).
+   */
+  fetch(url: string, metadata: Metadata): Promise<ResponseView & { readonly content: Buffer }>;
+}
+
+/** What the fetcher needs of robots.txt for one URL. */
+export interface RobotsVerdict {
+  isAllowed(url: string): boolean;
+  /** Crawl-delay in ms, when the host's group gives one. */
+  readonly crawlDelayMs?: number;
+  /** `Sitemap:` lines. */
+  readonly sitemaps: readonly string[];
+  /** True when the rules came from the cache, false when they were fetched for this URL. */
+  readonly fromCache: boolean;
+}
+
+export interface RobotsSource {
+  /** Never rejects: a robots.txt that cannot be fetched yields the verdict §12.1 prescribes. */
+  rulesFor(url: string): Promise<RobotsVerdict>;
+}

@@ -1,0 +1,204 @@
+import type { Clock } from '../util/clock.js';
+import { MinHeap } from '../util/heap.js';
+
+export interface QueueSettings {
+  /** Delay after a fetch on a single-threaded queue, ms (fetcher.server.delay). */
+  readonly delayMs: number;
+  /** Delay after a fetch on a multi-threaded queue, ms (fetcher.server.min.delay). */
+  readonly minDelayMs: number;
+  /** Default threads per queue (fetcher.threads.per.queue). */
+  readonly threadsPerQueue: number;
+  /** fetcher.maxThreads.<regex> overrides, in config order; the first matching the queue key wins. */
+  readonly maxThreadsRules: readonly { readonly regex: RegExp; readonly threads: number }[];
+}
+
+/** Per-URL overrides read from metadata when the URL's queue is created or visited. */
+export interface QueueOverrides {
+  readonly crawlDelayMs?: number;
+  readonly minCrawlDelayMs?: number;
+  readonly maxThreads?: number;
+}
+
+export interface Queued<T> {
+  readonly key: string;
+  readonly item: T;
+  readonly enqueuedAt: number;
+}
+
+interface Queue<T> {
+  readonly key: string;
+  readonly items: Queued<T>[];
+  head: number;
+  inProgress: number;
+  /** Earliest start of the next fetch: the end of the previous one plus the delay. */
+  nextFetchTime: number;
+  crawlDelayMs: number;
+  minCrawlDelayMs: number;
+  maxThreads: number;
+  /** Bumped whenever the queue is (re)scheduled, so stale heap and ready entries are skipped. */
+  gen: number;
+}
+
+const pending = <T>(q: Queue<T>) => q.items.length - q.head;
+
+/**
+ * Politeness queues: one FIFO per key (host, domain or IP), served round-robin. A queue gives out a
+ * URL only while fewer than its maxThreads fetches run and once its delay, counted from the END of
+ * the previous fetch, has passed. Ready queues wait in a FIFO and sleeping ones in a heap ordered by
+ * wake-up time, so taking the next URL costs O(log queues), not a scan of thousands of hosts.
+ *
+ * Contract: every item returned by `take` must be followed by exactly one `finish(key)`.
+ */
+export class FetchQueues<T> {
+  private readonly queues = new Map<string, Queue<T>>();
+  private ready: { q: Queue<T>; gen: number }[] = [];
+  private readyHead = 0;
+  private readonly sleeping = new MinHeap<{ q: Queue<T>; gen: number }>();
+  private queuedCount = 0;
+  private inFlightCount = 0;
+
+  constructor(
+    private readonly settings: QueueSettings,
+    private readonly clock: Clock,
+  ) {}
+
+  /** URLs waiting in queues. */
+  get queued(): number {
+    return this.queuedCount;
+  }
+
+  /** URLs taken and not finished. */
+  get inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  get queueCount(): number {
+    return this.queues.size;
+  }
+
+  add(key: string, item: T, overrides: QueueOverrides = {}): void {
+    const q = this.queue(key, overrides);
+    q.items.push({ key, item, enqueuedAt: this.clock.now() });
+    this.queuedCount++;
+    if (pending(q) === 1) this.schedule(q);
+  }
+
+  /**
+   * The next URL whose queue may be fetched now, or the milliseconds until one may be (undefined when
+   * nothing is queued or every non-empty queue is at its thread limit).
+   */
+  take(): { next: Queued<T> } | { waitMs: number | undefined } {
+    const now = this.clock.now();
+    while (this.sleeping.size > 0 && this.sleeping.peekPriority()! <= now) {
+      const e = this.sleeping.pop()!;
+      if (e.gen !== e.q.gen) continue;
+      // An idle queue whose delay ran out (an unchanged gen means nothing was added or taken since).
+      if (pending(e.q) === 0) this.queues.delete(e.q.key);
+      else this.ready.push(e);
+    }
+    while (this.readyHead < this.ready.length) {
+      const e = this.ready[this.readyHead++]!;
+      if (e.gen !== e.q.gen) continue;
+      const q = e.q;
+      const next = q.items[q.head++]!;
+      this.compact(q);
+      this.queuedCount--;
+      this.inFlightCount++;
+      q.inProgress++;
+      this.schedule(q);
+      if (this.readyHead > 1024 && this.readyHead * 2 > this.ready.length) {
+        this.ready = this.ready.slice(this.readyHead);
+        this.readyHead = 0;
+      }
+      return { next };
+    }
+    const wake = this.sleeping.peekPriority();
+    return { waitMs: wake === undefined ? undefined : Math.max(0, wake - now) };
+  }
+
+  /** Ends a fetch; the queue's delay starts now (`asap` skips it, e.g. after a robots denial). */
+  finish(key: string, asap = false): void {
+    const q = this.queues.get(key);
+    if (!q || q.inProgress === 0) throw new Error(`finish(${key}) without a matching take`);
+    q.inProgress--;
+    this.inFlightCount--;
+    const delay = q.maxThreads > 1 ? q.minCrawlDelayMs : q.crawlDelayMs;
+    q.nextFetchTime = asap ? this.clock.now() : this.clock.now() + delay;
+    this.schedule(q);
+  }
+
+  /** Sets the delay of a queue, e.g. from robots.txt Crawl-delay (the caller applies the policy). */
+  setCrawlDelay(key: string, ms: number): void {
+    const q = this.queues.get(key);
+    if (q) q.crawlDelayMs = ms;
+  }
+
+  crawlDelayOf(key: string): number | undefined {
+    return this.queues.get(key)?.crawlDelayMs;
+  }
+
+  /** Removes and returns the URLs that waited longer than `maxWaitMs` (fetcher.timeout.queue). */
+  expire(maxWaitMs: number): Queued<T>[] {
+    const limit = this.clock.now() - maxWaitMs;
+    const out: Queued<T>[] = [];
+    for (const q of this.queues.values()) {
+      // FIFO: the oldest items are at the head.
+      while (pending(q) > 0 && q.items[q.head]!.enqueuedAt < limit) {
+        out.push(q.items[q.head++]!);
+        this.queuedCount--;
+      }
+      this.compact(q);
+      if (pending(q) === 0) this.schedule(q);
+    }
+    return out;
+  }
+
+  private queue(key: string, o: QueueOverrides): Queue<T> {
+    let q = this.queues.get(key);
+    const s = this.settings;
+    if (!q) {
+      const rule = s.maxThreadsRules.find((r) => r.regex.test(key));
+      q = {
+        key,
+        items: [],
+        head: 0,
+        inProgress: 0,
+        nextFetchTime: 0,
+        crawlDelayMs: o.crawlDelayMs ?? s.delayMs,
+        minCrawlDelayMs: o.minCrawlDelayMs ?? s.minDelayMs,
+        maxThreads: o.maxThreads ?? rule?.threads ?? s.threadsPerQueue,
+        gen: 0,
+      };
+      this.queues.set(key, q);
+    } else {
+      // A later URL may ask for more politeness, never for less (StormCrawler: "the less aggressive").
+      if (o.crawlDelayMs !== undefined) q.crawlDelayMs = Math.max(q.crawlDelayMs, o.crawlDelayMs);
+      if (o.minCrawlDelayMs !== undefined) q.minCrawlDelayMs = Math.max(q.minCrawlDelayMs, o.minCrawlDelayMs);
+    }
+    return q;
+  }
+
+  private schedule(q: Queue<T>): void {
+    q.gen++;
+    const now = this.clock.now();
+    if (pending(q) === 0) {
+      // Keep an idle queue until its delay has run out, so that a URL arriving right after the last
+      // fetch still waits; then forget it so memory follows the active hosts only.
+      if (q.inProgress === 0) {
+        if (q.nextFetchTime <= now) this.queues.delete(q.key);
+        else this.sleeping.push(q.nextFetchTime, { q, gen: q.gen });
+      }
+      return;
+    }
+    if (q.inProgress >= q.maxThreads) return;
+    if (q.nextFetchTime <= now) this.ready.push({ q, gen: q.gen });
+    else this.sleeping.push(q.nextFetchTime, { q, gen: q.gen });
+  }
+
+  private compact(q: Queue<T>): void {
+    if (q.head > 64 && q.head * 2 > q.items.length) {
+      q.items.splice(0, q.head);
+      q.head = 0;
+    }
+  }
+}

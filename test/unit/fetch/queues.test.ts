@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { FetchQueues, type QueueSettings } from '../../../src/fetch/queues.js';
+import { ManualClock } from '../../../src/util/clock.js';
+
+const settings: QueueSettings = { delayMs: 1000, minDelayMs: 0, threadsPerQueue: 1, maxThreadsRules: [] };
+
+function setup(s: Partial<QueueSettings> = {}) {
+  const clock = new ManualClock(0);
+  const queues = new FetchQueues<string>({ ...settings, ...s }, clock);
+  const take = () => {
+    const r = queues.take();
+    return 'next' in r ? r.next.item : r.waitMs;
+  };
+  return { clock, queues, take };
+}
+
+describe('politeness queues', () => {
+  it('serve hosts round-robin', () => {
+    const { queues, take } = setup();
+    queues.add('a', 'a1');
+    queues.add('a', 'a2');
+    queues.add('b', 'b1');
+    queues.add('c', 'c1');
+    expect([take(), take(), take()]).toEqual(['a1', 'b1', 'c1']);
+  });
+
+  it('a queue waits for its fetch to end, then the delay counted from that end', () => {
+    const { clock, queues, take } = setup();
+    queues.add('a', 'a1');
+    queues.add('a', 'a2');
+    expect(take()).toBe('a1');
+    expect(take()).toBeUndefined(); // a1 still running: no time can be promised
+    clock.advance(5000); // a slow fetch
+    queues.finish('a');
+    expect(take()).toBe(1000);
+    clock.advance(999);
+    expect(take()).toBe(1);
+    clock.advance(1);
+    expect(take()).toBe('a2');
+  });
+
+  it('a URL arriving right after the last fetch of an emptied queue still waits the delay', () => {
+    const { clock, queues, take } = setup();
+    queues.add('a', 'a1');
+    expect(take()).toBe('a1');
+    queues.finish('a');
+    clock.advance(10);
+    queues.add('a', 'a2');
+    expect(take()).toBe(990);
+  });
+
+  it('forgets idle queues once their delay has passed', () => {
+    const { clock, queues, take } = setup();
+    queues.add('a', 'a1');
+    take();
+    queues.finish('a');
+    expect(queues.queueCount).toBe(1);
+    clock.advance(1000);
+    expect(take()).toBeUndefined();
+    expect(queues.queueCount).toBe(0);
+  });
+
+  it('asap skips the delay (nothing was fetched)', () => {
+    const { queues, take } = setup();
+    queues.add('a', 'a1');
+    queues.add('a', 'a2');
+    take();
+    queues.finish('a', true);
+    expect(take()).toBe('a2');
+  });
+
+  it('threads per queue allow parallel fetches with the min delay', () => {
+    const { clock, queues, take } = setup({ threadsPerQueue: 2, minDelayMs: 100 });
+    for (const u of ['a1', 'a2', 'a3']) queues.add('a', u);
+    expect([take(), take()]).toEqual(['a1', 'a2']);
+    expect(take()).toBeUndefined();
+    queues.finish('a');
+    expect(take()).toBe(100);
+    clock.advance(100);
+    expect(take()).toBe('a3');
+  });
+
+  it('fetcher.maxThreads.<regex> overrides threads for matching queues, and metadata overrides that', () => {
+    const { queues, take } = setup({ maxThreadsRules: [{ regex: /\.example\.com$/, threads: 3 }] });
+    for (const u of ['x1', 'x2', 'x3', 'x4']) queues.add('www.example.com', u);
+    expect([take(), take(), take(), take()]).toEqual(['x1', 'x2', 'x3', undefined]);
+    queues.add('other.org', 'o1', { maxThreads: 2 });
+    queues.add('other.org', 'o2');
+    expect([take(), take()]).toEqual(['o1', 'o2']);
+  });
+
+  it('a crawl.delay from metadata sets the delay, and later URLs can only raise it', () => {
+    const { clock, queues, take } = setup();
+    queues.add('a', 'a1', { crawlDelayMs: 5000 });
+    queues.add('a', 'a2', { crawlDelayMs: 2000 });
+    take();
+    queues.finish('a');
+    expect(take()).toBe(5000);
+    clock.advance(5000);
+    expect(take()).toBe('a2');
+  });
+
+  it('setCrawlDelay (robots.txt) applies from the next fetch', () => {
+    const { clock, queues, take } = setup();
+    queues.add('a', 'a1');
+    queues.add('a', 'a2');
+    take();
+    queues.setCrawlDelay('a', 3000);
+    clock.advance(100);
+    queues.finish('a');
+    expect(take()).toBe(3000);
+    expect(queues.crawlDelayOf('a')).toBe(3000);
+  });
+
+  it('expire releases URLs that waited too long, oldest first, and keeps the others', () => {
+    const { clock, queues, take } = setup();
+    queues.add('a', 'a1');
+    queues.add('a', 'a2');
+    clock.advance(500);
+    queues.add('a', 'a3');
+    expect(take()).toBe('a1');
+    clock.advance(600);
+    expect(queues.expire(1000).map((q) => q.item)).toEqual(['a2']);
+    expect(queues.queued).toBe(1);
+  });
+
+  it('counts queued and in-flight URLs', () => {
+    const { queues, take } = setup();
+    queues.add('a', 'a1');
+    queues.add('b', 'b1');
+    take();
+    expect([queues.queued, queues.inFlight]).toEqual([1, 1]);
+    queues.finish('a');
+    expect([queues.queued, queues.inFlight]).toEqual([1, 0]);
+    expect(() => queues.finish('a')).toThrow(/without a matching take/);
+  });
+
+  it('stays fair and correct over many hosts (every URL once, per-host spacing held)', () => {
+    const { clock, queues } = setup({ delayMs: 50 });
+    const last = new Map<string, number>();
+    let taken = 0;
+    for (let h = 0; h < 200; h++) for (let i = 0; i < 5; i++) queues.add(`h${h}`, `h${h}/${i}`);
+    while (taken < 1000) {
+      const r = queues.take();
+      if ('next' in r) {
+        const prev = last.get(r.next.key);
+        if (prev !== undefined) expect(clock.now() - prev).toBeGreaterThanOrEqual(50);
+        queues.finish(r.next.key);
+        last.set(r.next.key, clock.now());
+        taken++;
+      } else clock.advance(r.waitMs ?? 1);
+    }
+    expect(queues.queued).toBe(0);
+  });
+});
