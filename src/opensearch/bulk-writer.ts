@@ -1,0 +1,239 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { Clock } from '../util/clock.js';
+import { errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+
+export interface BulkAction {
+  readonly op: 'index' | 'create' | 'delete';
+  readonly index: string;
+  readonly id: string;
+  readonly routing?: string;
+  readonly doc?: object;
+}
+
+export type BulkResult =
+  | { readonly ok: true; readonly status: number; readonly result: string }
+  | { readonly ok: false; readonly status: number; readonly error: string };
+
+export interface BulkWriterOptions {
+  /** Flush when this many actions are buffered (opensearch.<type>.bulkActions). */
+  readonly maxActions: number;
+  /** Flush when the buffered request body reaches this many bytes. */
+  readonly maxBytes: number;
+  /** Flush at least this often, ms (opensearch.<type>.flushInterval). */
+  readonly flushIntervalMs: number;
+  /** Bulk requests in flight at once (opensearch.<type>.concurrentRequests). */
+  readonly concurrency: number;
+  /** Actions accepted but not settled, at most; `add` waits beyond it (backpressure). */
+  readonly maxPending: number;
+  /** Attempts for an item the cluster rejected as temporary (429, 5xx) before it is given up. */
+  readonly maxAttempts: number;
+  readonly backoffMs: { readonly base: number; readonly max: number };
+}
+
+interface Pending {
+  readonly action: BulkAction;
+  readonly line: string;
+  attempts: number;
+  settle(r: BulkResult): void;
+}
+
+const TEMPORARY = (status: number) => status === 429 || status >= 500;
+
+/**
+ * Buffers actions into `_bulk` requests and settles each action from its own item result. A 409 on
+ * `create` is success (the existing document wins). Items the cluster rejects as temporary are retried
+ * with backoff up to `maxAttempts`; while the cluster cannot be reached at all, whole requests are
+ * retried without limit, and `add` makes callers wait once `maxPending` actions are unsettled, so an
+ * outage pauses the pipeline instead of growing memory or dropping updates.
+ */
+export class BulkWriter {
+  private buffer: Pending[] = [];
+  private bytes = 0;
+  private pendingCount = 0;
+  private inFlight = 0;
+  private readonly roomWaiters: (() => void)[] = [];
+  private readonly slotWaiters: (() => void)[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private outageSince: number | undefined;
+  private readonly flushes = new Set<Promise<void>>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly options: BulkWriterOptions,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
+
+  /** Actions accepted and not yet settled. */
+  get pending(): number {
+    return this.pendingCount;
+  }
+
+  /** True while requests fail because the cluster cannot be reached. */
+  get inOutage(): boolean {
+    return this.outageSince !== undefined;
+  }
+
+  /**
+   * Resolves when the writer has room for another action: callers await it before `add`, so that
+   * an outage or a slow cluster slows them down instead of growing memory (backpressure).
+   */
+  async ready(): Promise<void> {
+    while (this.pendingCount >= this.options.maxPending) {
+      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    }
+  }
+
+  /** Queues an action (after `ready`); resolves when OpenSearch settled it, never rejects. */
+  add(action: BulkAction): Promise<BulkResult> {
+    return this.enqueue(action);
+  }
+
+  /** Sends everything buffered and resolves when every accepted action is settled. */
+  async flush(): Promise<void> {
+    // Items waiting for a retry are in neither the buffer nor a request: count on pendingCount.
+    while (this.pendingCount > 0) {
+      if (this.buffer.length > 0) this.send();
+      if (this.flushes.size > 0) await Promise.race([...this.flushes]);
+      else await sleep(20);
+    }
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+  }
+
+  private enqueue(action: BulkAction): Promise<BulkResult> {
+    this.pendingCount++;
+    const meta: Record<string, string> = { _index: action.index, _id: action.id };
+    if (action.routing !== undefined) meta.routing = action.routing;
+    let line = JSON.stringify({ [action.op]: meta });
+    if (action.doc !== undefined) line += `\n${JSON.stringify(action.doc)}`;
+    return new Promise<BulkResult>((resolve) => {
+      this.push({
+        action,
+        line,
+        attempts: 0,
+        settle: (r) => {
+          this.pendingCount--;
+          this.roomWaiters.shift()?.();
+          resolve(r);
+        },
+      });
+    });
+  }
+
+  private push(p: Pending): void {
+    this.buffer.push(p);
+    this.bytes += p.line.length + 1;
+    if (this.buffer.length >= this.options.maxActions || this.bytes >= this.options.maxBytes) this.send();
+    else if (!this.timer) this.timer = setTimeout(() => this.send(), this.options.flushIntervalMs);
+  }
+
+  private send(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.buffer.length === 0) return;
+    const batch = this.buffer;
+    this.buffer = [];
+    this.bytes = 0;
+    const p = this.request(batch).finally(() => this.flushes.delete(p));
+    this.flushes.add(p);
+  }
+
+  private async request(batch: Pending[]): Promise<void> {
+    while (this.inFlight >= this.options.concurrency) {
+      await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+    }
+    this.inFlight++;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const body = `${batch.map((p) => p.line).join('\n')}\n`;
+          // A prepared NDJSON string passes through the client unchanged.
+          const res = await this.client.bulk({ body: body as never });
+          this.endOutage();
+          this.settleItems(batch, res.body.items as unknown as Record<string, ItemResponse>[]);
+          return;
+        } catch (e) {
+          const status = (e as { meta?: { statusCode?: number } }).meta?.statusCode;
+          if (typeof status === 'number' && status < 500 && status !== 429) {
+            // The request itself is bad (e.g. 413 too large): retrying cannot help.
+            for (const p of batch) p.settle({ ok: false, status, error: errorMessage(e) });
+            return;
+          }
+          this.startOutage(e);
+          await sleep(this.backoff(attempt));
+        }
+      }
+    } finally {
+      this.inFlight--;
+      this.slotWaiters.shift()?.();
+    }
+  }
+
+  private settleItems(batch: Pending[], items: Record<string, ItemResponse>[]): void {
+    const retry: Pending[] = [];
+    batch.forEach((p, i) => {
+      const item = items[i] ? Object.values(items[i])[0] : undefined;
+      if (!item) {
+        p.settle({ ok: false, status: 0, error: 'no item in the bulk response' });
+        return;
+      }
+      const status = item.status;
+      if (status < 300 || (status === 409 && p.action.op === 'create')) {
+        p.settle({ ok: true, status, result: item.result ?? (status === 409 ? 'exists' : 'ok') });
+      } else if (status === 404 && p.action.op === 'delete') {
+        p.settle({ ok: true, status, result: 'not_found' });
+      } else if (TEMPORARY(status) && ++p.attempts < this.options.maxAttempts) {
+        retry.push(p);
+      } else {
+        p.settle({
+          ok: false,
+          status,
+          error: item.error ? `${item.error.type}: ${item.error.reason}` : `HTTP ${status}`,
+        });
+      }
+    });
+    if (retry.length > 0) {
+      const wait = this.backoff(retry[0]!.attempts);
+      setTimeout(() => {
+        for (const p of retry) this.push(p);
+      }, wait).unref();
+    }
+  }
+
+  private backoff(attempt: number): number {
+    const { base, max } = this.options.backoffMs;
+    return Math.min(max, base * 2 ** Math.min(attempt, 20));
+  }
+
+  private startOutage(e: unknown): void {
+    if (this.outageSince === undefined) {
+      this.outageSince = this.clock.now();
+      this.log.warn(
+        { err: errorMessage(e), pending: this.pendingCount },
+        'OpenSearch cannot be reached: pausing and retrying the bulk writes',
+      );
+    }
+  }
+
+  private endOutage(): void {
+    if (this.outageSince !== undefined) {
+      this.log.info(
+        { seconds: Math.round((this.clock.now() - this.outageSince) / 1000) },
+        'OpenSearch is back: writes resumed',
+      );
+      this.outageSince = undefined;
+    }
+  }
+}
+
+interface ItemResponse {
+  status: number;
+  result?: string;
+  error?: { type: string; reason: string };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { getDomain } from 'tldts';
+import { Metadata } from '../model/metadata.js';
+import { isStatus, type Status } from '../model/status.js';
+import { isoDate, parseInstant } from '../model/values.js';
+
+/** How URLs are grouped into the status document's `key` and routing (partition.url.mode). */
+export type PartitionMode = 'byHost' | 'byDomain' | 'byIP';
+
+/** StormCrawler's document id: lowercase hex SHA-256 of the URL's UTF-8 bytes. */
+export function documentId(url: string): string {
+  return createHash('sha256').update(url, 'utf8').digest('hex');
+}
+
+/**
+ * The partition key of a URL, StormCrawler's URLPartitioner: the host, the registrable domain, or
+ * the `ip` metadata in byIP mode (no DNS here: the status writer must not block on lookups; without
+ * an `ip` value the host is used). "_DEFAULT_" for a URL without a host.
+ */
+export function partitionKey(url: string, mode: PartitionMode, metadata?: Metadata): string {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return '_DEFAULT_';
+  }
+  if (host === '') return '_DEFAULT_';
+  if (mode === 'byDomain') return getDomain(host) ?? host;
+  if (mode === 'byIP') return metadata?.getFirstValue('ip') ?? host;
+  return host;
+}
+
+/** The `_source` of a status document, StormCrawler's shape. */
+export interface StatusSource {
+  url: string;
+  status: Status;
+  metadata: Record<string, string[]>;
+  key: string;
+  nextFetchDate?: string;
+}
+
+/** Metadata keys are stored with "." written as "%2E" (dots would make OpenSearch nest objects). */
+export function encodeMetadataKey(key: string): string {
+  return key.replaceAll('.', '%2E');
+}
+
+export function decodeMetadataKey(key: string): string {
+  return key.replaceAll('%2E', '.');
+}
+
+export function toStatusSource(
+  url: string,
+  status: Status,
+  metadata: Metadata,
+  nextFetchDate: number | null,
+  key: string,
+): StatusSource {
+  const md: Record<string, string[]> = {};
+  for (const [k, values] of metadata.entries()) md[encodeMetadataKey(k)] = [...values];
+  const source: StatusSource = { url, status, metadata: md, key };
+  // "Never" is the absence of the field: the spout's range query then never selects the document.
+  if (nextFetchDate !== null) source.nextFetchDate = isoDate(nextFetchDate);
+  return source;
+}
+
+export interface StoredStatus {
+  readonly url: string;
+  readonly status: Status | undefined;
+  readonly metadata: Metadata;
+  readonly key: string | undefined;
+  readonly nextFetchDate: number | null;
+}
+
+/** Reads a status document, also one written by StormCrawler (string values, unknown fields). */
+export function fromStatusSource(source: unknown): StoredStatus | undefined {
+  if (!source || typeof source !== 'object') return undefined;
+  const s = source as Record<string, unknown>;
+  if (typeof s.url !== 'string') return undefined;
+  const raw = s.metadata && typeof s.metadata === 'object' ? (s.metadata as Record<string, unknown>) : {};
+  const decoded: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) decoded[decodeMetadataKey(k)] = v;
+  return {
+    url: s.url,
+    status: isStatus(s.status) ? s.status : undefined,
+    metadata: Metadata.fromJSON(decoded),
+    key: typeof s.key === 'string' ? s.key : undefined,
+    nextFetchDate: typeof s.nextFetchDate === 'string' ? (parseInstant(s.nextFetchDate) ?? null) : null,
+  };
+}

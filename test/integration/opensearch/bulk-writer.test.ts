@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConfig } from '../../../src/config/load.js';
+import { BulkWriter, type BulkWriterOptions } from '../../../src/opensearch/bulk-writer.js';
+import { createClient } from '../../../src/opensearch/client.js';
+import { ensureIndices, planIndices } from '../../../src/opensearch/indices.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/log.js';
+import { deleteIndices, opensearchUrl, testConfig, uniqueIndexNames } from '../../support/opensearch.js';
+import { TcpProxy } from '../../support/tcp-proxy.js';
+
+const names = uniqueIndexNames('bulk');
+const config = testConfig(names);
+const { client } = createClient(config);
+const options: BulkWriterOptions = {
+  maxActions: 100,
+  maxBytes: 1_000_000,
+  flushIntervalMs: 50,
+  concurrency: 2,
+  maxPending: 1000,
+  maxAttempts: 3,
+  backoffMs: { base: 50, max: 500 },
+};
+
+beforeAll(async () => {
+  await ensureIndices(client, planIndices(config));
+});
+
+afterAll(async () => {
+  await deleteIndices(names.status, names.content);
+  await client.close();
+});
+
+const doc = (url: string, status = 'DISCOVERED') => ({ url, status, key: 'a.test', metadata: {} });
+
+describe('bulk writer on a real node', () => {
+  it('settles each item: index ok, create on an existing id is ok (409), delete of a missing id is ok', async () => {
+    const w = new BulkWriter(client, options, systemClock, silentLogger);
+    const index = w.add({
+      op: 'index',
+      index: names.status,
+      id: 'a',
+      routing: 'a.test',
+      doc: doc('http://a.test/', 'FETCHED'),
+    });
+    const create = w.add({
+      op: 'create',
+      index: names.status,
+      id: 'a',
+      routing: 'a.test',
+      doc: doc('http://a.test/'),
+    });
+    const del = w.add({ op: 'delete', index: names.content, id: 'nothing' });
+    // Same bulk: index first, then the create conflicts with it.
+    expect(await index).toMatchObject({ ok: true, status: 201 });
+    expect(await create).toMatchObject({ ok: true, status: 409 });
+    expect(await del).toMatchObject({ ok: true, result: 'not_found' });
+    const stored = await client.get({ index: names.status, id: 'a', routing: 'a.test' });
+    expect((stored.body._source as { status: string }).status).toBe('FETCHED');
+    w.close();
+  });
+
+  it('a document the mapping rejects fails for good (400), the others of the bulk succeed', async () => {
+    const w = new BulkWriter(client, options, systemClock, silentLogger);
+    const bad = w.add({
+      op: 'index',
+      index: names.status,
+      id: 'bad',
+      doc: { ...doc('http://a.test/bad'), nextFetchDate: 'not a date' },
+    });
+    const good = w.add({ op: 'index', index: names.status, id: 'good', doc: doc('http://a.test/good') });
+    expect(await bad).toMatchObject({ ok: false, status: 400 });
+    expect(await good).toMatchObject({ ok: true });
+    w.close();
+  });
+
+  it('flushes by count and makes callers wait when full (backpressure)', async () => {
+    const w = new BulkWriter(
+      client,
+      { ...options, maxActions: 10, flushIntervalMs: 60_000, maxPending: 20 },
+      systemClock,
+      silentLogger,
+    );
+    const settled: Promise<{ ok: boolean }>[] = [];
+    let maxSeen = 0;
+    for (let i = 0; i < 50; i++) {
+      await w.ready();
+      settled.push(w.add({ op: 'index', index: names.status, id: `n${i}`, doc: doc(`http://a.test/${i}`) }));
+      maxSeen = Math.max(maxSeen, w.pending);
+    }
+    // 50 actions went through a writer that never held more than 20, flushed by count alone.
+    expect(maxSeen).toBeLessThanOrEqual(20);
+    await w.flush();
+    expect((await Promise.all(settled)).every((r) => r.ok)).toBe(true);
+    expect(w.pending).toBe(0);
+    w.close();
+  });
+
+  it('an outage pauses the writes and loses nothing', async () => {
+    const target = new URL(opensearchUrl());
+    const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port) });
+    const url = await proxy.start();
+    const proxied = createClient(
+      buildConfig([
+        { source: 'test', entries: { 'opensearch.addresses': url, 'opensearch.connect.timeout': 2000 } },
+      ]).config,
+    ).client;
+    const w = new BulkWriter(proxied, { ...options, maxPending: 5 }, systemClock, silentLogger);
+    proxy.cut();
+    const results: Promise<unknown>[] = [];
+    for (let i = 0; i < 5; i++) {
+      results.push(w.add({ op: 'index', index: names.status, id: `o${i}`, doc: doc(`http://o.test/${i}`) }));
+    }
+    // The sixth waits for room: the writer is full of unsettled actions.
+    let sixthAccepted = false;
+    const sixth = w
+      .add({ op: 'index', index: names.status, id: 'o5', doc: doc('http://o.test/5') })
+      .then((r) => {
+        sixthAccepted = true;
+        return r;
+      });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(w.inOutage).toBe(true);
+    expect(sixthAccepted).toBe(false);
+    proxy.restore();
+    const all = await Promise.all([...results, sixth]);
+    expect(all.every((r) => (r as { ok: boolean }).ok)).toBe(true);
+    expect(w.inOutage).toBe(false);
+    w.close();
+    await proxied.close();
+    await proxy.close();
+  });
+});
