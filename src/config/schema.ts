@@ -1,5 +1,6 @@
 import type { KeyDef, PatternDef, ValueOf } from './define.js';
 import { agentKeys } from './keys/agent.js';
+import { fetcherKeys } from './keys/fetcher.js';
 import { opensearchKeys } from './keys/opensearch.js';
 import { rulesKeys } from './keys/rules.js';
 
@@ -8,6 +9,7 @@ export const KEYS = {
   ...opensearchKeys,
   ...agentKeys,
   ...rulesKeys,
+  ...fetcherKeys,
 } as const satisfies Record<string, KeyDef>;
 
 export type KeyName = keyof typeof KEYS;

@@ -62,7 +62,11 @@ function fetchExceptionOf(e: unknown): string {
 function overridesOf(md: Metadata): QueueOverrides {
   // StormCrawler reads these per-URL keys in milliseconds.
   const num = (k: string) => parseInteger(md.getFirstValue(k));
-  return { crawlDelayMs: num('crawl.delay'), minCrawlDelayMs: num('crawl.min.delay'), maxThreads: num('max.threads.queue') };
+  return {
+    crawlDelayMs: num('crawl.delay'),
+    minCrawlDelayMs: num('crawl.min.delay'),
+    maxThreads: num('max.threads.queue'),
+  };
 }
 
 /**
@@ -86,7 +90,10 @@ export class Fetcher {
     this.queues = new FetchQueues(options.queue, deps.clock);
     this.pool = new PQueue({ concurrency: options.threads });
     if (options.queueTimeoutMs >= 0) {
-      this.expiryTimer = setInterval(() => this.expire(), Math.min(1000, Math.max(50, options.queueTimeoutMs / 2)));
+      this.expiryTimer = setInterval(
+        () => this.expire(),
+        Math.min(1000, Math.max(50, options.queueTimeoutMs / 2)),
+      );
       this.expiryTimer.unref();
     }
   }
@@ -114,7 +121,9 @@ export class Fetcher {
         return;
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        this.deps.sink.status(refusal(item.url, item.metadata, REFUSAL.scheme, `cannot fetch ${url.protocol} URLs`));
+        this.deps.sink.status(
+          refusal(item.url, item.metadata, REFUSAL.scheme, `cannot fetch ${url.protocol} URLs`),
+        );
         return;
       }
       const key = (await queueKey(url, this.options.mode, this.deps.resolve)) ?? item.url;
@@ -173,7 +182,8 @@ export class Fetcher {
       const rules = await this.deps.robots.rulesFor(item.url);
       const md = item.metadata.copy();
       if (this.options.sitemapDiscovery && !rules.fromCache) {
-        for (const s of rules.sitemaps) if (rules.isAllowed(s)) sink.discovered(item, s, { isSitemap: 'true' });
+        for (const s of rules.sitemaps)
+          if (rules.isAllowed(s)) sink.discovered(item, s, { isSitemap: 'true' });
       }
       md.setValue('foundSitemap', String(rules.sitemaps.length > 0));
       if (!rules.isAllowed(item.url)) {
@@ -181,11 +191,17 @@ export class Fetcher {
         sink.status(refusal(item.url, md, REFUSAL.robots));
         return;
       }
-      const decision = decideCrawlDelay(rules.crawlDelayMs, this.queues.crawlDelayOf(key) ?? 0, this.options.crawlDelay);
+      const decision = decideCrawlDelay(
+        rules.crawlDelayMs,
+        this.queues.crawlDelayOf(key) ?? 0,
+        this.options.crawlDelay,
+      );
       if (decision.kind === 'refuse') {
         asap = true;
         const asked = Math.round((rules.crawlDelayMs ?? 0) / 1000);
-        sink.status(refusal(item.url, md, REFUSAL.crawlDelay, `robots.txt asks for a crawl delay of ${asked} s`));
+        sink.status(
+          refusal(item.url, md, REFUSAL.crawlDelay, `robots.txt asks for a crawl delay of ${asked} s`),
+        );
         return;
       }
       if (decision.kind === 'set') this.queues.setCrawlDelay(key, decision.delayMs);
@@ -233,7 +249,12 @@ export class Fetcher {
     for (const { item } of this.queues.expire(this.options.queueTimeoutMs)) {
       const md = item.metadata.copy();
       md.setValue(MD.storeAsIs, isoDate(now + this.options.queueTimeoutMs));
-      this.deps.sink.status({ kind: 'status', url: item.url, status: item.status ?? 'DISCOVERED', metadata: md });
+      this.deps.sink.status({
+        kind: 'status',
+        url: item.url,
+        status: item.status ?? 'DISCOVERED',
+        metadata: md,
+      });
       this.waiters.shift()?.();
     }
     this.checkIdle();
