@@ -1,0 +1,112 @@
+import { getDomain } from 'tldts';
+import type { Metadata } from '../model/metadata.js';
+import { isoDate } from '../model/values.js';
+import { documentId } from './status-doc.js';
+
+export interface IndexerOptions {
+  /** indexer.text.maxlength; -1 = all. */
+  readonly textMaxLength: number;
+  /** indexer.md.mapping entries: `key[=field]`, `key[n][=field]`, `prefix*`. */
+  readonly mdMapping: readonly string[];
+  /** indexer.canonical.name */
+  readonly canonicalKey: string;
+  /** indexer.md.filter `key=value`; empty = every page. */
+  readonly mdFilter: string;
+  readonly ignoreEmptyFields: boolean;
+}
+
+interface Mapping {
+  readonly key: string;
+  readonly field: string;
+  readonly index?: number;
+  readonly prefix?: boolean;
+}
+
+const ENTRY = /^([^=[\]]+?)(\*)?(?:\[(\d+)\])?(?:=(.+))?$/;
+
+/** Reads indexer.md.mapping once; a malformed entry throws with the entry in the message. */
+export function parseMapping(entries: readonly string[]): Mapping[] {
+  return entries.map((e) => {
+    const m = ENTRY.exec(e.trim());
+    if (!m)
+      throw new Error(
+        `indexer.md.mapping: cannot read entry "${e}" (expected key[=field], key[n] or prefix*)`,
+      );
+    const [, key, star, idx, field] = m;
+    return {
+      key: key!,
+      field: field ?? key!,
+      index: idx === undefined ? undefined : Number(idx),
+      prefix: star === '*',
+    };
+  });
+}
+
+/** False when the page must not be indexed: robots noindex, or indexer.md.filter not satisfied. */
+export function indexable(md: Metadata, o: IndexerOptions): boolean {
+  if (md.getFirstValue('robots.noIndex') === 'true') return false;
+  if (o.mdFilter === '') return true;
+  const eq = o.mdFilter.indexOf('=');
+  return eq > 0 && md.hasValue(o.mdFilter.slice(0, eq), o.mdFilter.slice(eq + 1));
+}
+
+/**
+ * The page's id in the content index: the canonical URL's when it is on the same registrable domain
+ * (so duplicates collapse into one document), else the URL's (StormCrawler's rule).
+ */
+export function contentUrl(url: string, md: Metadata, canonicalKey: string): string {
+  const canonical = canonicalKey ? md.getFirstValue(canonicalKey)?.trim() : undefined;
+  if (!canonical) return url;
+  try {
+    const resolved = new URL(canonical, url);
+    const a = getDomain(resolved.hostname);
+    const b = getDomain(new URL(url).hostname);
+    return a !== null && a === b ? resolved.toString() : url;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The content document of a FETCHED page: url (the page's own, so deletion can find it), canonical,
+ * title/description/keywords and other fields from indexer.md.mapping, text, host, fetch time and
+ * signature.
+ */
+export function contentDocument(
+  url: string,
+  md: Metadata,
+  text: string,
+  o: IndexerOptions,
+  mapping: readonly Mapping[],
+  now: number,
+): { id: string; doc: Record<string, unknown> } {
+  const target = contentUrl(url, md, o.canonicalKey);
+  const doc: Record<string, unknown> = { url };
+  if (target !== url) doc.canonical = target;
+  const trimmed = text.trim();
+  const content = o.textMaxLength >= 0 ? trimmed.slice(0, o.textMaxLength) : trimmed;
+  if (!(o.ignoreEmptyFields && content === '')) doc.content = content;
+  doc.host = new URL(url).hostname.toLowerCase();
+  doc.fetchTime = isoDate(now);
+  const signature = md.getFirstValue('signature');
+  if (signature) doc.signature = signature;
+  const lang = md.getFirstValue('lang');
+  if (lang) doc.lang = lang;
+  for (const m of mapping) {
+    const keys = m.prefix ? md.keySet(m.key) : [m.key];
+    for (const key of keys) {
+      const values = md.getValues(key);
+      if (!values) continue;
+      const field = m.prefix ? key : m.field;
+      if (m.index !== undefined) {
+        const v = values[m.index];
+        if (v !== undefined && !(o.ignoreEmptyFields && v.trim() === '')) doc[field] = v;
+      } else if (values.length === 1) {
+        if (!(o.ignoreEmptyFields && values[0]!.trim() === '')) doc[field] = values[0];
+      } else {
+        doc[field] = [...values];
+      }
+    }
+  }
+  return { id: documentId(target), doc };
+}

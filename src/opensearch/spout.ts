@@ -1,0 +1,166 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { Metadata } from '../model/metadata.js';
+import type { Status } from '../model/status.js';
+import { isoDate } from '../model/values.js';
+import { InFlight } from '../pipeline/in-flight.js';
+import { UrlBuffer } from '../pipeline/url-buffer.js';
+import type { Clock } from '../util/clock.js';
+import { errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { aggregationQuery, collapseQuery, hitsOf, type QueryForm } from './spout-query.js';
+import { fromStatusSource } from './status-doc.js';
+
+export interface SpoutItem {
+  readonly url: string;
+  readonly metadata: Metadata;
+  readonly status: Status | undefined;
+  readonly key: string;
+}
+
+export interface SpoutOptions {
+  readonly index: string;
+  readonly form: QueryForm;
+  readonly maxBuckets: number;
+  readonly maxUrlsPerBucket: number;
+  readonly filterQueries: readonly string[];
+  readonly queryTimeoutSecs: number;
+  readonly minDelayMs: number;
+  readonly maxDelayMs: number;
+  /** ms; negative = never. */
+  readonly resetFetchDateAfterMs: number;
+  readonly purgatoryMs: number;
+  /** The status shards this instance reads; undefined = all (one instance). */
+  readonly shards?: readonly number[];
+}
+
+export type PollResult = SpoutItem | 'empty' | 'wait';
+
+export interface SpoutStats {
+  readonly queries: number;
+  readonly lastQueryMs: number;
+  readonly buffered: number;
+  readonly inFlight: number;
+  readonly inPurgatory: number;
+}
+
+/**
+ * Reads due URLs from the status index (the only reader of it). Keeps a query date until
+ * spout.reset.fetchdate.after or an empty result, paces queries between the min and max delays,
+ * serves a buffer round-robin by key, and never emits a URL that is in flight or in the purgatory.
+ */
+export class Spout {
+  private readonly buffer = new UrlBuffer<SpoutItem>();
+  readonly inFlight: InFlight;
+  private queryDate: number | undefined;
+  private queryDateSetAt = 0;
+  private lastQuerySent = Number.NEGATIVE_INFINITY;
+  private lastQueryDone = Number.NEGATIVE_INFINITY;
+  private querying: Promise<number> | undefined;
+  private queries = 0;
+  private lastQueryMs = 0;
+
+  constructor(
+    private readonly client: Client,
+    private readonly options: SpoutOptions,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {
+    this.inFlight = new InFlight(options.purgatoryMs, clock);
+  }
+
+  stats(): SpoutStats {
+    return {
+      queries: this.queries,
+      lastQueryMs: this.lastQueryMs,
+      buffered: this.buffer.size,
+      inFlight: this.inFlight.size,
+      inPurgatory: this.inFlight.inPurgatory,
+    };
+  }
+
+  /**
+   * The next URL to fetch; 'wait' when a query may not be sent yet; 'empty' when a query just found
+   * nothing new to emit. The URL is in flight until `settle(url)`.
+   */
+  async poll(): Promise<PollResult> {
+    const now = this.clock.now();
+    const stale = now - this.lastQueryDone > this.options.maxDelayMs && this.lastQueryDone > 0;
+    if (this.buffer.size === 0 || stale) {
+      if (this.querying || now - this.lastQuerySent < this.options.minDelayMs) {
+        if (this.buffer.size === 0) return 'wait';
+      } else {
+        const added = await this.query();
+        if (added === 0 && this.buffer.size === 0) return 'empty';
+      }
+    }
+    const item = this.buffer.next();
+    if (!item) return 'wait';
+    this.inFlight.add(item.url);
+    return item;
+  }
+
+  /** The URL's fate is written (or given up on): it may come back after the purgatory. */
+  settle(url: string): boolean {
+    return this.inFlight.settle(url);
+  }
+
+  /** Runs one query now (for tests and --once); resolves to the number of URLs buffered. */
+  query(): Promise<number> {
+    if (!this.querying) {
+      this.querying = this.runQuery().finally(() => {
+        this.querying = undefined;
+      });
+    }
+    return this.querying;
+  }
+
+  private async runQuery(): Promise<number> {
+    const o = this.options;
+    const started = this.clock.now();
+    this.lastQuerySent = started;
+    if (
+      this.queryDate === undefined ||
+      (o.resetFetchDateAfterMs >= 0 && started - this.queryDateSetAt > o.resetFetchDateAfterMs)
+    ) {
+      this.queryDate = started;
+      this.queryDateSetAt = started;
+    }
+    const params = {
+      queryDate: isoDate(this.queryDate),
+      maxBuckets: o.maxBuckets,
+      maxUrlsPerBucket: o.maxUrlsPerBucket,
+      filterQueries: o.filterQueries,
+      timeoutSecs: o.queryTimeoutSecs,
+    };
+    const body = o.form === 'collapse' ? collapseQuery(params) : aggregationQuery(params);
+    let added = 0;
+    let hits = 0;
+    try {
+      const res = await this.client.search({
+        index: o.index,
+        body: body as never,
+        ...(o.shards ? { preference: `_shards:${o.shards.join(',')}` } : {}),
+      });
+      this.inFlight.prune();
+      for (const bucket of hitsOf(o.form, res.body)) {
+        for (const hit of bucket) {
+          hits++;
+          const doc = fromStatusSource(hit._source);
+          if (!doc || this.inFlight.blocks(doc.url) || this.buffer.has(doc.url)) continue;
+          const key = doc.key ?? '_DEFAULT_';
+          if (this.buffer.add(key, { url: doc.url, metadata: doc.metadata, status: doc.status, key }))
+            added++;
+        }
+      }
+    } catch (e) {
+      this.log.warn({ err: errorMessage(e) }, 'spout query failed; retrying after spout.min.delay.queries');
+    } finally {
+      this.queries++;
+      this.lastQueryDone = this.clock.now();
+      this.lastQueryMs = this.lastQueryDone - started;
+    }
+    // Nothing due at this date: the next query looks at "now" again (new URLs may have become due).
+    if (hits === 0) this.queryDate = undefined;
+    return added;
+  }
+}

@@ -1,0 +1,85 @@
+import type { StatusEvent, StatusUpdater } from '../model/status-updater.js';
+import type { TransitionLog } from '../model/transition.js';
+import type { BulkWriter } from '../opensearch/bulk-writer.js';
+import type { ContentDeleter } from '../opensearch/deleter.js';
+import { documentId, type PartitionMode, partitionKey, toStatusSource } from '../opensearch/status-doc.js';
+import type { Logger } from '../util/log.js';
+
+export interface StatusWriterDeps {
+  readonly updater: StatusUpdater;
+  readonly bulk: BulkWriter;
+  readonly index: string;
+  readonly partition: PartitionMode;
+  readonly transitions: TransitionLog;
+  readonly deleter: ContentDeleter;
+  readonly log: Logger;
+  /** Called once per event that settles a URL the spout emitted (`own`), written or given up. */
+  readonly settled: (url: string, written: boolean) => void;
+  /** Optional sink for the transitions index. */
+  readonly recordTransition?: (record: object) => void;
+}
+
+export interface StatusWriterStats {
+  written: number;
+  skippedCached: number;
+  failed: number;
+}
+
+/**
+ * The only writer of the status index during a crawl: applies the rules to each status event and
+ * writes the result, op_type create for DISCOVERED (an existing document wins) and index for the rest.
+ * A URL counts as done only once OpenSearch acknowledged its write; then it enters the DISCOVERED
+ * cache, its transition is logged, and ERROR (and REDIRECTION) remove its content.
+ */
+export class StatusWriter {
+  readonly stats: StatusWriterStats = { written: 0, skippedCached: 0, failed: 0 };
+
+  constructor(private readonly deps: StatusWriterDeps) {}
+
+  /**
+   * Writes one event. `own` marks the event that settles a URL the spout emitted (as opposed to a
+   * DISCOVERED outlink). Resolves once the write is accepted by the bulk writer (backpressure), not
+   * when it is acknowledged.
+   */
+  async write(event: StatusEvent, own: boolean): Promise<void> {
+    const d = this.deps;
+    await d.bulk.ready();
+    const update = d.updater.apply(event);
+    if (update === 'skipped-cached') {
+      this.stats.skippedCached++;
+      if (own) d.settled(event.url, true);
+      return;
+    }
+    const key = partitionKey(update.url, d.partition, update.fullMetadata);
+    const doc = toStatusSource(update.url, update.status, update.metadata, update.nextFetchDate, key);
+    void d.bulk
+      .add({
+        op: update.status === 'DISCOVERED' ? 'create' : 'index',
+        index: d.index,
+        id: documentId(update.url),
+        routing: key,
+        doc,
+      })
+      .then((result) => {
+        if (result.ok) {
+          this.stats.written++;
+          d.updater.acknowledged(update.url);
+          // A DISCOVERED that lost to an existing document changed nothing: no transition to log.
+          if (!(update.status === 'DISCOVERED' && result.status === 409)) {
+            d.transitions.write(update.transition);
+            d.recordTransition?.(update.transition);
+          }
+          if (update.delete) d.deleter.delete(update.url);
+        } else {
+          this.stats.failed++;
+          d.log.warn(
+            { url: update.url, status: update.status, httpStatus: result.status, err: result.error },
+            own
+              ? 'status update failed; the URL keeps its previous state and comes back when due'
+              : 'status update of a discovered URL failed; it will be found again',
+          );
+        }
+        if (own) d.settled(update.url, result.ok);
+      });
+  }
+}

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Metadata } from '../../../src/model/metadata.js';
+import { createClient } from '../../../src/opensearch/client.js';
+import { ensureIndices, planIndices } from '../../../src/opensearch/indices.js';
+import { Spout, type SpoutItem, type SpoutOptions } from '../../../src/opensearch/spout.js';
+import { documentId, toStatusSource } from '../../../src/opensearch/status-doc.js';
+import { ManualClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/log.js';
+import { deleteIndices, testConfig, uniqueIndexNames } from '../../support/opensearch.js';
+
+const names = uniqueIndexNames('spout');
+const config = testConfig(names);
+const { client } = createClient(config);
+const NOW = Date.UTC(2025, 0, 10);
+const MIN = 60_000;
+
+const options: SpoutOptions = {
+  index: names.status,
+  form: 'collapse',
+  maxBuckets: 10,
+  maxUrlsPerBucket: 2,
+  filterQueries: [],
+  queryTimeoutSecs: -1,
+  minDelayMs: 0,
+  maxDelayMs: 20_000,
+  resetFetchDateAfterMs: 120_000,
+  purgatoryMs: 30_000,
+};
+
+// Hosts a, b, c with due URLs (a has the oldest), d with a future URL, e never (no date).
+const DOCS: [string, number | null][] = [
+  ['http://a.test/1', NOW - 300 * MIN],
+  ['http://a.test/2', NOW - 200 * MIN],
+  ['http://a.test/3', NOW - 100 * MIN],
+  ['http://b.test/1', NOW - 250 * MIN],
+  ['http://c.test/1', NOW - 50 * MIN],
+  ['http://c.test/2', NOW - 40 * MIN],
+  ['http://d.test/1', NOW + 60 * MIN],
+  ['http://e.test/1', null],
+];
+
+beforeAll(async () => {
+  await ensureIndices(client, planIndices(config));
+  const body = DOCS.flatMap(([url, at]) => {
+    const key = new URL(url).hostname;
+    return [
+      { index: { _index: names.status, _id: documentId(url), routing: key } },
+      toStatusSource(
+        url,
+        at === null ? 'ERROR' : 'FETCHED',
+        Metadata.of({ depth: '1', 'a.b': 'x' }),
+        at,
+        key,
+      ),
+    ];
+  });
+  await client.bulk({ body, refresh: true });
+});
+
+afterAll(async () => {
+  await deleteIndices(names.status, names.content);
+  await client.close();
+});
+
+async function drain(spout: Spout): Promise<SpoutItem[]> {
+  const out: SpoutItem[] = [];
+  for (;;) {
+    const r = await spout.poll();
+    if (typeof r === 'string') return out;
+    out.push(r);
+  }
+}
+
+describe.each(['collapse', 'aggregation'] as const)('the spout (%s query)', (form) => {
+  it('emits due URLs only, at most max.urls.per.bucket per key, spread round-robin over keys', async () => {
+    const spout = new Spout(client, { ...options, form }, new ManualClock(NOW), silentLogger);
+    const items = await drain(spout);
+    expect(items.map((i) => i.url)).toEqual([
+      'http://a.test/1',
+      'http://b.test/1',
+      'http://c.test/1',
+      'http://a.test/2',
+      'http://c.test/2',
+    ]);
+    expect(items[0]!.metadata.toJSON()).toEqual({ depth: ['1'], 'a.b': ['x'] });
+    expect(items[0]!.status).toBe('FETCHED');
+    expect(items[0]!.key).toBe('a.test');
+  });
+
+  it('keys with the oldest due URLs come first when there are more keys than buckets', async () => {
+    const spout = new Spout(client, { ...options, form, maxBuckets: 2 }, new ManualClock(NOW), silentLogger);
+    const items = await drain(spout);
+    expect(new Set(items.map((i) => i.key))).toEqual(new Set(['a.test', 'b.test']));
+  });
+
+  it('never emits a URL in flight or in the purgatory; it comes back after the purgatory', async () => {
+    const clock = new ManualClock(NOW);
+    const spout = new Spout(client, { ...options, form }, clock, silentLogger);
+    const first = await drain(spout);
+    expect(first).toHaveLength(5);
+    // Still due (nothing was written), but in flight: a new query emits none of them again.
+    expect(await drain(spout)).toEqual([]);
+    for (const i of first) spout.settle(i.url);
+    clock.advance(10_000);
+    expect(await spout.poll()).toBe('empty');
+    clock.advance(21_000);
+    expect((await drain(spout)).length).toBe(5);
+  });
+
+  it('applies opensearch.status.filterQuery', async () => {
+    const spout = new Spout(
+      client,
+      { ...options, form, filterQueries: ['-key:a.test'] },
+      new ManualClock(NOW),
+      silentLogger,
+    );
+    const items = await drain(spout);
+    expect(items.some((i) => i.key === 'a.test')).toBe(false);
+    expect(items.length).toBe(3);
+  });
+});
+
+describe('the spout pacing', () => {
+  it('waits spout.min.delay.queries between queries', async () => {
+    const clock = new ManualClock(NOW - 1000 * MIN);
+    const spout = new Spout(client, { ...options, minDelayMs: 2000 }, clock, silentLogger);
+    expect(await spout.poll()).toBe('empty');
+    expect(await spout.poll()).toBe('wait');
+    clock.advance(2000);
+    expect(await spout.poll()).toBe('empty');
+    expect(spout.stats().queries).toBe(2);
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { InFlight } from '../../../src/pipeline/in-flight.js';
+import { UrlBuffer } from '../../../src/pipeline/url-buffer.js';
+import { ManualClock } from '../../../src/util/clock.js';
+
+describe('spout buffer', () => {
+  it('serves keys round-robin and skips URLs already buffered', () => {
+    const b = new UrlBuffer<{ url: string }>();
+    for (const [k, u] of [
+      ['a', 'a1'],
+      ['a', 'a2'],
+      ['a', 'a3'],
+      ['b', 'b1'],
+      ['c', 'c1'],
+      ['c', 'c2'],
+    ]) {
+      b.add(k!, { url: u! });
+    }
+    expect(b.add('a', { url: 'a1' })).toBe(false);
+    const order: string[] = [];
+    for (let item = b.next(); item; item = b.next()) order.push(item.url);
+    expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
+    expect(b.size).toBe(0);
+  });
+});
+
+describe('in-flight URLs and the purgatory', () => {
+  it('blocks a URL while in flight and for the purgatory time after it settled', () => {
+    const clock = new ManualClock(0);
+    const f = new InFlight(30_000, clock);
+    f.add('u');
+    expect(f.blocks('u')).toBe(true);
+    expect(f.settle('u')).toBe(true);
+    expect(f.settle('u')).toBe(false);
+    clock.advance(29_999);
+    expect(f.blocks('u')).toBe(true);
+    clock.advance(1);
+    expect(f.blocks('u')).toBe(false);
+  });
+
+  it('prunes expired purgatory entries', () => {
+    const clock = new ManualClock(0);
+    const f = new InFlight(1000, clock);
+    for (const u of ['a', 'b']) {
+      f.add(u);
+      f.settle(u);
+      clock.advance(600);
+    }
+    f.prune();
+    expect(f.inPurgatory).toBe(1);
+  });
+});
