@@ -1,5 +1,6 @@
 import type { KeyDef, PatternDef, ValueOf } from './define.js';
 import { agentKeys } from './keys/agent.js';
+import { daemonKeys } from './keys/daemon.js';
 import { fetcherKeys } from './keys/fetcher.js';
 import { opensearchKeys } from './keys/opensearch.js';
 import { rulesKeys } from './keys/rules.js';
@@ -10,6 +11,7 @@ export const KEYS = {
   ...agentKeys,
   ...rulesKeys,
   ...fetcherKeys,
+  ...daemonKeys,
 } as const satisfies Record<string, KeyDef>;
 
 export type KeyName = keyof typeof KEYS;
