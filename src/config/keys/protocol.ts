@@ -20,7 +20,7 @@ export const protocolKeys = {
     'one deadline in ms over connecting, the response headers and the body of a fetch',
   ),
   'http.content.limit': int(
-    -1,
+    10_485_760,
     'bytes of (decoded) content kept; a longer body is cut and marked http.trimmed; -1 = unlimited',
     -1,
   ),

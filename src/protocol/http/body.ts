@@ -1,0 +1,140 @@
+import type { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import type { TrimReason } from '../types.js';
+import { DecodingError } from './errors.js';
+
+export interface BodyLimits {
+  /** http.content.limit (or the URL's override): bytes of content kept; negative = no limit. */
+  readonly contentLimit: number;
+  /** http.decoded.limit: bytes decoded from a compressed body; negative = no limit. */
+  readonly decodedLimit: number;
+}
+
+export interface Body {
+  readonly content: Buffer;
+  readonly trimmed?: TrimReason;
+}
+
+/** What we announce in Accept-Encoding: exactly what `readBody` can decode. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+// Lenient like browsers: a stream cut short yields what it had instead of an error.
+const GZIP_OPTIONS = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+const BROTLI_OPTIONS = { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
+
+function decoderFor(coding: string): Transform | undefined {
+  switch (coding) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip(GZIP_OPTIONS);
+    case 'deflate':
+      // RFC 9110 "deflate" is zlib-wrapped; Unzip also accepts servers that send gzip under this name.
+      return zlib.createUnzip(GZIP_OPTIONS);
+    case 'br':
+      return zlib.createBrotliDecompress(BROTLI_OPTIONS);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Decoders for a Content-Encoding header, outermost coding first. Undefined when a coding is unknown
+ * (zstd, compress...): the body is then kept as sent, since we did not ask for it and cannot undo it.
+ */
+export function decodersFor(contentEncoding: readonly string[] | undefined): Transform[] | undefined {
+  const codings = (contentEncoding ?? [])
+    .flatMap((v) => v.split(','))
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  const decoders: Transform[] = [];
+  // Codings are listed in the order they were applied, so they are undone from the last.
+  for (const coding of codings.reverse()) {
+    const d = decoderFor(coding);
+    if (!d) {
+      for (const made of decoders) made.destroy();
+      return undefined;
+    }
+    decoders.push(d);
+  }
+  return decoders;
+}
+
+// pipeline's typings have no overload for a spread of transforms followed by an async sink.
+const pipelineOf = pipeline as (...stages: unknown[]) => Promise<void>;
+
+/** Collects chunks up to a limit; `add` returns false once the limit is reached. */
+class Sink {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  full = false;
+
+  constructor(private readonly limit: number) {}
+
+  add(chunk: Buffer): boolean {
+    if (this.limit >= 0 && this.size + chunk.length > this.limit) {
+      const room = this.limit - this.size;
+      if (room > 0) this.chunks.push(chunk.subarray(0, room));
+      this.size = this.limit;
+      this.full = true;
+      return false;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    return true;
+  }
+
+  get content(): Buffer {
+    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+  }
+}
+
+/**
+ * Reads a response body within the limits, decoding its Content-Encoding. Once a limit is reached
+ * the body stream is destroyed, which makes undici drop the connection: the rest of a large body is
+ * never read, so memory stays at the limit whatever the server sends. A decompression bomb is cut at
+ * the decoded limit the same way (trimmed, reason `decoded-size`), never decoded in full.
+ */
+export async function readBody(
+  body: Readable,
+  contentEncoding: readonly string[] | undefined,
+  limits: BodyLimits,
+): Promise<Body> {
+  const decoders = decodersFor(contentEncoding) ?? [];
+  if (decoders.length === 0) {
+    const sink = new Sink(limits.contentLimit);
+    for await (const chunk of body) if (!sink.add(chunk as Buffer)) break;
+    if (sink.full) body.destroy();
+    return sink.full ? { content: sink.content, trimmed: 'length' } : { content: sink.content };
+  }
+
+  const { contentLimit: c, decodedLimit: d } = limits;
+  const byDecodedLimit = d >= 0 && (c < 0 || d < c);
+  const sink = new Sink(byDecodedLimit ? d : c);
+  // pipeline hands one stream's error to the others, so only the first error tells who failed.
+  let first: { from: 'body' | 'decoder'; error: unknown } | undefined;
+  body.once('error', (error) => (first ??= { from: 'body', error }));
+  for (const decoder of decoders) decoder.once('error', (error) => (first ??= { from: 'decoder', error }));
+  try {
+    await pipelineOf(body, ...decoders, async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) if (!sink.add(chunk)) return;
+    });
+  } catch (e) {
+    // Stopping early makes pipeline report a premature close; that is our own doing.
+    if (!sink.full) {
+      if (first?.from === 'decoder' && first.error === e) {
+        throw new DecodingError(`cannot decode ${contentEncoding?.join(', ')} content: ${String(e)}`, {
+          cause: e,
+        });
+      }
+      throw e;
+    }
+  } finally {
+    if (sink.full) {
+      body.destroy();
+      for (const decoder of decoders) decoder.destroy();
+    }
+  }
+  if (!sink.full) return { content: sink.content };
+  return { content: sink.content, trimmed: byDecodedLimit ? 'decoded-size' : 'length' };
+}

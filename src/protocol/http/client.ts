@@ -1,0 +1,190 @@
+import { performance } from 'node:perf_hooks';
+import { Agent, type Dispatcher } from 'undici';
+import { type Clock, systemClock } from '../../util/clock.js';
+import { raceAbort } from '../abort.js';
+import type { ProtocolSettings } from '../settings.js';
+import { type MetadataView, metadataOf, type Protocol, type ProtocolResponse } from '../types.js';
+import { AddressFilter } from './address-filter.js';
+import { type Body, readBody } from './body.js';
+import { allowedAddress, guardedConnector, type Resolver, systemResolver } from './connector.js';
+import { classifyFetchError, DeadlineError, FetchException, genericFetchException } from './errors.js';
+import { headerBlock, headersByName, RequestHeaders } from './headers.js';
+import { ProxyRotation, proxyUrls } from './proxies.js';
+import { userAgent } from './user-agent.js';
+
+export interface HttpProtocolDeps {
+  /** For `_request.time_` and cookie expiry. */
+  readonly clock?: Clock;
+  /** Name resolution before the address check; tests point names at loopback with it. */
+  readonly resolver?: Resolver;
+  /** Reads http.proxy.file. */
+  readonly readFile?: (path: string) => string;
+}
+
+const NO_METADATA = metadataOf();
+const EMPTY = Buffer.alloc(0);
+/** A redirect's body is small or skipped; reading up to this keeps the connection reusable. */
+const DISCARD_LIMIT = 64 * 1024;
+const REMEMBERED_ADDRESSES = 10_000;
+
+/**
+ * HTTP and HTTPS on undici: one keep-alive pool per origin (or per proxy), no redirects followed, no
+ * retries, one hard deadline (http.timeout) over connect, headers and body. Every address connected
+ * to passes http.filter.ipaddress.exclude after DNS resolution.
+ *
+ * Lifecycle: construct once at start-up (configuration errors throw ConfigError here, e.g. a missing
+ * or invalid http.agent.name), call `fetch` concurrently, then `close` once at shutdown; it waits
+ * for requests in flight. See `Protocol` for the contract of `fetch`.
+ */
+export class HttpProtocol implements Protocol {
+  /** The User-Agent header sent with every request. */
+  readonly userAgent: string;
+  private readonly timeoutMs: number;
+  private readonly filter: AddressFilter;
+  private readonly resolver: Resolver;
+  private readonly clock: Clock;
+  private readonly headers: RequestHeaders;
+  private readonly agent: Agent;
+  private readonly proxies: ProxyRotation | undefined;
+  private readonly addresses = new Map<string, string>();
+  private closed = false;
+
+  constructor(
+    private readonly s: ProtocolSettings,
+    deps: HttpProtocolDeps = {},
+  ) {
+    this.userAgent = userAgent(s);
+    this.timeoutMs = s['http.timeout'];
+    this.filter = AddressFilter.fromEntries(s['http.filter.ipaddress.exclude']);
+    this.resolver = deps.resolver ?? systemResolver;
+    this.clock = deps.clock ?? systemClock;
+    this.headers = new RequestHeaders({
+      userAgent: this.userAgent,
+      accept: s['http.accept'],
+      acceptLanguage: s['http.accept.language'],
+      custom: s['http.custom.headers'],
+      useCookies: s['http.use.cookies'],
+      prefix: s['protocol.md.prefix'],
+    });
+    // undici's own timeouts only back up the deadline; they cannot be shorter than it.
+    const timeouts = { headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs };
+    const urls = proxyUrls(s, deps.readFile);
+    this.proxies = urls.length > 0 ? new ProxyRotation(urls, s['http.proxy.rotation'], timeouts) : undefined;
+    this.agent = new Agent({
+      ...timeouts,
+      connect: guardedConnector({
+        filter: this.filter,
+        resolver: this.resolver,
+        timeoutMs: this.timeoutMs,
+        onConnected: (origin, address) => this.remember(origin, address),
+      }),
+    });
+  }
+
+  async fetch(url: string, md: MetadataView = NO_METADATA, signal?: AbortSignal): Promise<ProtocolResponse> {
+    const target = this.target(url);
+    if (signal?.aborted) throw FetchException.of('aborted', `${url}: aborted before the request`);
+    const started = performance.now();
+    const requestTime = this.clock.now();
+    const controller = new AbortController();
+    const deadline = setTimeout(
+      () => controller.abort(new DeadlineError(`no complete answer within ${this.timeoutMs} ms`)),
+      this.timeoutMs,
+    );
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const dispatcher = await this.dispatcherFor(target, controller.signal);
+      const head = md.getFirstValue('http.method.head') === 'true';
+      const res = await dispatcher.request({
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method: head ? 'HEAD' : 'GET',
+        headers: this.headers.build(target, md, requestTime),
+        signal: controller.signal,
+        responseHeaders: 'raw',
+      });
+      // With responseHeaders 'raw' undici hands over the flat [name, value, ...] list.
+      const raw = res.headers as unknown as string[];
+      const headers = headersByName(raw);
+      const status = res.statusCode;
+      let body: Body = { content: EMPTY };
+      if (head || (status >= 300 && status < 400)) await res.body.dump({ limit: DISCARD_LIMIT });
+      else
+        body = await readBody(res.body, headers['content-encoding'], {
+          contentLimit: this.contentLimit(md),
+          decodedLimit: this.s['http.decoded.limit'],
+        });
+      if (this.s['http.store.headers']) {
+        headers['_response.headers_'] = [headerBlock(status, res.statusText, raw)];
+        headers['_request.time_'] = [String(requestTime)];
+      }
+      const ip = this.proxies ? undefined : this.addresses.get(target.origin);
+      return {
+        statusCode: status,
+        headers,
+        content: body.content,
+        byteLength: body.content.length,
+        ...(body.trimmed ? { trimmed: body.trimmed } : {}),
+        loadingTimeMs: performance.now() - started,
+        ...(ip ? { ip } : {}),
+      };
+    } catch (e) {
+      if (signal?.aborted) throw FetchException.of('aborted', `${url}: aborted by the caller`, e);
+      const reason: unknown = controller.signal.reason;
+      throw classifyFetchError(reason instanceof DeadlineError ? reason : e, url);
+    } finally {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Waits for requests in flight, then closes every connection. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([this.agent.close(), this.proxies?.close()]);
+  }
+
+  /** Requests sent through each proxy so far (empty without proxies); for metrics and tests. */
+  proxyUsage(): readonly number[] {
+    return this.proxies?.usageCounts() ?? [];
+  }
+
+  private target(url: string): URL {
+    if (this.closed)
+      throw new FetchException(genericFetchException('CLOSED'), 'FETCH_CLOSED', 'protocol closed');
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch (cause) {
+      const invalid = genericFetchException('ERR_INVALID_URL');
+      throw new FetchException(invalid, 'FETCH_FAILED', `malformed URL ${url}`, { cause });
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      throw FetchException.of('unsupportedScheme', `${url}: only http and https are fetched`);
+    }
+    return target;
+  }
+
+  private async dispatcherFor(target: URL, signal: AbortSignal): Promise<Dispatcher> {
+    if (!this.proxies) return this.agent;
+    // The proxy resolves the name again when it connects, so this check cannot stop DNS rebinding;
+    // it still keeps plain internal names and addresses from being fetched through the proxy.
+    if (!this.filter.allowsAll)
+      await raceAbort(allowedAddress(target.hostname, this.filter, this.resolver), signal);
+    return this.proxies.next().dispatcher;
+  }
+
+  private contentLimit(md: MetadataView): number {
+    const own = md.getFirstValue('http.content.limit')?.trim();
+    return own && /^-?\d+$/.test(own) ? Number(own) : this.s['http.content.limit'];
+  }
+
+  private remember(origin: string, address: string): void {
+    this.addresses.delete(origin);
+    this.addresses.set(origin, address);
+    if (this.addresses.size > REMEMBERED_ADDRESSES)
+      this.addresses.delete(this.addresses.keys().next().value!);
+  }
+}

@@ -1,0 +1,158 @@
+import { CrawlerError } from '../../util/errors.js';
+
+/**
+ * The `fetch.exception` values a failed fetch records. Operators filter status documents on them,
+ * so they never change once published; add new ones, never rename.
+ *
+ * | value | when |
+ * |---|---|
+ * | Socket timeout fetching | http.timeout passed (connect, headers or body), or a connect/read timeout |
+ * | Unknown host | DNS found no address (ENOTFOUND, EAI_AGAIN, EAI_NONAME, EAI_NODATA, EAI_FAIL) |
+ * | Connection refused | ECONNREFUSED |
+ * | Connection reset | the peer closed or reset the connection before the answer was complete |
+ * | TLS error | handshake or certificate failure |
+ * | Protocol error | malformed HTTP, a body shorter than its Content-Length, undecodable Content-Encoding |
+ * | Blocked address | http.filter.ipaddress.exclude refused the address the host resolves to |
+ * | Unsupported scheme | neither http nor https |
+ * | Proxy error | the proxy refused the request (407, tunnel refused) |
+ * | Aborted | the caller's AbortSignal fired (shutdown); not the server's fault |
+ * | Fetch error (CODE) | anything else, with the Node/undici error code |
+ */
+export const FETCH_EXCEPTION = {
+  timeout: 'Socket timeout fetching',
+  unknownHost: 'Unknown host',
+  connectionRefused: 'Connection refused',
+  connectionReset: 'Connection reset',
+  tls: 'TLS error',
+  protocol: 'Protocol error',
+  blockedAddress: 'Blocked address',
+  unsupportedScheme: 'Unsupported scheme',
+  proxy: 'Proxy error',
+  aborted: 'Aborted',
+} as const;
+
+export type FetchExceptionKind = keyof typeof FETCH_EXCEPTION;
+
+/** The fallback `fetch.exception` for errors outside the documented set. */
+export function genericFetchException(code: string): string {
+  return `Fetch error (${code})`;
+}
+
+const CODE_OF_KIND: Record<FetchExceptionKind, string> = {
+  timeout: 'FETCH_TIMEOUT',
+  unknownHost: 'FETCH_UNKNOWN_HOST',
+  connectionRefused: 'FETCH_CONNECTION_REFUSED',
+  connectionReset: 'FETCH_CONNECTION_RESET',
+  tls: 'FETCH_TLS',
+  protocol: 'FETCH_PROTOCOL',
+  blockedAddress: 'FETCH_BLOCKED_ADDRESS',
+  unsupportedScheme: 'FETCH_UNSUPPORTED_SCHEME',
+  proxy: 'FETCH_PROXY',
+  aborted: 'FETCH_ABORTED',
+};
+
+/** A fetch that got no HTTP answer. `fetchException` is what goes into the URL's metadata. */
+export class FetchException extends CrawlerError {
+  constructor(
+    readonly fetchException: string,
+    code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+
+  static of(kind: FetchExceptionKind, message: string, cause?: unknown): FetchException {
+    return new FetchException(FETCH_EXCEPTION[kind], CODE_OF_KIND[kind], message, { cause });
+  }
+}
+
+/** Raised by the connector; carries what the operator needs to decide whether to allow it. */
+export class BlockedAddressError extends Error {
+  readonly code = 'ERR_BLOCKED_ADDRESS';
+  constructor(
+    readonly host: string,
+    readonly address: string,
+    readonly rule: string,
+  ) {
+    super(
+      `${host} resolves to ${address}, which http.filter.ipaddress.exclude refuses (entry "${rule}"); ` +
+        `remove that entry (or set the key to an empty list) to crawl it`,
+    );
+    this.name = 'BlockedAddressError';
+  }
+}
+
+/** Raised when a Content-Encoding cannot be decoded. */
+export class DecodingError extends Error {
+  readonly code = 'ERR_CONTENT_DECODING';
+}
+
+/** Our own deadline, so that its abort can be told apart from the caller's. */
+export class DeadlineError extends Error {
+  readonly code = 'ERR_HTTP_DEADLINE';
+}
+
+const TIMEOUT = new Set([
+  'ERR_HTTP_DEADLINE',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+const UNKNOWN_HOST = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'EAI_FAIL']);
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const PROTOCOL = new Set([
+  'ERR_CONTENT_DECODING',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_INFO',
+]);
+const TLS_CODES = new Set([
+  'EPROTO',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
+function kindOfCode(code: string, message: string): FetchExceptionKind | undefined {
+  if (code === 'ERR_BLOCKED_ADDRESS') return 'blockedAddress';
+  if (TIMEOUT.has(code)) return 'timeout';
+  if (UNKNOWN_HOST.has(code)) return 'unknownHost';
+  if (code === 'ECONNREFUSED') return 'connectionRefused';
+  if (RESET.has(code)) return 'connectionReset';
+  if (PROTOCOL.has(code) || code.startsWith('HPE_')) return 'protocol';
+  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')) return 'tls';
+  if (code.startsWith('UND_ERR_') && /proxy/i.test(message)) return 'proxy';
+  return undefined;
+}
+
+function codeOf(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Turns whatever undici, node:net, node:tls or zlib threw into a FetchException. Looks through
+ * `cause` chains because undici sometimes wraps the socket error.
+ */
+export function classifyFetchError(e: unknown, url: string): FetchException {
+  if (e instanceof FetchException) return e;
+  let firstCode: string | undefined;
+  for (let cur: unknown = e, depth = 0; cur && depth < 5; cur = (cur as Error).cause, depth++) {
+    // undici's HTTPParserError has no code when llhttp's error number has no name.
+    const code = codeOf(cur) ?? ((cur as Error).name === 'HTTPParserError' ? 'HPE_UNKNOWN' : undefined);
+    if (code === undefined) continue;
+    firstCode ??= code;
+    const kind = kindOfCode(code, cur instanceof Error ? cur.message : '');
+    if (kind) {
+      const detail = cur instanceof Error ? cur.message : String(cur);
+      return FetchException.of(kind, `${FETCH_EXCEPTION[kind]}: ${url}: ${detail}`, e);
+    }
+  }
+  const code = firstCode ?? (e instanceof Error ? e.name : 'UNKNOWN');
+  const message = e instanceof Error ? e.message : String(e);
+  return new FetchException(genericFetchException(code), 'FETCH_FAILED', `${url}: ${message}`, { cause: e });
+}
