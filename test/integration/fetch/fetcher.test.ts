@@ -88,8 +88,9 @@ async function site(host: string, log: Log[], robots = 'User-agent: *\nDisallow:
       entry.end = Date.now();
       log.push(entry);
     });
-    if (path === '/redirect') {
-      res.writeHead(301, { location: '/target' }).end();
+    const redirect = /^\/redirect(\d{3})$/.exec(path);
+    if (redirect) {
+      res.writeHead(Number(redirect[1]), { location: '/target' }).end();
       return;
     }
     setTimeout(() => res.end(`<html><body>${path}</body></html>`), 20);
@@ -179,21 +180,27 @@ describe('the fetcher against real servers', () => {
       expect(mine[i]!.start - mine[i - 1]!.end).toBeGreaterThanOrEqual(980);
   });
 
-  it('a redirect is REDIRECTION with the target discovered only when redirections.allowed', async () => {
-    const log: Log[] = [];
-    const a = await site('127.0.0.2', log);
-    for (const allowed of [true, false]) {
-      const { fetcher, sink } = setup({ redirectionsAllowed: allowed });
-      await fetcher.submit(item(`${a.origin}/redirect`));
-      await fetcher.idle();
-      fetcher.close();
-      expect(sink.events[0]).toMatchObject({ status: 'REDIRECTION' });
-      expect(sink.events[0]!.md.getFirstValue('_redirTo')).toBe(`${a.origin}/target`);
-      expect(sink.found).toEqual(
-        allowed ? [{ from: `${a.origin}/redirect`, to: `${a.origin}/target` }] : [],
-      );
-    }
-  });
+  it.each([301, 302, 307, 308])(
+    'a %i is REDIRECTION with the target discovered only when redirections.allowed',
+    async (code) => {
+      const log: Log[] = [];
+      const a = await site('127.0.0.2', log);
+      for (const allowed of [true, false]) {
+        const { fetcher, sink } = setup({ redirectionsAllowed: allowed });
+        await fetcher.submit(item(`${a.origin}/redirect${code}`));
+        await fetcher.idle();
+        fetcher.close();
+        expect(sink.events).toHaveLength(1);
+        expect(sink.events[0]).toMatchObject({ status: 'REDIRECTION' });
+        expect(sink.events[0]!.md.getFirstValue('_redirTo')).toBe(`${a.origin}/target`);
+        expect(sink.events[0]!.md.getFirstValue('fetch.statusCode')).toBe(String(code));
+        expect(sink.found).toEqual(
+          allowed ? [{ from: `${a.origin}/redirect${code}`, to: `${a.origin}/target` }] : [],
+        );
+        expect(a.hits.get('/target')).toBeUndefined();
+      }
+    },
+  );
 
   it('a URL resolving to 127.0.0.1 is refused by default with error.cause "blocked address"', async () => {
     const log: Log[] = [];
