@@ -1,0 +1,11 @@
+export { BasicURLFilter, type BasicURLFilterOptions } from './basic-filter.js';
+export { BasicURLNormalizer, type BasicURLNormalizerOptions } from './basic-normalizer.js';
+export { type ChainOptions, type TraceStep, URLFilterChain } from './chain.js';
+export { FastURLFilter } from './fast-filter.js';
+export { HostURLFilter, type HostURLFilterOptions } from './host.js';
+export { BUILTIN_FILTERS, buildFilters, type LoadURLFiltersOptions, loadURLFilters } from './load.js';
+export type { FilterConfig, FilterContext, FilterFactory, FilterParams } from './params.js';
+export { RegexURLFilter } from './regex-filter.js';
+export { RegexURLNormalizer } from './regex-normalizer.js';
+export { MaxDepthFilter, MetadataFilter, SelfURLFilter, SitemapFilter } from './source.js';
+export type { MetadataView, URLFilter, WarnLogger } from './types.js';
