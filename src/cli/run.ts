@@ -6,9 +6,11 @@ import { createLogger } from '../util/log.js';
 import type { Command, OptionSpec, ParsedValues } from './command.js';
 import { configCommand } from './commands/config.js';
 import { initCommand } from './commands/init.js';
+import { injectCommand } from './commands/inject.js';
+import { runCommand } from './commands/run.js';
 import { formatOptions, GLOBAL_OPTIONS } from './options.js';
 
-const COMMANDS: readonly Command[] = [initCommand, configCommand];
+const COMMANDS: readonly Command[] = [initCommand, injectCommand, runCommand, configCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -2,7 +2,10 @@ import type { KeyDef, PatternDef, ValueOf } from './define.js';
 import { agentKeys } from './keys/agent.js';
 import { daemonKeys } from './keys/daemon.js';
 import { fetcherKeys } from './keys/fetcher.js';
+import { filterKeys } from './keys/filters.js';
 import { opensearchKeys } from './keys/opensearch.js';
+import { parseKeys } from './keys/parse.js';
+import { protocolKeys } from './keys/protocol.js';
 import { rulesKeys } from './keys/rules.js';
 
 /** Every known configuration key. Add a role's keys in `keys/<role>.ts` and list them here. */
@@ -12,6 +15,9 @@ export const KEYS = {
   ...rulesKeys,
   ...fetcherKeys,
   ...daemonKeys,
+  ...protocolKeys,
+  ...filterKeys,
+  ...parseKeys,
 } as const satisfies Record<string, KeyDef>;
 
 export type KeyName = keyof typeof KEYS;

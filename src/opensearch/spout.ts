@@ -104,6 +104,16 @@ export class Spout {
     return this.inFlight.settle(url);
   }
 
+  /**
+   * The next query looks for URLs due now (plus `lookAheadMs`) rather than at the kept query date.
+   * The look-ahead lets `--once` see URLs whose nextFetchDate was rounded up a little past now.
+   */
+  resetQueryDate(lookAheadMs = 0): void {
+    const now = this.clock.now();
+    this.queryDate = now + lookAheadMs;
+    this.queryDateSetAt = now;
+  }
+
   /** Runs one query now (for tests and --once); resolves to the number of URLs buffered. */
   query(): Promise<number> {
     if (!this.querying) {

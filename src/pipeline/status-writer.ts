@@ -21,6 +21,8 @@ export interface StatusWriterDeps {
 
 export interface StatusWriterStats {
   written: number;
+  /** DISCOVERED writes that found the URL known already (409): the existing document won. */
+  existing: number;
   skippedCached: number;
   failed: number;
 }
@@ -32,7 +34,9 @@ export interface StatusWriterStats {
  * cache, its transition is logged, and ERROR (and REDIRECTION) remove its content.
  */
 export class StatusWriter {
-  readonly stats: StatusWriterStats = { written: 0, skippedCached: 0, failed: 0 };
+  readonly stats: StatusWriterStats = { written: 0, existing: 0, skippedCached: 0, failed: 0 };
+
+  private pendingWrites = 0;
 
   constructor(private readonly deps: StatusWriterDeps) {}
 
@@ -52,6 +56,7 @@ export class StatusWriter {
     }
     const key = partitionKey(update.url, d.partition, update.fullMetadata);
     const doc = toStatusSource(update.url, update.status, update.metadata, update.nextFetchDate, key);
+    this.pendingWrites++;
     void d.bulk
       .add({
         op: update.status === 'DISCOVERED' ? 'create' : 'index',
@@ -64,8 +69,10 @@ export class StatusWriter {
         if (result.ok) {
           this.stats.written++;
           d.updater.acknowledged(update.url);
+          const existed = update.status === 'DISCOVERED' && result.status === 409;
+          if (existed) this.stats.existing++;
           // A DISCOVERED that lost to an existing document changed nothing: no transition to log.
-          if (!(update.status === 'DISCOVERED' && result.status === 409)) {
+          if (!existed) {
             d.transitions.write(update.transition);
             d.recordTransition?.(update.transition);
           }
@@ -80,6 +87,12 @@ export class StatusWriter {
           );
         }
         if (own) d.settled(update.url, result.ok);
+        this.pendingWrites--;
       });
+  }
+
+  /** Writes accepted and not yet settled. */
+  get pending(): number {
+    return this.pendingWrites;
   }
 }

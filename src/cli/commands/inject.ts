@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import type { Metadata } from '../../model/metadata.js';
+import { connect } from '../../opensearch/client.js';
+import { ensureIndices, planIndices } from '../../opensearch/indices.js';
+import { buildFilter, buildStatusSide } from '../../pipeline/build.js';
+import { injectSeeds } from '../../pipeline/inject.js';
+import { systemClock } from '../../util/clock.js';
+import type { Command } from '../command.js';
+
+export const injectCommand: Command = {
+  name: 'inject',
+  summary: 'add seed URLs to the status index as DISCOVERED (a known URL keeps its status)',
+  usage: 'crawler inject FILE|- [options]',
+  options: {},
+  details:
+    "One URL per line, optionally followed by tab-separated key=value metadata (StormCrawler's seeds\n" +
+    'format). Blank lines and lines starting with # are skipped. The URL filters apply; each bad line\n' +
+    'is reported with its line number. Use - to read standard input. Reads in constant memory.',
+  async run({ positionals, config, log, out }) {
+    const file = positionals[0];
+    if (!file || positionals.length > 1) {
+      out('usage: crawler inject FILE|-   (one file, or - for standard input)');
+      return 2;
+    }
+    if (file !== '-' && !existsSync(file)) {
+      out(`crawler inject: no such file: ${file}`);
+      return 2;
+    }
+    const cfg = config();
+    const { filter } = buildFilter(cfg, log);
+    const { client } = await connect(cfg, log);
+    try {
+      await ensureIndices(client, planIndices(cfg));
+      const side = buildStatusSide(client, cfg, systemClock, log);
+      const name = file === '-' ? 'stdin' : file;
+      const report = await injectSeeds(file === '-' ? process.stdin : file, {
+        writer: side.writer,
+        filter: (url, md: Metadata) => filter(null, md, url),
+        problem: (line, message) => log.warn({ file: name, line }, `${name}:${line}: ${message}`),
+      });
+      await side.statusBulk.flush();
+      side.statusBulk.close();
+      side.contentBulk.close();
+      side.deleter.close();
+      const s = side.writer.stats;
+      out(
+        `${name}: ${report.lines} lines, ${report.accepted} URLs: ${s.written - s.existing} new, ` +
+          `${s.existing + s.skippedCached} known already, ${s.failed} not written; ` +
+          `${report.bad} bad lines, ${report.skipped} blank or comments`,
+      );
+      return s.failed > 0 ? 1 : 0;
+    } finally {
+      await client.close();
+    }
+  },
+};

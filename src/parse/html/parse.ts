@@ -1,0 +1,175 @@
+import { load } from 'cheerio/slim';
+import { DomHandler } from 'htmlparser2';
+import { MD } from '../../model/keys.js';
+import type { Metadata } from '../../model/metadata.js';
+import type { MetadataTransfer } from '../../model/metadata-transfer.js';
+import { charsetDisplayName, decode, detectCharset } from '../charset.js';
+import type { ParseFilters } from '../filters/chain.js';
+import type { ParseContext } from '../filters/types.js';
+import { detectMediaType, isHtmlType, isPlainText } from '../mime.js';
+import { OutlinkCollector } from '../outlinks.js';
+import { failed, parsingFailed, runFilters } from '../results.js';
+import type { ParseSettings } from '../settings.js';
+import { detach, detachMetadata } from '../strings.js';
+import {
+  type OutlinkFilter,
+  PARSE_ERROR_SOURCE,
+  PARSE_MD,
+  type ParseInput,
+  type ParseResult,
+} from '../types.js';
+import { extractHtml } from './extract.js';
+import { addPageLinks, baseUrlOf } from './links.js';
+import {
+  applyDirectives,
+  headerDirectives,
+  noDirectives,
+  refreshTarget,
+  writeDirectives,
+} from './robots-meta.js';
+
+/** What the parser needs besides the page; built once at start-up and shared by all pages. */
+export interface ParserDeps {
+  readonly settings: ParseSettings;
+  readonly transfer: MetadataTransfer;
+  /** The URL filter chain. */
+  readonly urlFilter: OutlinkFilter;
+  readonly filters?: ParseFilters;
+}
+
+/** `parsed.by` values. */
+export const PARSED_BY = { html: 'HtmlParser', text: 'PlainTextParser' } as const;
+
+/**
+ * Parses a fetched page (StormCrawler's JSoupParserBolt). Synchronous and self-contained, so it can
+ * run on a worker thread; it never throws: any failure is an ERROR result with `error.source`
+ * "content parsing" (or "content filtering" when a parse filter threw). The input metadata is not
+ * changed; results carry a copy, and every string in them is detached from the page.
+ *
+ * - not HTML nor text/plain → ERROR "content-type checking" (`jsoup.treat.non.html.as.error`) or a
+ *   parsed page with empty text and no links (the parse filters still run, with no DOM);
+ * - text/plain → the decoded content, verbatim, is the text (cut at `textextractor.skip.after`); no links;
+ * - `<meta http-equiv="refresh">` with a URL → REDIRECTION with `_redirTo` (absolute) and the target
+ *   as outlink when `redirections.allowed` (unless `jsoup.ignore.meta.redirections`); a refresh to
+ *   the page itself is not a redirection (DIFFERS FROM STORMCRAWLER, which loops on it);
+ * - otherwise a parsed page: title, description, keywords, canonical, robots.* keys, text, links.
+ */
+export function parseHtml(input: ParseInput, deps: ParserDeps): ParseResult {
+  const md = input.metadata.copy();
+  try {
+    return parse(input, md, deps);
+  } catch (e) {
+    return parsingFailed(input.url, md, e);
+  }
+}
+
+function parse(input: ParseInput, md: Metadata, deps: ParserDeps): ParseResult {
+  const { url, content } = input;
+  const s = deps.settings;
+  const contentType = md.getFirstValue(s.protocolPrefix + 'content-type');
+  const mime = detectMediaType(content, contentType);
+  md.setValue(PARSE_MD.contentType, mime);
+  const robots = noDirectives();
+  if (!s.robotsHeadersSkip) headerDirectives(md, s.protocolPrefix, robots);
+
+  if (!isHtmlType(mime) && !isPlainText(mime)) {
+    if (s.treatNonHtmlAsError)
+      return failed(
+        url,
+        md,
+        'ERROR',
+        PARSE_ERROR_SOURCE.contentType,
+        `Exception content-type ${mime} for ${url}`,
+      );
+    return finish(input, md, deps, { text: '', robots, collector: undefined, base: undefined });
+  }
+
+  const charset = detectCharset(content, contentType, s.charsetSniffLength);
+  md.setValue(PARSE_MD.contentEncoding, charsetDisplayName(charset.charset));
+  if (isPlainText(mime)) {
+    md.setValue(PARSE_MD.parsedBy, PARSED_BY.text);
+    const text = s.text.noText ? '' : cut(decode(content, charset), s.text.maxLength);
+    return finish(input, md, deps, { text, robots, collector: undefined, base: undefined });
+  }
+
+  md.setValue(PARSE_MD.parsedBy, PARSED_BY.html);
+  const dom = deps.filters?.needsDom ? new DomHandler() : undefined;
+  const ex = extractHtml(decode(content, charset), s.text, dom);
+  if (!s.robotsMetaSkip && ex.robots !== undefined) applyDirectives(robots, [ex.robots]);
+  const base = baseUrlOf(url, ex.baseHref);
+  const collector = new OutlinkCollector(url, input.metadata, deps.transfer, deps.urlFilter, {
+    max: s.maxOutlinksPerPage,
+    trackAnchors: s.trackAnchors,
+  });
+
+  const refresh =
+    s.ignoreMetaRedirections || ex.refresh === undefined ? undefined : refreshTarget(ex.refresh);
+  const target = refresh === undefined ? undefined : OutlinkCollector.resolve(refresh, base);
+  if (target !== undefined && target !== url) {
+    writeDirectives(md, robots);
+    md.setValue(MD.redirTo, target);
+    if (s.redirectionsAllowed) collector.add(target, base);
+    detachMetadata(md);
+    return { kind: 'status', url, status: 'REDIRECTION', metadata: md, outlinks: collector.outlinks() };
+  }
+
+  replace(md, PARSE_MD.title, ex.title?.trim() ? [ex.title] : ex.metaTitle ? [ex.metaTitle] : []);
+  replace(md, PARSE_MD.description, ex.descriptions);
+  replace(md, PARSE_MD.keywords, ex.keywords);
+  replace(
+    md,
+    PARSE_MD.canonical,
+    ex.canonicals.filter((c) => c.trim() !== ''),
+  );
+  addPageLinks(collector, ex.links, base, { pageNoFollow: robots.noFollow, strict: s.robotsNoFollowStrict });
+  const doc = dom ? load(dom.root) : null;
+  return finish(input, md, deps, { text: ex.text, robots, collector, base, doc });
+}
+
+interface Parsed {
+  readonly text: string;
+  readonly robots: ReturnType<typeof noDirectives>;
+  readonly collector: OutlinkCollector | undefined;
+  readonly base: URL | undefined;
+  readonly doc?: ReturnType<typeof load> | null;
+}
+
+/** Runs the parse filters and builds the parsed result. */
+function finish(input: ParseInput, md: Metadata, deps: ParserDeps, p: Parsed): ParseResult {
+  const { settings: s } = deps;
+  writeDirectives(md, p.robots);
+  const blocked = p.robots.noFollow && s.robotsNoFollowStrict;
+  const { collector, base } = p;
+  const context: ParseContext = {
+    metadata: md,
+    text: p.text,
+    content: input.content,
+    get outlinks() {
+      return collector?.outlinks() ?? [];
+    },
+    addOutlink: (href, anchor) =>
+      collector && base && !blocked ? collector.add(href, base, anchor?.trim() || undefined) : undefined,
+  };
+  const failure = runFilters(deps.filters, input.url, p.doc ?? null, context);
+  if (failure) return failure;
+  detachMetadata(md);
+  return {
+    kind: 'parsed',
+    url: input.url,
+    metadata: md,
+    // The extracted text is already a copy; only a text a filter put there needs copying.
+    text: context.text === p.text ? p.text : detach(context.text),
+    outlinks: s.emitOutlinks && collector ? collector.outlinks() : [],
+    noIndex: p.robots.noIndex,
+  };
+}
+
+function replace(md: Metadata, key: string, values: readonly string[]): void {
+  md.remove(key);
+  md.setValues(key, values);
+}
+
+/** The first `max` characters, copied so that the cut text does not keep the whole content. */
+function cut(text: string, max: number): string {
+  return max > 0 && text.length > max ? detach(text.slice(0, max)) : text;
+}

@@ -1,0 +1,24 @@
+import { parseHtml } from './html/parse.js';
+import { isSitemapDocument } from './sitemap/detect.js';
+import { parseSitemap, type SitemapDeps } from './sitemap/sitemap.js';
+import { PARSE_MD, type ParseInput, type ParseResult } from './types.js';
+
+/**
+ * The parse stage for one fetched page: the sitemap parser first (as StormCrawler's topology puts
+ * SiteMapParserBolt before JSoupParserBolt), then the HTML parser for everything else, with
+ * `isSitemap=false` recorded as StormCrawler does. Synchronous, never throws.
+ */
+export function parsePage(input: ParseInput, deps: SitemapDeps): ParseResult {
+  const s = deps.settings;
+  let sitemap = false;
+  try {
+    const contentType = input.metadata.getFirstValue(s.protocolPrefix + 'content-type');
+    sitemap = isSitemapDocument(input.metadata, input.content, contentType, s.sitemap.sniffLength);
+  } catch {
+    // Sniffing only reads bytes; should it fail anyway, the HTML parser decides what the page is.
+  }
+  if (sitemap) return parseSitemap(input, deps);
+  const metadata = input.metadata.copy();
+  metadata.setValue(PARSE_MD.isSitemap, 'false');
+  return parseHtml({ url: input.url, metadata, content: input.content }, deps);
+}

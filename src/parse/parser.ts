@@ -1,0 +1,66 @@
+import { MetadataTransfer, type MetadataTransferConfig } from '../model/metadata-transfer.js';
+import type { Clock } from '../util/clock.js';
+import type { ParseFilters } from './filters/chain.js';
+import { loadParseFilters } from './filters/load.js';
+import { parsePage } from './page.js';
+import { type ParseConfig, type ParseSettings, parseSettings } from './settings.js';
+import type { OutlinkFilter, ParseInput, ParseResult } from './types.js';
+
+/** The part of a logger the parser needs at start-up; pino's logger fits. */
+export interface ParseLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface PageParserDeps {
+  /** The URL filter chain, for outlinks, refresh targets and sitemap entries. */
+  readonly filter: OutlinkFilter;
+  /** For `sitemap.filter.hours.since.modified`. */
+  readonly clock: Clock;
+  readonly log?: ParseLogger;
+  /** Parse filters built in code; by default they are loaded from `parsefilters.config.file`. */
+  readonly filters?: ParseFilters;
+}
+
+/** The parse stage, ready to use: one instance per thread. */
+export interface PageParser {
+  /** Sitemap or page; synchronous, never throws (see `parsePage`). */
+  parse(page: ParseInput): ParseResult;
+  /** Settles when the parse filters finished loading (a language model); await it before crawling. */
+  readonly ready: Promise<void>;
+  readonly settings: ParseSettings;
+  readonly filters: ParseFilters;
+}
+
+/**
+ * Builds the parse stage from the configuration: validates the parse keys (ConfigError on a bad
+ * selector or extension name) and loads the parse filters, all synchronously so that a bad
+ * configuration stops start-up at once.
+ */
+export function createPageParser(
+  config: ParseConfig & MetadataTransferConfig,
+  deps: PageParserDeps,
+): PageParser {
+  const settings = parseSettings(config);
+  const filters = deps.filters ?? loadParseFilters(config['parsefilters.config.file']);
+  deps.log?.info(
+    { parseFilters: filters.filters.map((f) => f.name), file: filters.source, dom: filters.needsDom },
+    filters.filters.length > 0 ? `parse filters from ${filters.source}` : 'no parse filters',
+  );
+  filters.ready.catch((e: unknown) =>
+    deps.log?.error({ err: e }, 'a parse filter failed to load; it does nothing on every page'),
+  );
+  const parserDeps = {
+    settings,
+    transfer: MetadataTransfer.fromConfig(config),
+    urlFilter: deps.filter,
+    filters,
+    clock: deps.clock,
+  };
+  return {
+    parse: (page) => parsePage(page, parserDeps),
+    ready: filters.ready,
+    settings,
+    filters,
+  };
+}

@@ -1,0 +1,92 @@
+import type { Metadata } from '../model/metadata.js';
+import type { Status } from '../model/status.js';
+
+/** A page answered 200, as the fetcher hands it over. */
+export interface ParseInput {
+  readonly url: string;
+  /** The URL's metadata plus the response headers under `protocol.md.prefix` (lowercased names). */
+  readonly metadata: Metadata;
+  readonly content: Buffer;
+}
+
+/**
+ * The URL filter chain as the parser sees it: the URL to keep (possibly rewritten) or `null`.
+ * `source` is the page the link was found on, parsed once per page.
+ */
+export type OutlinkFilter = (source: URL, sourceMetadata: Metadata, target: string) => string | null;
+
+/** A link to emit as DISCOVERED. */
+export interface Outlink {
+  /** Absolute and filtered. */
+  readonly url: string;
+  /** From `MetadataTransfer.forOutlink`, plus `anchors` or the sitemap keys. */
+  readonly metadata: Metadata;
+}
+
+/** An HTML or text page that parsed: on its way to the indexer, which then makes it FETCHED. */
+export interface ParsedPage {
+  readonly kind: 'parsed';
+  readonly url: string;
+  /** The input metadata plus `parse.*`, `robots.*`, `canonical` and what the parse filters added. */
+  readonly metadata: Metadata;
+  /** The extracted text; a copy, so it does not keep the page in memory. */
+  readonly text: string;
+  /** Empty when `parser.emitOutlinks` is false. */
+  readonly outlinks: readonly Outlink[];
+  /** robots noindex (meta or header): the indexer must not index the text. */
+  readonly noIndex: boolean;
+}
+
+/** Counts of a sitemap parse, for logs and metrics. */
+export interface SitemapStats {
+  readonly type: 'urlset' | 'sitemapindex' | 'text' | 'rss' | 'atom';
+  /** Entries with a location, before any limit or filter. */
+  readonly entries: number;
+  /** Entries past `sitemap.max.urls`. */
+  readonly overLimit: number;
+  /** Entries older than `sitemap.filter.hours.since.modified`. */
+  readonly tooOld: number;
+  /** Entries the URL filters rejected, or that were not URLs. */
+  readonly rejected: number;
+}
+
+/**
+ * The page ends here with a status of its own: REDIRECTION (meta refresh), ERROR (not HTML, parse
+ * or filter failure), FETCHED (a sitemap: never indexed) or FETCH_ERROR (a broken sitemap).
+ */
+export interface ParseStatus {
+  readonly kind: 'status';
+  readonly url: string;
+  readonly status: Extract<Status, 'REDIRECTION' | 'ERROR' | 'FETCHED' | 'FETCH_ERROR'>;
+  readonly metadata: Metadata;
+  /** The refresh target or the sitemap entries, to emit as DISCOVERED. */
+  readonly outlinks: readonly Outlink[];
+  readonly sitemap?: SitemapStats;
+}
+
+export type ParseResult = ParsedPage | ParseStatus;
+
+/** Metadata keys written by the parse stage (StormCrawler's names). */
+export const PARSE_MD = {
+  title: 'parse.title',
+  description: 'parse.description',
+  keywords: 'parse.keywords',
+  canonical: 'canonical',
+  contentType: 'parse.Content-Type',
+  contentEncoding: 'parse.Content-Encoding',
+  parsedBy: 'parsed.by',
+  noIndex: 'robots.noIndex',
+  noFollow: 'robots.noFollow',
+  noCache: 'robots.noCache',
+  anchors: 'anchors',
+  isSitemap: 'isSitemap',
+  sitemapLastModified: 'sitemap.lastModified',
+} as const;
+
+/** `error.source` values of the parse stage (StormCrawler's). */
+export const PARSE_ERROR_SOURCE = {
+  contentType: 'content-type checking',
+  parsing: 'content parsing',
+  filtering: 'content filtering',
+  sitemap: 'sitemap parsing',
+} as const;

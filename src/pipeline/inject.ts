@@ -1,0 +1,77 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { Metadata } from '../model/metadata.js';
+import type { StatusWriter } from './status-writer.js';
+
+export interface InjectReport {
+  lines: number;
+  /** URLs handed to the status index (new ones and known ones alike). */
+  accepted: number;
+  /** Lines with a problem: malformed, not http(s), rejected by the URL filters. */
+  bad: number;
+  /** Blank lines and comments. */
+  skipped: number;
+}
+
+export interface InjectDeps {
+  readonly writer: StatusWriter;
+  /** The URL filter chain applied to seeds (source URL null); null = rejected. */
+  readonly filter: (url: string, metadata: Metadata) => string | null;
+  /** One message per bad line, with its line number and reason. */
+  readonly problem: (line: number, message: string) => void;
+}
+
+/**
+ * Reads a seeds file in StormCrawler's format, one URL per line with optional tab-separated
+ * key=value metadata (split on the first "="), and writes each URL as DISCOVERED with op_type create,
+ * so a URL already known keeps its status. Streams: memory does not grow with the file, and the
+ * status writer's backpressure paces the reading.
+ */
+export async function injectSeeds(input: Readable | string, deps: InjectDeps): Promise<InjectReport> {
+  const stream = typeof input === 'string' ? createReadStream(input, { encoding: 'utf8' }) : input;
+  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  const report: InjectReport = { lines: 0, accepted: 0, bad: 0, skipped: 0 };
+  for await (const raw of lines) {
+    report.lines++;
+    const n = report.lines;
+    const line = n === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+    if (line.trim() === '' || line.trimStart().startsWith('#')) {
+      report.skipped++;
+      continue;
+    }
+    const [first, ...tokens] = line.split('\t');
+    const url = first!.trim();
+    const md = new Metadata();
+    for (const token of tokens) {
+      const eq = token.indexOf('=');
+      if (eq <= 0) {
+        if (token.trim() !== '') deps.problem(n, `metadata "${token}" is not key=value; ignored`);
+        continue;
+      }
+      md.addValue(token.slice(0, eq).trim(), token.slice(eq + 1));
+    }
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      report.bad++;
+      deps.problem(n, `"${url}" is not a URL; skipped`);
+      continue;
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      report.bad++;
+      deps.problem(n, `"${url}" is not an http or https URL; skipped`);
+      continue;
+    }
+    const kept = deps.filter(url, md);
+    if (kept === null) {
+      report.bad++;
+      deps.problem(n, `"${url}" is rejected by the URL filters (urlfilters.config.file); skipped`);
+      continue;
+    }
+    await deps.writer.write({ url: kept, status: 'DISCOVERED', metadata: md }, false);
+    report.accepted++;
+  }
+  return report;
+}

@@ -1,0 +1,37 @@
+import type { Status } from '../model/status.js';
+
+/** Counters of a crawl, for the progress line and `--once` summaries. */
+export class CrawlMetrics {
+  readonly byStatus = new Map<Status, number>();
+  /** ERROR and FETCH_ERROR by error.cause or fetch.exception. */
+  readonly errors = new Map<string, number>();
+  fetched = 0;
+  bytes = 0;
+  emitted = 0;
+  discovered = 0;
+  private lastFetched = 0;
+  private lastAt = 0;
+
+  status(status: Status, cause?: string): void {
+    this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
+    if (cause && (status === 'ERROR' || status === 'FETCH_ERROR')) {
+      this.errors.set(cause, (this.errors.get(cause) ?? 0) + 1);
+    }
+  }
+
+  /** Pages per second since the previous call. */
+  rate(now: number): number {
+    const dt = (now - this.lastAt) / 1000;
+    const r = this.lastAt === 0 || dt <= 0 ? 0 : (this.fetched - this.lastFetched) / dt;
+    this.lastAt = now;
+    this.lastFetched = this.fetched;
+    return r;
+  }
+
+  errorSummary(): string {
+    return [...this.errors]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+  }
+}

@@ -1,0 +1,141 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentId } from '../../../src/opensearch/status-doc.js';
+import {
+  contentDocs,
+  crawler,
+  fastCrawlSettings,
+  makeEverythingDue,
+  statusDocs,
+  writeConf,
+} from '../../support/crawl.js';
+import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
+import { page, robots, Site, status } from '../../support/site.js';
+
+const names = uniqueIndexNames('e2e');
+const site = new Site();
+const A = '127.0.0.2';
+const B = '127.0.0.3';
+let conf: string;
+let a: string;
+let b: string;
+let page1Broken = false;
+
+beforeAll(async () => {
+  await site.start([A, B]);
+  a = site.origin(A);
+  b = site.origin(B);
+  site.route(A, '/robots.txt', robots('User-agent: *\nDisallow: /private\n'));
+  site.route(A, '/', page('Home', ['/page1', '/private/secret', '/missing', '/flaky', '/moved', '/slow']));
+  site.route(A, '/page1', (n, q, res) =>
+    page1Broken ? status(500)(n, q, res) : page('Page one')(n, q, res),
+  );
+  site.route(A, '/page2', page('Page two'));
+  site.route(A, '/private/secret', page('Secret'));
+  site.route(A, '/flaky', (n, q, res) => (n === 0 ? status(503)(n, q, res) : page('Flaky')(n, q, res)));
+  site.route(A, '/moved', status(301, { location: '/page2' }));
+  site.route(A, '/slow', (n, q, res) => setTimeout(() => page('Slow')(n, q, res), 2500));
+  site.route(B, '/', page('B home', ['/about']));
+  site.route(B, '/about', page('About B'));
+  conf = writeConf(fastCrawlSettings(names));
+});
+
+afterAll(async () => {
+  await site.close();
+  await deleteIndices(names.status, names.content);
+});
+
+async function round(): Promise<void> {
+  const r = await crawler('run', '--once', '--conf', conf);
+  expect(r.err).toEqual([]);
+  expect(r.code).toBe(0);
+}
+
+describe('an end-to-end crawl of two hosts through inject and run --once rounds', () => {
+  it('round 1: inject the seeds and crawl what is due', async () => {
+    const seeds = writeConf({}).replace('crawl.yaml', 'seeds.txt');
+    writeFileSync(seeds, `# two hosts\n${a}/\n\n${b}/\tcampaign=test\nnot a url\n`);
+    const inj = await crawler('inject', seeds, '--conf', conf);
+    expect(inj.code).toBe(0);
+    expect(inj.out.at(-1)).toMatch(
+      /: 5 lines, 2 URLs: 2 new, 0 known already, 0 not written; 1 bad lines, 2 blank or comments$/,
+    );
+
+    await round();
+    const docs = await statusDocs(names.status);
+    const st = (p: string, host = a) => docs.get(`${host}${p}`);
+    expect(st('/')?.status).toBe('FETCHED');
+    expect(st('/page1')?.status).toBe('FETCHED');
+    expect(st('/page2')?.status).toBe('FETCHED');
+    expect(st('/', b)?.status).toBe('FETCHED');
+    expect(st('/about', b)?.status).toBe('FETCHED');
+    expect(st('/private/secret')).toMatchObject({
+      status: 'ERROR',
+      metadata: { 'error.cause': ['robots.txt'] },
+    });
+    expect(st('/private/secret')?.nextFetchDate).toBeUndefined();
+    expect(st('/missing')).toMatchObject({ status: 'FETCH_ERROR', metadata: { 'fetch.error.count': ['1'] } });
+    expect(st('/flaky')).toMatchObject({ status: 'FETCH_ERROR', metadata: { 'fetch.error.count': ['1'] } });
+    expect(st('/slow')).toMatchObject({ status: 'FETCH_ERROR', metadata: { 'fetch.error.count': ['1'] } });
+    expect(st('/moved')).toMatchObject({ status: 'REDIRECTION', metadata: { _redirTo: [`${a}/page2`] } });
+    // Persisted metadata: depth and url.path are transferred; the seed's campaign is not (not listed).
+    expect(st('/page1')?.metadata).toMatchObject({ depth: ['1'], 'url.path': [`${a}/`] });
+    expect(st('/about', b)?.metadata).not.toHaveProperty('campaign');
+    // Document ids and keys are StormCrawler's.
+    expect(st('/page1')?.id).toBe(documentId(`${a}/page1`));
+    expect(st('/page1')?.key).toBe(A);
+    expect(site.hosts.get(A)!.count('/private/secret')).toBe(0);
+
+    const content = await contentDocs(names.content);
+    for (const u of [`${a}/`, `${a}/page1`, `${a}/page2`, `${b}/`, `${b}/about`]) {
+      expect(content.get(documentId(u))?.url).toBe(u);
+    }
+    expect(content.get(documentId(`${a}/page1`))?.title).toBe('Page one');
+    expect(content.size).toBe(5);
+  });
+
+  it('round 2 (after 121 minutes): the transient 503 recovers, the 404 and the timeout count up', async () => {
+    await makeEverythingDue(names.status);
+    await round();
+    const docs = await statusDocs(names.status);
+    expect(docs.get(`${a}/flaky`)?.status).toBe('FETCHED');
+    expect(docs.get(`${a}/flaky`)?.metadata).not.toHaveProperty('fetch.error.count');
+    expect(docs.get(`${a}/missing`)?.metadata['fetch.error.count']).toEqual(['2']);
+    expect(docs.get(`${a}/slow`)?.metadata['fetch.error.count']).toEqual(['2']);
+    expect((await contentDocs(names.content)).has(documentId(`${a}/flaky`))).toBe(true);
+  });
+
+  it('round 3: the 404 and the timeout end ERROR maxFetchErrors, never rescheduled', async () => {
+    page1Broken = true;
+    await makeEverythingDue(names.status);
+    await round();
+    const docs = await statusDocs(names.status);
+    for (const p of ['/missing', '/slow']) {
+      expect(docs.get(`${a}${p}`)).toMatchObject({
+        status: 'ERROR',
+        metadata: { 'error.cause': ['maxFetchErrors'] },
+      });
+      expect(docs.get(`${a}${p}`)?.nextFetchDate).toBeUndefined();
+      expect(docs.get(`${a}${p}`)?.metadata).not.toHaveProperty('fetch.error.count');
+    }
+    expect(docs.get(`${a}/page1`)?.metadata['fetch.error.count']).toEqual(['1']);
+  });
+
+  it('a page indexed and later failing max.fetch.errors times is gone from the content index', async () => {
+    expect((await contentDocs(names.content)).has(documentId(`${a}/page1`))).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      await makeEverythingDue(names.status);
+      await round();
+    }
+    const docs = await statusDocs(names.status);
+    expect(docs.get(`${a}/page1`)).toMatchObject({
+      status: 'ERROR',
+      metadata: { 'error.cause': ['maxFetchErrors'] },
+    });
+    const content = await contentDocs(names.content);
+    expect(content.has(documentId(`${a}/page1`))).toBe(false);
+    expect(content.has(documentId(`${a}/page2`))).toBe(true);
+    // The ERROR URLs were not fetched again.
+    expect(site.hosts.get(A)!.count('/missing')).toBe(3);
+  });
+});

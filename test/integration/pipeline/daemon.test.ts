@@ -1,0 +1,182 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentId } from '../../../src/opensearch/status-doc.js';
+import { buildCli, spawnCrawler, until } from '../../support/child.js';
+import { contentDocs, fastCrawlSettings, statusDocs, testClient, writeConf } from '../../support/crawl.js';
+import { deleteIndices, opensearchUrl, uniqueIndexNames } from '../../support/opensearch.js';
+import { page, robots, Site } from '../../support/site.js';
+import { TcpProxy } from '../../support/tcp-proxy.js';
+
+const site = new Site();
+const HOSTS = Array.from({ length: 16 }, (_, i) => `127.0.1.${i + 1}`);
+const PAGES = 12;
+const created: string[] = [];
+
+/** Every host has pages /p0../p11, each linking to the next two: a crawl of a few rounds per host. */
+beforeAll(async () => {
+  buildCli();
+  await site.start(HOSTS);
+  for (const h of HOSTS) {
+    site.route(h, '/robots.txt', robots('User-agent: *\nAllow: /\n'));
+    for (let i = 0; i < PAGES; i++) {
+      site.route(h, `/p${i}`, page(`${h} page ${i}`, [`/p${(i + 1) % PAGES}`, `/p${(i + 2) % PAGES}`]));
+    }
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await site.close();
+  await deleteIndices(...created);
+});
+
+function crawlSetup(label: string, hosts: readonly string[], extra: Record<string, unknown> = {}) {
+  const names = uniqueIndexNames(label);
+  created.push(names.status, names.content);
+  const settings = { ...fastCrawlSettings(names), 'fetcher.server.delay': 0.2, ...extra };
+  const conf = writeConf(settings);
+  const seeds = conf.replace('crawl.yaml', 'seeds.txt');
+  writeFileSync(seeds, hosts.map((h) => `${site.origin(h)}/p0`).join('\n'));
+  const all = hosts.flatMap((h) => Array.from({ length: PAGES }, (_, i) => `${site.origin(h)}/p${i}`));
+  return { names, conf, seeds, all };
+}
+
+async function inject(conf: string, seeds: string): Promise<void> {
+  const c = spawnCrawler(['inject', seeds, '--conf', conf]);
+  expect(await c.exited).toBe(0);
+}
+
+/** Every page FETCHED once in the status index and present once, under its own id, in the content index. */
+async function expectCompleteCrawl(names: { status: string; content: string }, all: readonly string[]) {
+  const docs = await statusDocs(names.status);
+  const notFetched = all.filter((u) => docs.get(u)?.status !== 'FETCHED');
+  expect(notFetched).toEqual([]);
+  expect(docs.size).toBe(all.length);
+  const content = await contentDocs(names.content);
+  expect(content.size).toBe(all.length);
+  for (const u of all) expect(content.get(documentId(u))?.url).toBe(u);
+}
+
+describe('the crawler daemon as a process', () => {
+  it('SIGKILL mid-crawl, then a restart: no URL lost or stuck in flight, every page indexed once', async () => {
+    const hosts = HOSTS.slice(0, 3);
+    const { names, conf, seeds, all } = crawlSetup('kill', hosts);
+    await inject(conf, seeds);
+    const first = spawnCrawler(['run', '--conf', conf]);
+    const fetched = () => hosts.reduce((n, h) => n + site.hosts.get(h)!.requests.length, 0);
+    await until(() => fetched() >= 12, 60_000, 'a dozen requests');
+    first.proc.kill('SIGKILL');
+    expect(await first.exited).toBe(null);
+    const docs = await statusDocs(names.status);
+    expect([...docs.values()].some((d) => d.status !== 'FETCHED')).toBe(true);
+
+    const second = spawnCrawler(['run', '--once', '--conf', conf]);
+    expect(await second.exited).toBe(0);
+    await expectCompleteCrawl(names, all);
+  }, 150_000);
+
+  it('OpenSearch cut off for 30 s mid-crawl: the daemon waits, resumes, loses no update, RSS stays bounded', async () => {
+    const hosts = HOSTS.slice(3, 6);
+    const target = new URL(opensearchUrl());
+    const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port) });
+    const proxied = await proxy.start();
+    const { names, conf, seeds, all } = crawlSetup('outage', hosts, {
+      'opensearch.addresses': proxied,
+      'opensearch.connect.timeout': 2000,
+    });
+    await inject(conf, seeds);
+    const child = spawnCrawler(['run', '--once', '--conf', conf]);
+    const stop = child.sampleRss();
+    const fetched = () => hosts.reduce((n, h) => n + site.hosts.get(h)!.requests.length, 0);
+    await until(() => fetched() >= 9, 60_000, 'a few requests');
+    proxy.cut();
+    await new Promise((r) => setTimeout(r, 30_000));
+    proxy.restore();
+    expect(await child.exited).toBe(0);
+    stop();
+    await proxy.close();
+    expect(child.stderr.some((l) => l.includes('OpenSearch cannot be reached'))).toBe(true);
+    expect(child.stderr.some((l) => l.includes('OpenSearch is back'))).toBe(true);
+    await expectCompleteCrawl(names, all);
+    // The bound stated in the README: a crawl process stays under 300 MB.
+    expect(child.peakRss).toBeLessThan(300 * 1024 * 1024);
+  }, 150_000);
+
+  it('two instances on a 2-shard status index crawl disjoint hosts and together finish the crawl', async () => {
+    const hosts = HOSTS.slice(6);
+    const { names, conf, seeds, all } = crawlSetup('instances', hosts, {
+      'opensearch.status.shards': 2,
+      'fetcher.server.delay': 0.05,
+    });
+    await inject(conf, seeds);
+    const children = [0, 1].map((i) =>
+      spawnCrawler([
+        'run',
+        '--once',
+        '--conf',
+        conf,
+        '--instances',
+        '2',
+        '--instance',
+        String(i),
+        '--set',
+        `http.agent.version=i${i}`,
+      ]),
+    );
+    expect(await Promise.all(children.map((c) => c.exited))).toEqual([0, 0]);
+    const agentsByHost = hosts.map(
+      (h) =>
+        new Set(
+          site.hosts
+            .get(h)!
+            .requests.filter((r) => r.path !== '/robots.txt')
+            .map((r) => r.userAgent),
+        ),
+    );
+    // Each host was crawled by exactly one instance, and both instances crawled.
+    expect(agentsByHost.every((s) => s.size === 1)).toBe(true);
+    const used = new Set(agentsByHost.flatMap((s) => [...s]));
+    expect(used).toEqual(new Set(['endtoendbot/i0', 'endtoendbot/i1']));
+    await expectCompleteCrawl(names, all);
+    const tooMany = spawnCrawler(['run', '--once', '--conf', conf, '--instances', '3', '--instance', '0']);
+    expect(await tooMany.exited).toBe(3);
+    expect(tooMany.stderr.join('\n')).toMatch(/--instances 3 exceeds the 2 shards of the status index/);
+  }, 150_000);
+
+  it('a million-line seed file injects in constant memory and reports bad lines with their numbers', async () => {
+    const names = uniqueIndexNames('million');
+    created.push(names.status, names.content);
+    const conf = writeConf({
+      ...fastCrawlSettings(names),
+      'opensearch.status.bulkActions': 2000,
+      'status.transitions.log': false,
+    });
+    const seeds = conf.replace('crawl.yaml', 'million.txt');
+    const lines: string[] = [];
+    for (let i = 1; i <= 1_000_000; i++) {
+      if (i === 10) lines.push('not a url at all');
+      else if (i === 500_000) lines.push('ftp://files.example.com/x');
+      else lines.push(`http://h${i % 10_000}.example.com/page/${i}\tsource=file`);
+    }
+    writeFileSync(seeds, `${lines.join('\n')}\n`);
+    // A 128 MB heap: if memory grew with the number of URLs, a million of them would not fit.
+    const child = spawnCrawler(['inject', seeds, '--conf', conf], {
+      NODE_OPTIONS: '--max-old-space-size=128',
+    });
+    const stop = child.sampleRss();
+    expect(await child.exited).toBe(0);
+    stop();
+    expect(child.stdout.at(-1)).toMatch(
+      /: 1000000 lines, 999998 URLs: 999998 new, 0 known already, 0 not written; 2 bad lines/,
+    );
+    const problems = child.stderr
+      .filter((l) => l.includes('"line"'))
+      .map((l) => JSON.parse(l) as { line: number });
+    expect(problems.map((p) => p.line)).toEqual([10, 500_000]);
+    const client = testClient();
+    await client.indices.refresh({ index: names.status });
+    expect((await client.count({ index: names.status })).body.count).toBe(999_998);
+    await client.close();
+    // A 45 MB file through a process that holds only a bounded bulk buffer.
+    expect(child.peakRss).toBeLessThan(220 * 1024 * 1024);
+  }, 400_000);
+});

@@ -1,0 +1,72 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+let built = false;
+
+/** Compiles dist/ once per test file, so child processes run the code under test. */
+export function buildCli(): void {
+  if (built) return;
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  built = true;
+}
+
+export interface Child {
+  readonly proc: ChildProcess;
+  readonly stdout: string[];
+  readonly stderr: string[];
+  /** Highest resident set size seen by `sampleRss`, bytes. */
+  peakRss: number;
+  exited: Promise<number | null>;
+  /** Starts sampling /proc/<pid>/status every `ms`. */
+  sampleRss(ms?: number): () => void;
+}
+
+/** Runs `crawler <args>` as a separate process (JSON logs on stderr). */
+export function spawnCrawler(args: readonly string[], env: Record<string, string> = {}): Child {
+  const proc = spawn(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  proc.stdout!.setEncoding('utf8').on('data', (d: string) => stdout.push(...d.split('\n').filter(Boolean)));
+  proc.stderr!.setEncoding('utf8').on('data', (d: string) => stderr.push(...d.split('\n').filter(Boolean)));
+  const child: Child = {
+    proc,
+    stdout,
+    stderr,
+    peakRss: 0,
+    exited: new Promise((resolve) => proc.on('exit', (code) => resolve(code))),
+    sampleRss(ms = 200) {
+      const read = () => {
+        try {
+          const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'));
+          if (m) child.peakRss = Math.max(child.peakRss, Number(m[1]) * 1024);
+        } catch {
+          // The process has exited.
+        }
+      };
+      read();
+      const t = setInterval(read, ms);
+      return () => clearInterval(t);
+    },
+  };
+  return child;
+}
+
+/** Resolves when `predicate` holds, polling; rejects after `timeoutMs`. */
+export async function until(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
