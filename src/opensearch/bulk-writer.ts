@@ -6,6 +6,7 @@ import type { Logger } from '../util/log.js';
 export interface BulkAction {
   readonly op: 'index' | 'create' | 'delete';
   readonly index: string;
+  /** Empty: OpenSearch generates one (append-only indices such as transitions). */
   readonly id: string;
   readonly routing?: string;
   readonly doc?: object;
@@ -106,7 +107,8 @@ export class BulkWriter {
 
   private enqueue(action: BulkAction): Promise<BulkResult> {
     this.pendingCount++;
-    const meta: Record<string, string> = { _index: action.index, _id: action.id };
+    const meta: Record<string, string> = { _index: action.index };
+    if (action.id !== '') meta._id = action.id;
     if (action.routing !== undefined) meta.routing = action.routing;
     let line = JSON.stringify({ [action.op]: meta });
     if (action.doc !== undefined) line += `\n${JSON.stringify(action.doc)}`;

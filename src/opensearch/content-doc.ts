@@ -59,9 +59,9 @@ export function contentUrl(url: string, md: Metadata, canonicalKey: string): str
   if (!canonical) return url;
   try {
     const resolved = new URL(canonical, url);
-    const a = getDomain(resolved.hostname);
-    const b = getDomain(new URL(url).hostname);
-    return a !== null && a === b ? resolved.toString() : url;
+    // An IP address or a single-label host has no registrable domain: it is its own.
+    const domain = (host: string) => getDomain(host) ?? host.toLowerCase();
+    return domain(resolved.hostname) === domain(new URL(url).hostname) ? resolved.toString() : url;
   } catch {
     return url;
   }

@@ -4,7 +4,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { MAPPINGS_DIR } from './paths.js';
 
-export type IndexRole = 'status' | 'content';
+export type IndexRole = 'status' | 'content' | 'transitions';
 
 export interface IndexBody {
   settings: { index: Record<string, unknown> };
@@ -37,7 +37,7 @@ export function planIndices(config: Config): IndexPlan[] {
     body.settings.index.number_of_replicas = replicas;
     return { role, name, body };
   };
-  return [
+  const plans = [
     plan(
       'status',
       config['opensearch.status.index.name'],
@@ -51,6 +51,10 @@ export function planIndices(config: Config): IndexPlan[] {
       config['opensearch.indexer.replicas'],
     ),
   ];
+  const transitions = config['status.transitions.index.name'];
+  if (transitions !== '')
+    plans.push(plan('transitions', transitions, 1, config['opensearch.status.replicas']));
+  return plans;
 }
 
 async function exists(client: Client, name: string): Promise<boolean> {

@@ -8,6 +8,7 @@ import { TransitionLog } from '../model/transition.js';
 import { BulkWriter, type BulkWriterOptions } from '../opensearch/bulk-writer.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
 import { Spout } from '../opensearch/spout.js';
+import { TransitionsIndex } from '../opensearch/transitions.js';
 import { HttpProtocol } from '../protocol/http/client.js';
 import { RobotsService } from '../protocol/robots/fetch-robots.js';
 import type { Clock } from '../util/clock.js';
@@ -73,6 +74,8 @@ export interface StatusSide {
   readonly contentBulk: BulkWriter;
   readonly deleter: ContentDeleter;
   readonly writer: StatusWriter;
+  /** Every bulk writer, to flush and close together. */
+  readonly bulks: readonly BulkWriter[];
 }
 
 export function buildStatusSide(
@@ -86,6 +89,10 @@ export function buildStatusSide(
   const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log);
   const contentBulk = new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log);
   const deleter = new ContentDeleter(client, contentBulk, config['opensearch.indexer.index.name'], log);
+  const transitionsName = config['status.transitions.index.name'];
+  const transitionsBulk =
+    transitionsName === '' ? undefined : new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log);
+  const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
   const writer = new StatusWriter({
     updater,
     bulk: statusBulk,
@@ -95,8 +102,10 @@ export function buildStatusSide(
     deleter,
     log,
     settled,
+    recordTransition: transitions && ((r) => transitions.record(r)),
   });
-  return { updater, statusBulk, contentBulk, deleter, writer };
+  const bulks = [contentBulk, statusBulk, ...(transitionsBulk ? [transitionsBulk] : [])];
+  return { updater, statusBulk, contentBulk, deleter, writer, bulks };
 }
 
 /** The URL filter chain from urlfilters.config.file, as a function of (source, metadata, url). */
@@ -180,7 +189,7 @@ export function buildCrawler(
     robots,
     filter: (source, md, target) => filter(source, md, target),
     transfer: side.updater.transfer,
-    bulks: [side.contentBulk, side.statusBulk],
+    bulks: side.bulks,
     deleter: side.deleter,
     clock,
     log,

@@ -1,5 +1,5 @@
 import type { StatusEvent, StatusUpdater } from '../model/status-updater.js';
-import type { TransitionLog } from '../model/transition.js';
+import type { TransitionLog, TransitionRecord } from '../model/transition.js';
 import type { BulkWriter } from '../opensearch/bulk-writer.js';
 import type { ContentDeleter } from '../opensearch/deleter.js';
 import { documentId, type PartitionMode, partitionKey, toStatusSource } from '../opensearch/status-doc.js';
@@ -16,7 +16,7 @@ export interface StatusWriterDeps {
   /** Called once per event that settles a URL the spout emitted (`own`), written or given up. */
   readonly settled: (url: string, written: boolean) => void;
   /** Optional sink for the transitions index. */
-  readonly recordTransition?: (record: object) => void;
+  readonly recordTransition?: (record: TransitionRecord) => void;
 }
 
 export interface StatusWriterStats {

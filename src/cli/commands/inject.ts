@@ -38,9 +38,8 @@ export const injectCommand: Command = {
         filter: (url, md: Metadata) => filter(null, md, url),
         problem: (line, message) => log.warn({ file: name, line }, `${name}:${line}: ${message}`),
       });
-      await side.statusBulk.flush();
-      side.statusBulk.close();
-      side.contentBulk.close();
+      for (const b of side.bulks) await b.flush();
+      for (const b of side.bulks) b.close();
       side.deleter.close();
       const s = side.writer.stats;
       out(

@@ -93,18 +93,19 @@ export const runCommand: Command = {
           if (kept === null) log.warn({ url: s }, `--seed ${s} is rejected by the URL filters; skipped`);
           else await side.writer.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() }, false);
         }
-        await side.statusBulk.flush();
+        for (const b of side.bulks) await b.flush();
         await client.indices.refresh({ index: statusIndex });
-        side.statusBulk.close();
-        side.contentBulk.close();
+        for (const b of side.bulks) b.close();
       }
+      const parser = createPageParser(cfg, {
+        filter: (source, md, target) => chain.filter(source, md, target),
+        clock: systemClock,
+        log,
+      });
+      await parser.ready;
       const { parts, crawlerOptions, protocol } = buildCrawler(client, cfg, systemClock, log, {
         shards,
-        parser: createPageParser(cfg, {
-          filter: (source, md, target) => chain.filter(source, md, target),
-          clock: systemClock,
-          log,
-        }),
+        parser,
       });
       const crawler = new Crawler(parts, crawlerOptions);
       let signals = 0;

@@ -7,6 +7,7 @@ import {
   fastCrawlSettings,
   makeEverythingDue,
   statusDocs,
+  testClient,
   writeConf,
 } from '../../support/crawl.js';
 import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
@@ -20,13 +21,35 @@ let conf: string;
 let a: string;
 let b: string;
 let page1Broken = false;
+let noindexNow = false;
 
 beforeAll(async () => {
   await site.start([A, B]);
   a = site.origin(A);
   b = site.origin(B);
   site.route(A, '/robots.txt', robots('User-agent: *\nDisallow: /private\n'));
-  site.route(A, '/', page('Home', ['/page1', '/private/secret', '/missing', '/flaky', '/moved', '/slow']));
+  site.route(
+    A,
+    '/',
+    page('Home', [
+      '/page1',
+      '/private/secret',
+      '/missing',
+      '/flaky',
+      '/moved',
+      '/slow',
+      '/later-noindex',
+      '/canon',
+    ]),
+  );
+  site.route(A, '/later-noindex', (n, q, res) =>
+    page('Later noindex', [], noindexNow ? '<meta name="robots" content="noindex">' : '')(n, q, res),
+  );
+  site.route(A, '/canon', (n, q, res) =>
+    page1Broken
+      ? status(500)(n, q, res)
+      : page('Canon', [], '<link rel="canonical" href="/canonical-target">')(n, q, res),
+  );
   site.route(A, '/page1', (n, q, res) =>
     page1Broken ? status(500)(n, q, res) : page('Page one')(n, q, res),
   );
@@ -37,12 +60,15 @@ beforeAll(async () => {
   site.route(A, '/slow', (n, q, res) => setTimeout(() => page('Slow')(n, q, res), 2500));
   site.route(B, '/', page('B home', ['/about']));
   site.route(B, '/about', page('About B'));
-  conf = writeConf(fastCrawlSettings(names));
+  conf = writeConf({
+    ...fastCrawlSettings(names),
+    'status.transitions.index.name': `${names.status}-transitions`,
+  });
 });
 
 afterAll(async () => {
   await site.close();
-  await deleteIndices(names.status, names.content);
+  await deleteIndices(names.status, names.content, `${names.status}-transitions`);
 });
 
 async function round(): Promise<void> {
@@ -91,10 +117,17 @@ describe('an end-to-end crawl of two hosts through inject and run --once rounds'
       expect(content.get(documentId(u))?.url).toBe(u);
     }
     expect(content.get(documentId(`${a}/page1`))?.title).toBe('Page one');
-    expect(content.size).toBe(5);
+    // A page with a same-site canonical is indexed under the canonical's id, with its own url.
+    expect(content.get(documentId(`${a}/canonical-target`))).toMatchObject({
+      url: `${a}/canon`,
+      canonical: `${a}/canonical-target`,
+    });
+    expect(content.has(documentId(`${a}/later-noindex`))).toBe(true);
+    expect(content.size).toBe(7);
   });
 
   it('round 2 (after 121 minutes): the transient 503 recovers, the 404 and the timeout count up', async () => {
+    noindexNow = true;
     await makeEverythingDue(names.status);
     await round();
     const docs = await statusDocs(names.status);
@@ -102,7 +135,11 @@ describe('an end-to-end crawl of two hosts through inject and run --once rounds'
     expect(docs.get(`${a}/flaky`)?.metadata).not.toHaveProperty('fetch.error.count');
     expect(docs.get(`${a}/missing`)?.metadata['fetch.error.count']).toEqual(['2']);
     expect(docs.get(`${a}/slow`)?.metadata['fetch.error.count']).toEqual(['2']);
-    expect((await contentDocs(names.content)).has(documentId(`${a}/flaky`))).toBe(true);
+    const content = await contentDocs(names.content);
+    expect(content.has(documentId(`${a}/flaky`))).toBe(true);
+    // A page that turned noindex stays FETCHED and loses its earlier content document.
+    expect(docs.get(`${a}/later-noindex`)?.status).toBe('FETCHED');
+    expect(content.has(documentId(`${a}/later-noindex`))).toBe(false);
   });
 
   it('round 3: the 404 and the timeout end ERROR maxFetchErrors, never rescheduled', async () => {
@@ -135,7 +172,33 @@ describe('an end-to-end crawl of two hosts through inject and run --once rounds'
     const content = await contentDocs(names.content);
     expect(content.has(documentId(`${a}/page1`))).toBe(false);
     expect(content.has(documentId(`${a}/page2`))).toBe(true);
+    // Deletion also finds a document indexed under its canonical URL's id.
+    expect(docs.get(`${a}/canon`)?.status).toBe('ERROR');
+    expect(content.has(documentId(`${a}/canonical-target`))).toBe(false);
     // The ERROR URLs were not fetched again.
     expect(site.hosts.get(A)!.count('/missing')).toBe(3);
+  });
+
+  it("the transitions index holds each URL's history", async () => {
+    const client = testClient();
+    try {
+      const index = `${names.status}-transitions`;
+      await client.indices.refresh({ index });
+      const res = await client.search({
+        index,
+        body: { size: 100, query: { term: { url: `${a}/missing` } }, sort: [{ appliedAt: 'asc' }] },
+      });
+      const rows = (
+        res.body.hits.hits as { _source: { previousStatus: string | null; status: string; reason: string } }[]
+      ).map((h) => `${h._source.previousStatus} -> ${h._source.status} (${h._source.reason})`);
+      expect(rows).toEqual([
+        'null -> DISCOVERED (discovered)',
+        'DISCOVERED -> FETCH_ERROR (HTTP 404)',
+        'FETCH_ERROR -> FETCH_ERROR (HTTP 404)',
+        'FETCH_ERROR -> ERROR (maxFetchErrors: HTTP 404)',
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });
