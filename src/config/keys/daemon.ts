@@ -13,7 +13,7 @@ export const daemonKeys = {
   'opensearch.status.query.timeout': num(-1, 'seconds a spout query may take on the cluster; -1 = no limit'),
   'opensearch.status.query.form': oneOf(
     ['collapse', 'aggregation'],
-    'collapse',
+    'aggregation',
     "spout query: collapse on key with inner hits, or StormCrawler's terms + top_hits aggregation",
   ),
   'spout.ttl.purgatory': num(30, 'seconds a finished URL is kept from being emitted again', 0),

@@ -8,7 +8,7 @@ import { page, robots, Site } from '../../support/site.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
 
 const site = new Site();
-const HOSTS = Array.from({ length: 16 }, (_, i) => `127.0.1.${i + 1}`);
+const HOSTS = Array.from({ length: 18 }, (_, i) => `127.0.1.${i + 1}`);
 const PAGES = 12;
 const created: string[] = [];
 
@@ -73,6 +73,26 @@ describe('the crawler daemon as a process', () => {
     expect(await second.exited).toBe(0);
     await expectCompleteCrawl(names, all);
   }, 150_000);
+
+  it('SIGTERM stops taking URLs, finishes what is in flight, writes everything and exits 0', async () => {
+    const hosts = HOSTS.slice(16, 18);
+    const { names, conf, seeds } = crawlSetup('sigterm', hosts);
+    await inject(conf, seeds);
+    const child = spawnCrawler(['run', '--conf', conf]);
+    const fetched = () => hosts.reduce((n, h) => n + site.hosts.get(h)!.requests.length, 0);
+    await until(() => fetched() >= 6, 60_000, 'a few requests');
+    child.proc.kill('SIGTERM');
+    expect(await child.exited).toBe(0);
+    expect(child.stderr.some((l) => l.includes('SIGTERM: finishing fetches in flight'))).toBe(true);
+    expect(child.stdout.at(-1)).toMatch(/^fetched \d+ pages/);
+    // Every page the servers answered was written back: nothing fetched is left unrecorded.
+    const docs = await statusDocs(names.status);
+    for (const h of hosts) {
+      for (const r of site.hosts.get(h)!.requests.filter((q) => q.path !== '/robots.txt')) {
+        expect(docs.get(`${site.origin(h)}${r.path}`)?.status).toBe('FETCHED');
+      }
+    }
+  }, 60_000);
 
   it('OpenSearch cut off for 30 s mid-crawl: the daemon waits, resumes, loses no update, RSS stays bounded', async () => {
     const hosts = HOSTS.slice(3, 6);
