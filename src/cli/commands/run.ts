@@ -5,6 +5,7 @@ import { ensureIndices, planIndices } from '../../opensearch/indices.js';
 import { createPageParser } from '../../parse/index.js';
 import { buildCrawler, buildFilter, buildStatusSide } from '../../pipeline/build.js';
 import { Crawler } from '../../pipeline/crawler.js';
+import { checkAgentName } from '../../protocol/http/user-agent.js';
 import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import type { Command } from '../command.js';
@@ -56,6 +57,8 @@ export const runCommand: Command = {
     'exit 0. A second signal exits at once.',
   async run({ values, config, log, out }) {
     const cfg = config();
+    // Checked before anything else: a crawl without a name would be refused later anyway.
+    checkAgentName(cfg['http.agent.name']);
     const instances = intOption(values.instances ?? process.env.CRAWLER_INSTANCES, 'instances', 1);
     const instance = intOption(values.instance ?? process.env.CRAWLER_INSTANCE, 'instance', 0);
     if (instances < 1 || instance >= instances) {

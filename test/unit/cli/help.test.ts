@@ -44,3 +44,25 @@ describe('crawler --help', () => {
     );
   });
 });
+
+describe('crawler run start-up checks', () => {
+  it('refuses to crawl without http.agent.name, in one line, before touching the cluster', async () => {
+    const r = await crawler('run', '--once', '--set', 'opensearch.addresses=http://127.0.0.1:1');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      'crawler run: key "http.agent.name" is required to crawl: set it to your crawler\'s name (letters, "_" and "-" only)',
+    );
+  });
+
+  it('refuses an agent name that is not an RFC 9309 product token', async () => {
+    const r = await crawler('run', '--set', 'http.agent.name=my bot 2');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/key "http.agent.name" has value "my bot 2"; expected letters/);
+  });
+
+  it('refuses --instance outside 0..M-1', async () => {
+    const r = await crawler('run', '--set', 'http.agent.name=bot', '--instances', '2', '--instance', '2');
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(/--instance must be between 0 and 1, got 2/);
+  });
+});
