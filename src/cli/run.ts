@@ -7,10 +7,21 @@ import type { Command, OptionSpec, ParsedValues } from './command.js';
 import { configCommand } from './commands/config.js';
 import { initCommand } from './commands/init.js';
 import { injectCommand } from './commands/inject.js';
+import { resetErrorsCommand } from './commands/reset-errors.js';
 import { runCommand } from './commands/run.js';
+import { statsCommand } from './commands/stats.js';
+import { topologyCommand } from './commands/topology.js';
 import { formatOptions, GLOBAL_OPTIONS } from './options.js';
 
-const COMMANDS: readonly Command[] = [initCommand, injectCommand, runCommand, configCommand];
+const COMMANDS: readonly Command[] = [
+  initCommand,
+  injectCommand,
+  runCommand,
+  statsCommand,
+  resetErrorsCommand,
+  topologyCommand,
+  configCommand,
+];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

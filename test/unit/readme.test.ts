@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { TOPOLOGY } from '../../src/pipeline/topology.js';
 
 const root = new URL('../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
@@ -18,5 +19,11 @@ describe('README quick start', () => {
     const quick = readme.split('## Quick start')[1]!;
     const testLine = [...quick.matchAll(/```sh\n([^`]*)```/g)].map((m) => m[1]!.trim())[1]!;
     expect(ci).toContain(testLine);
+  });
+});
+
+describe('README diagram', () => {
+  it('is the one crawler topology prints', () => {
+    expect(readme).toContain(TOPOLOGY);
   });
 });

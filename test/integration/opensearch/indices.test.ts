@@ -57,7 +57,11 @@ describe('index creation on a real node', () => {
         status: 'DISCOVERED',
         key: 'example.com',
         nextFetchDate: '2025-01-01T00:00:00.000Z',
-        metadata: { 'error%2Ecause': ['robots.txt'], depth: ['0'] },
+        metadata: {
+          'error%2Ecause': ['robots.txt'],
+          depth: ['0'],
+          lastProcessedDate: ['2025-01-01T00:00:00.000Z'],
+        },
       },
     });
     const mapping = (await client.indices.getMapping({ index: names.status })).body[names.status]!
@@ -67,6 +71,8 @@ describe('index creation on a real node', () => {
     const md = mapping.properties.metadata?.properties ?? {};
     expect(md['error%2Ecause']?.type).toBe('keyword');
     expect(md.depth?.type).toBe('keyword');
+    // A date-like value stays a keyword too (date detection is off).
+    expect(md.lastProcessedDate?.type).toBe('keyword');
   });
 
   it('uses the configured shard and replica counts', async () => {

@@ -122,7 +122,7 @@ describe('the crawler daemon as a process', () => {
   }, 150_000);
 
   it('two instances on a 2-shard status index crawl disjoint hosts and together finish the crawl', async () => {
-    const hosts = HOSTS.slice(6);
+    const hosts = HOSTS.slice(6, 16);
     const { names, conf, seeds, all } = crawlSetup('instances', hosts, {
       'opensearch.status.shards': 2,
       'fetcher.server.delay': 0.05,

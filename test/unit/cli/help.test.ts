@@ -12,7 +12,10 @@ describe('crawler --help', () => {
   it('lists the commands and global options', async () => {
     const r = await crawler('--help');
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^ {2}init {4}create the status and content indices/m);
+    expect(r.out).toMatch(/^ {2}init +create the status and content indices/m);
+    for (const c of ['inject', 'run', 'stats', 'reset-errors', 'topology', 'config']) {
+      expect(r.out).toMatch(new RegExp(`^ {2}${c} +\\w`, 'm'));
+    }
     expect(r.out).toMatch(/--conf FILE/);
     expect(r.out).toMatch(/--set KEY=VALUE/);
   });

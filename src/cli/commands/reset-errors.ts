@@ -1,0 +1,83 @@
+import { connect } from '../../opensearch/client.js';
+import { previewReset, type ResetSelection, resetTargets, runReset } from '../../opensearch/reset.js';
+import { CrawlerError } from '../../util/errors.js';
+import type { Command } from '../command.js';
+
+export const resetErrorsCommand: Command = {
+  name: 'reset-errors',
+  summary: 'make ERROR (or FETCH_ERROR) URLs DISCOVERED and due now again, e.g. after an incident',
+  usage:
+    'crawler reset-errors [--cause C]... [--host H] [--status S] [--since T] [--until T] [--query Q] [--dry-run]',
+  options: {
+    cause: {
+      type: 'string',
+      multiple: true,
+      arg: 'C',
+      description: 'only this error.cause (repeatable), e.g. maxFetchErrors',
+    },
+    host: { type: 'string', arg: 'H', description: 'only URLs of this host (the status key)' },
+    status: { type: 'string', arg: 'S', description: 'ERROR (default) or FETCH_ERROR' },
+    since: {
+      type: 'string',
+      arg: 'T',
+      description: 'lastProcessedDate >= T (ISO-8601; needs lastProcessedDate persisted)',
+    },
+    until: { type: 'string', arg: 'T', description: 'lastProcessedDate < T' },
+    query: { type: 'string', arg: 'Q', description: 'an extra query_string filter on the status documents' },
+    'dry-run': { type: 'boolean', description: 'print the count and a sample, change nothing' },
+  },
+  details:
+    'A reset sets status DISCOVERED and nextFetchDate now and removes fetch.error.count and error.*,\n' +
+    'through a sliced _update_by_query with conflicts=proceed: safe while the daemon runs. Each reset\n' +
+    'URL is written to the transition log (reason "reset-errors"). scripts/reset-errors is a wrapper.',
+  async run({ values, config, log, out }) {
+    const status = (values.status as string | undefined) ?? 'ERROR';
+    if (status !== 'ERROR' && status !== 'FETCH_ERROR') {
+      throw new CrawlerError('BAD_OPTION', `--status must be ERROR or FETCH_ERROR, got "${status}"`);
+    }
+    const selection: ResetSelection = {
+      causes: values.cause as string[] | undefined,
+      host: values.host as string | undefined,
+      status,
+      since: values.since as string | undefined,
+      until: values.until as string | undefined,
+      query: values.query as string | undefined,
+    };
+    const cfg = config();
+    const index = cfg['opensearch.status.index.name'];
+    const { client } = await connect(cfg, log);
+    try {
+      await client.indices.refresh({ index });
+      const preview = await previewReset(client, index, selection);
+      if (values['dry-run']) {
+        out(`${preview.count} URLs would be reset`);
+        for (const s of preview.sample) out(`  ${s.url}${s.cause ? `  (${s.cause})` : ''}`);
+        return 0;
+      }
+      const now = Date.now();
+      const at = new Date(now).toISOString();
+      for await (const t of resetTargets(client, index, selection)) {
+        log.info(
+          {
+            event: 'transition',
+            url: t.url,
+            previousStatus: t.status,
+            status: 'DISCOVERED',
+            nextFetchDate: at,
+            reason: 'reset-errors',
+          },
+          'transition',
+        );
+      }
+      const result = await runReset(client, index, selection, now, (done, total) =>
+        log.info({ done, total }, `reset ${done} of ${total}`),
+      );
+      out(
+        `reset ${result.updated} URLs to DISCOVERED${result.conflicts ? ` (${result.conflicts} changed meanwhile, skipped)` : ''}`,
+      );
+      return 0;
+    } finally {
+      await client.close();
+    }
+  },
+};

@@ -1,0 +1,61 @@
+import { connect } from '../../opensearch/client.js';
+import { crawlStats } from '../../opensearch/stats.js';
+import type { Command } from '../command.js';
+
+const table = (rows: Record<string, number>) =>
+  Object.entries(rows)
+    .sort((x, y) => y[1] - x[1])
+    .map(([k, v]) => `    ${String(v).padStart(9)}  ${k}`);
+
+export const statsCommand: Command = {
+  name: 'stats',
+  summary: 'counts by status, errors by cause, what is due, top hosts',
+  usage: 'crawler stats [--json] [--host H] [options]',
+  options: {
+    json: { type: 'boolean', description: 'print one JSON object' },
+    host: { type: 'string', arg: 'H', description: 'only the URLs of this host (the status key)' },
+  },
+  details:
+    'Errors by fetch.exception and per day need fetch.exception and lastProcessedDate in\n' +
+    'metadata.persist; without them those sections stay empty.',
+  async run({ values, config, log, out }) {
+    const cfg = config();
+    const { client } = await connect(cfg, log);
+    try {
+      // Counts as of now, not as of the last periodic refresh.
+      await client.indices.refresh({ index: cfg['opensearch.status.index.name'] });
+      const s = await crawlStats(client, cfg['opensearch.status.index.name'], {
+        host: values.host as string | undefined,
+        now: Date.now(),
+      });
+      if (values.json) {
+        out(JSON.stringify(s, null, 2));
+        return 0;
+      }
+      out(`URLs: ${s.total}${values.host ? ` on ${values.host}` : ''}`);
+      out('  by status:');
+      for (const l of table(s.byStatus)) out(l);
+      for (const [status, causes] of Object.entries(s.errorsByCause)) {
+        out(`  ${status} by error.cause:`);
+        for (const l of table(causes)) out(l);
+      }
+      for (const [status, exceptions] of Object.entries(s.errorsByException)) {
+        if (Object.keys(exceptions).length === 0) continue;
+        out(`  ${status} by fetch.exception:`);
+        for (const l of table(exceptions)) out(l);
+      }
+      out(`  due now: ${s.dueNow}; due within the next hour: ${s.dueWithinHour}`);
+      out('  top hosts by URLs:');
+      for (const h of s.topHosts) out(`    ${String(h.urls).padStart(9)}  ${h.host}`);
+      out('  top hosts by errors:');
+      for (const h of s.topErrorHosts) out(`    ${String(h.errors).padStart(9)}  ${h.host}`);
+      if (s.errorsPerDay.length > 0) {
+        out('  ERROR per day (lastProcessedDate) by cause:');
+        for (const d of s.errorsPerDay) out(`    ${d.day}  ${JSON.stringify(d.byCause)}`);
+      }
+      return 0;
+    } finally {
+      await client.close();
+    }
+  },
+};

@@ -1,0 +1,149 @@
+import type { Client } from '@opensearch-project/opensearch';
+
+export interface ResetSelection {
+  /** error.cause values; empty = any. */
+  readonly causes?: readonly string[];
+  readonly host?: string;
+  /** ERROR (default) or FETCH_ERROR. */
+  readonly status?: 'ERROR' | 'FETCH_ERROR';
+  /** On lastProcessedDate (ISO-8601, compared as text, which orders ISO instants correctly). */
+  readonly since?: string;
+  readonly until?: string;
+  /** A query_string query over the status documents. */
+  readonly query?: string;
+}
+
+/** The status documents a reset touches. */
+export function resetQuery(s: ResetSelection): object {
+  const filter: object[] = [{ term: { status: s.status ?? 'ERROR' } }];
+  if (s.causes && s.causes.length > 0) filter.push({ terms: { 'metadata.error%2Ecause': s.causes } });
+  if (s.host) filter.push({ term: { key: s.host } });
+  if (s.since || s.until) {
+    filter.push({
+      range: {
+        'metadata.lastProcessedDate': {
+          ...(s.since ? { gte: s.since } : {}),
+          ...(s.until ? { lt: s.until } : {}),
+        },
+      },
+    });
+  }
+  if (s.query) filter.push({ query_string: { query: s.query } });
+  return { bool: { filter } };
+}
+
+/**
+ * Back to DISCOVERED and due now, without the error count and error.* keys: the URL starts afresh,
+ * as a newly found one would. Safe while the daemon runs: conflicting versions are skipped.
+ */
+export const RESET_SCRIPT = [
+  "ctx._source.status = 'DISCOVERED';",
+  'ctx._source.nextFetchDate = params.now;',
+  'if (ctx._source.metadata != null) {',
+  "  for (k in ['fetch%2Eerror%2Ecount', 'error%2Ecause', 'error%2Emessage', 'error%2Esource']) { ctx._source.metadata.remove(k); }",
+  '}',
+].join(' ');
+
+export interface ResetPreview {
+  readonly count: number;
+  readonly sample: { url: string; cause?: string }[];
+}
+
+export async function previewReset(
+  client: Client,
+  index: string,
+  s: ResetSelection,
+  size = 10,
+): Promise<ResetPreview> {
+  const res = await client.search({
+    index,
+    body: {
+      size,
+      track_total_hits: true,
+      query: resetQuery(s),
+      _source: ['url', 'metadata.error%2Ecause'],
+    } as never,
+  });
+  const body = res.body as unknown as {
+    hits: {
+      total: { value: number };
+      hits: { _source: { url: string; metadata?: Record<string, string[]> } }[];
+    };
+  };
+  return {
+    count: body.hits.total.value,
+    sample: body.hits.hits.map((h) => ({
+      url: h._source.url,
+      cause: h._source.metadata?.['error%2Ecause']?.[0],
+    })),
+  };
+}
+
+/** Each URL a reset is about to change, page by page (for the transition log). */
+export async function* resetTargets(client: Client, index: string, s: ResetSelection) {
+  let after: unknown[] | undefined;
+  for (;;) {
+    const res = await client.search({
+      index,
+      body: {
+        size: 1000,
+        query: resetQuery(s),
+        sort: [{ url: 'asc' }],
+        _source: ['url', 'status'],
+        ...(after ? { search_after: after } : {}),
+      } as never,
+    });
+    const hits = (
+      res.body as unknown as {
+        hits: { hits: { _source: { url: string; status: string }; sort: unknown[] }[] };
+      }
+    ).hits.hits;
+    if (hits.length === 0) return;
+    for (const h of hits) yield h._source;
+    after = hits.at(-1)!.sort;
+  }
+}
+
+/**
+ * Runs the reset as a sliced `_update_by_query` task with conflicts=proceed, reporting progress
+ * until it completes; resolves to the number of documents updated.
+ */
+export async function runReset(
+  client: Client,
+  index: string,
+  s: ResetSelection,
+  now: number,
+  progress: (done: number, total: number) => void,
+): Promise<{ updated: number; conflicts: number }> {
+  const res = await client.updateByQuery({
+    index,
+    conflicts: 'proceed',
+    slices: 'auto',
+    refresh: true,
+    wait_for_completion: false,
+    body: {
+      query: resetQuery(s),
+      script: { source: RESET_SCRIPT, lang: 'painless', params: { now: new Date(now).toISOString() } },
+    } as never,
+  });
+  const task = (res.body as unknown as { task: string }).task;
+  for (;;) {
+    const t = await client.tasks
+      .get({ task_id: task, wait_for_completion: true, timeout: '2s' })
+      .catch(() => undefined);
+    const body = t?.body as
+      | {
+          completed: boolean;
+          task: { status: { total: number; updated: number } };
+          response?: { updated: number; version_conflicts: number };
+        }
+      | undefined;
+    if (body) progress(body.task.status.updated, body.task.status.total);
+    if (body?.completed) {
+      return {
+        updated: body.response?.updated ?? body.task.status.updated,
+        conflicts: body.response?.version_conflicts ?? 0,
+      };
+    }
+  }
+}

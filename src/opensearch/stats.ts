@@ -1,0 +1,95 @@
+import type { Client } from '@opensearch-project/opensearch';
+
+export interface CrawlStats {
+  readonly total: number;
+  readonly byStatus: Record<string, number>;
+  /** ERROR and FETCH_ERROR by error.cause ("(none)" when missing). */
+  readonly errorsByCause: Record<string, Record<string, number>>;
+  /** ERROR and FETCH_ERROR by fetch.exception, when it is persisted. */
+  readonly errorsByException: Record<string, Record<string, number>>;
+  readonly dueNow: number;
+  readonly dueWithinHour: number;
+  readonly topHosts: { host: string; urls: number }[];
+  readonly topErrorHosts: { host: string; errors: number }[];
+  /** Per day (YYYY-MM-DD of lastProcessedDate, when persisted): ERROR counts by cause. */
+  readonly errorsPerDay: { day: string; byCause: Record<string, number> }[];
+}
+
+interface Bucket {
+  key: string;
+  doc_count: number;
+  [sub: string]: unknown;
+}
+type Terms = { buckets: Bucket[] };
+
+const counts = (t: Terms | undefined): Record<string, number> =>
+  Object.fromEntries((t?.buckets ?? []).map((b) => [b.key, b.doc_count]));
+
+// lastProcessedDate is a keyword (ISO-8601 string) in metadata; its first 10 characters are the day.
+const DAY_SCRIPT =
+  "def f = 'metadata.lastProcessedDate'; if (!doc.containsKey(f) || doc[f].size() == 0) return null; return doc[f].value.substring(0, 10);";
+
+/** Counts that explain a crawl: one search with aggregations on the status index. */
+export async function crawlStats(
+  client: Client,
+  index: string,
+  options: { host?: string; now: number; top?: number },
+): Promise<CrawlStats> {
+  const now = new Date(options.now).toISOString();
+  const hour = new Date(options.now + 3_600_000).toISOString();
+  const top = options.top ?? 10;
+  const byCause = {
+    cause: { terms: { field: 'metadata.error%2Ecause', size: 50, missing: '(none)' } },
+    exception: { terms: { field: 'metadata.fetch%2Eexception', size: 50 } },
+  };
+  const res = await client.search({
+    index,
+    body: {
+      size: 0,
+      track_total_hits: true,
+      query: options.host ? { term: { key: options.host } } : { match_all: {} },
+      aggs: {
+        byStatus: { terms: { field: 'status', size: 10 } },
+        errors: {
+          filter: { terms: { status: ['ERROR', 'FETCH_ERROR'] } },
+          aggs: {
+            byStatus: { terms: { field: 'status', size: 2 }, aggs: byCause },
+            hosts: { terms: { field: 'key', size: top } },
+          },
+        },
+        dueNow: { filter: { range: { nextFetchDate: { lte: now } } } },
+        dueHour: { filter: { range: { nextFetchDate: { gt: now, lte: hour } } } },
+        hosts: { terms: { field: 'key', size: top } },
+        perDay: {
+          filter: { term: { status: 'ERROR' } },
+          aggs: {
+            day: {
+              terms: { script: { source: DAY_SCRIPT, lang: 'painless' }, size: 60, order: { _key: 'desc' } },
+              aggs: { cause: byCause.cause },
+            },
+          },
+        },
+      },
+    } as never,
+  });
+  const body = res.body as unknown as {
+    hits: { total: { value: number } };
+    aggregations: Record<string, { doc_count?: number } & Partial<Terms> & Record<string, unknown>>;
+  };
+  const a = body.aggregations;
+  const errors = a.errors as unknown as { byStatus: Terms; hosts: Terms };
+  const perDay = a.perDay as unknown as { day: Terms };
+  return {
+    total: body.hits.total.value,
+    byStatus: counts(a.byStatus as Terms),
+    errorsByCause: Object.fromEntries(errors.byStatus.buckets.map((b) => [b.key, counts(b.cause as Terms)])),
+    errorsByException: Object.fromEntries(
+      errors.byStatus.buckets.map((b) => [b.key, counts(b.exception as Terms)]),
+    ),
+    dueNow: a.dueNow!.doc_count ?? 0,
+    dueWithinHour: a.dueHour!.doc_count ?? 0,
+    topHosts: (a.hosts as Terms).buckets.map((b) => ({ host: b.key, urls: b.doc_count })),
+    topErrorHosts: errors.hosts.buckets.map((b) => ({ host: b.key, errors: b.doc_count })),
+    errorsPerDay: perDay.day.buckets.map((b) => ({ day: b.key, byCause: counts(b.cause as Terms) })),
+  };
+}

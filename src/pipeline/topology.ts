@@ -1,0 +1,25 @@
+/**
+ * The pipeline as a diagram: `crawler topology` prints it and the README shows the same text (a
+ * test keeps the two equal). Change it with the code it describes.
+ */
+export const TOPOLOGY = String.raw`             +---------------------- OpenSearch -----------------------+
+             |  status index (routing = key = host)   content index    |
+             +----^--------------------+-------------------------^------+
+                  | bulk create/index  | due URLs (per shard)    | bulk index / delete
+                  |                    v                         |
+ seeds -> inject -+             Spout (buffer, in-flight set, purgatory)
+                  |                    |  url + metadata
+                  |                    v
+                  |             Fetcher: politeness queues by host/domain/IP,
+                  |             robots.txt cache, undici, global concurrency
+                  |        200 |                \ 304, 3xx, 4xx, 5xx, errors, robots, crawl delay
+                  |            v                 \
+                  |     Sitemap parser -> HTML parser (outlinks, text, meta)
+                  |            |                   \ outlinks (DISCOVERED), parse errors
+                  |            v                    \
+                  |         Indexer --------------------------> content index
+                  |            | FETCHED after the content write is acknowledged
+                  |            v
+                  +------ Status updater (rules: counting, scheduling, persist filter)
+                               | ERROR (and REDIRECTION) -> Deleter -> content index
+                               +-> transition log (pino)`;
