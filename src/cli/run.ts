@@ -11,6 +11,7 @@ import { resetErrorsCommand } from './commands/reset-errors.js';
 import { runCommand } from './commands/run.js';
 import { statsCommand } from './commands/stats.js';
 import { topologyCommand } from './commands/topology.js';
+import { urlCommand } from './commands/url.js';
 import { formatOptions, GLOBAL_OPTIONS } from './options.js';
 
 const COMMANDS: readonly Command[] = [
@@ -19,6 +20,7 @@ const COMMANDS: readonly Command[] = [
   runCommand,
   statsCommand,
   resetErrorsCommand,
+  urlCommand,
   topologyCommand,
   configCommand,
 ];

@@ -97,4 +97,23 @@ describe('operating a crawl', () => {
     expect(docs.get(`${origin}/b`)?.status).toBe('FETCHED');
     expect(docs.get(`${origin}/gone`)?.status).toBe('ERROR');
   });
+
+  it('crawler url shows a FETCH_ERROR URL with decoded metadata and when it is due', async () => {
+    expect((await crawler('reset-errors', '--cause', 'maxFetchErrors', '--conf', conf)).code).toBe(0);
+    expect((await crawler('run', '--once', '--conf', conf, '--set', 'max.fetch.errors=5')).code).toBe(0);
+    const r = await crawler('url', `${origin}/gone`, '--conf', conf, '--robots');
+    expect(r.code).toBe(0);
+    expect(r.out[0]).toBe(`${origin}/gone`);
+    expect(r.out[1]).toMatch(
+      new RegExp(`^  status FETCH_ERROR, key ${H.replaceAll('.', '\\.')}, due in 120 min \\(`),
+    );
+    expect(r.out).toContain('    fetch.error.count = 1');
+    expect(r.out).toContain(`    url.path = ${origin}/`);
+    expect(r.out.some((l) => /^ {4}lastProcessedDate = \d{4}-\d{2}-\d{2}T/.test(l))).toBe(true);
+    expect(r.out).toContain('  content: not in the content index');
+    expect(r.out.at(-1)).toBe('  robots.txt: allowed (parsed)');
+    const unknown = await crawler('url', `${origin}/never-seen`, '--conf', conf);
+    expect(unknown.code).toBe(1);
+    expect(unknown.out[1]).toBe('  not in the status index');
+  });
 });

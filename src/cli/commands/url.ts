@@ -1,0 +1,120 @@
+import { connect } from '../../opensearch/client.js';
+import { documentId, fromStatusSource, partitionKey } from '../../opensearch/status-doc.js';
+import { HttpProtocol } from '../../protocol/http/client.js';
+import { RobotsService } from '../../protocol/robots/fetch-robots.js';
+import { systemClock } from '../../util/clock.js';
+import type { Command } from '../command.js';
+
+function when(ms: number, now: number): string {
+  const d = Math.round((ms - now) / 60_000);
+  if (d <= 0) return `due now (since ${new Date(ms).toISOString()})`;
+  return `due in ${d >= 180 ? `${Math.round(d / 60)} h` : `${d} min`} (${new Date(ms).toISOString()})`;
+}
+
+export const urlCommand: Command = {
+  name: 'url',
+  summary: 'explain one URL: its status document, when it is due, its transitions and content',
+  usage: 'crawler url URL [--robots] [--json] [options]',
+  options: {
+    robots: {
+      type: 'boolean',
+      description: "fetch the host's robots.txt now and show its verdict for the URL",
+    },
+    json: { type: 'boolean', description: 'print one JSON object' },
+  },
+  async run({ positionals, values, config, log, out }) {
+    const url = positionals[0];
+    if (!url || positionals.length > 1) {
+      out('usage: crawler url URL');
+      return 2;
+    }
+    const cfg = config();
+    const { client } = await connect(cfg, log);
+    try {
+      const statusIndex = cfg['opensearch.status.index.name'];
+      const id = documentId(url);
+      const res = await client.search({
+        index: statusIndex,
+        body: { query: { ids: { values: [id] } } } as never,
+      });
+      const hit = (res.body.hits.hits as { _source: unknown }[])[0];
+      const doc = hit ? fromStatusSource(hit._source) : undefined;
+      const report: Record<string, unknown> = { url, id, known: doc !== undefined };
+      const now = Date.now();
+      if (doc) {
+        report.status = doc.status;
+        report.key = doc.key ?? partitionKey(url, cfg['partition.url.mode']);
+        report.nextFetchDate =
+          doc.nextFetchDate === null ? 'never' : new Date(doc.nextFetchDate).toISOString();
+        report.due = doc.nextFetchDate === null ? 'never fetched again' : when(doc.nextFetchDate, now);
+        report.metadata = doc.metadata.toJSON();
+      }
+      const transitionsIndex = cfg['status.transitions.index.name'];
+      if (transitionsIndex) {
+        const t = await client
+          .search({
+            index: transitionsIndex,
+            body: { size: 50, query: { term: { url } }, sort: [{ appliedAt: 'asc' }] } as never,
+          })
+          .catch(() => undefined);
+        report.transitions = ((t?.body.hits.hits ?? []) as { _source: Record<string, unknown> }[]).map(
+          (h) => {
+            const s = h._source;
+            return `${s.appliedAt}  ${s.previousStatus ?? '-'} -> ${s.status}  (${s.reason}; next ${s.nextFetchDate})`;
+          },
+        );
+      }
+      const content = await client
+        .search({
+          index: cfg['opensearch.indexer.index.name'],
+          body: { size: 1, query: { term: { url } } } as never,
+        })
+        .catch(() => undefined);
+      const c = (content?.body.hits.hits ?? [])[0] as
+        | { _id: string; _source: Record<string, unknown> }
+        | undefined;
+      report.content = c
+        ? {
+            id: c._id,
+            title: c._source.title,
+            canonical: c._source.canonical,
+            fetchTime: c._source.fetchTime,
+            characters: String(c._source.content ?? '').length,
+          }
+        : 'not in the content index';
+      if (values.robots) {
+        const protocol = new HttpProtocol(cfg, { clock: systemClock });
+        try {
+          const { rules } = await new RobotsService(cfg, { protocol, clock: systemClock }).rulesFor(url);
+          report.robots = `${rules.isAllowed(url) ? 'allowed' : 'disallowed'} (${rules.kind}${
+            rules.crawlDelayMs ? `, Crawl-delay ${rules.crawlDelayMs / 1000} s` : ''
+          })`;
+        } finally {
+          await protocol.close();
+        }
+      }
+      if (values.json) {
+        out(JSON.stringify(report, null, 2));
+        return 0;
+      }
+      out(url);
+      if (!doc) out('  not in the status index');
+      else {
+        out(`  status ${doc.status}, key ${report.key}, ${report.due}`);
+        out('  metadata:');
+        for (const [k, v] of Object.entries(doc.metadata.toJSON())) out(`    ${k} = ${v.join(' | ')}`);
+      }
+      if (Array.isArray(report.transitions)) {
+        out('  transitions:');
+        for (const t of report.transitions) out(`    ${t}`);
+      }
+      out(
+        `  content: ${typeof report.content === 'string' ? report.content : JSON.stringify(report.content)}`,
+      );
+      if (report.robots) out(`  robots.txt: ${report.robots}`);
+      return doc ? 0 : 1;
+    } finally {
+      await client.close();
+    }
+  },
+};
