@@ -5,6 +5,7 @@ import { ConfigError, CrawlerError, errorMessage } from '../util/errors.js';
 import { createLogger } from '../util/log.js';
 import type { Command, OptionSpec, ParsedValues } from './command.js';
 import { configCommand } from './commands/config.js';
+import { demoCommand } from './commands/demo.js';
 import { initCommand } from './commands/init.js';
 import { injectCommand } from './commands/inject.js';
 import { resetErrorsCommand } from './commands/reset-errors.js';
@@ -15,6 +16,7 @@ import { urlCommand } from './commands/url.js';
 import { formatOptions, GLOBAL_OPTIONS } from './options.js';
 
 const COMMANDS: readonly Command[] = [
+  demoCommand,
   initCommand,
   injectCommand,
   runCommand,

@@ -4,7 +4,7 @@ import type { FetcherOptions } from '../fetch/fetcher.js';
 import type { RobotsSource } from '../fetch/ports.js';
 import { loadURLFilters } from '../filters/load.js';
 import { createStatusUpdater, type StatusUpdater } from '../model/status-updater.js';
-import { TransitionLog } from '../model/transition.js';
+import { TransitionLog, type TransitionRecord } from '../model/transition.js';
 import { BulkWriter, type BulkWriterOptions } from '../opensearch/bulk-writer.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
 import { Spout } from '../opensearch/spout.js';
@@ -84,6 +84,7 @@ export function buildStatusSide(
   clock: Clock,
   log: Logger,
   settled: (url: string, written: boolean) => void = () => {},
+  onTransition?: (record: TransitionRecord) => void,
 ): StatusSide {
   const updater = createStatusUpdater(config, clock);
   const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log);
@@ -102,7 +103,10 @@ export function buildStatusSide(
     deleter,
     log,
     settled,
-    recordTransition: transitions && ((r) => transitions.record(r)),
+    recordTransition: (r) => {
+      transitions?.record(r);
+      onTransition?.(r);
+    },
   });
   const bulks = [contentBulk, statusBulk, ...(transitionsBulk ? [transitionsBulk] : [])];
   return { updater, statusBulk, contentBulk, deleter, writer, bulks };
@@ -121,6 +125,8 @@ export function buildFilter(config: Config, log: Logger) {
 export interface BuildOptions {
   readonly shards?: readonly number[];
   readonly parser: PageParser;
+  /** Sees every transition record once written (the demo's table). */
+  readonly onTransition?: (record: TransitionRecord) => void;
 }
 
 /** Every part of `crawler run`, from the validated config. Throws ConfigError for bad settings. */
@@ -163,7 +169,7 @@ export function buildCrawler(
     clock,
     log,
   );
-  const side = buildStatusSide(client, config, clock, log, (url) => spout.settle(url));
+  const side = buildStatusSide(client, config, clock, log, (url) => spout.settle(url), options.onTransition);
   const { filter } = buildFilter(config, log);
   const parts: CrawlerParts = {
     client,

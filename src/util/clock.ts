@@ -25,3 +25,17 @@ export class ManualClock implements Clock {
     this.t += min * 60_000;
   }
 }
+
+/**
+ * Real time shifted by an offset that can be moved forward: timers still fire in real time while
+ * dates (scheduling, due URLs) follow simulated minutes. The demo uses it to replay a crawl's rounds.
+ */
+export class OffsetClock implements Clock {
+  private offset = 0;
+  now(): number {
+    return Date.now() + this.offset;
+  }
+  advanceMinutes(min: number): void {
+    this.offset += min * 60_000;
+  }
+}

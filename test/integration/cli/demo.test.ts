@@ -1,0 +1,41 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { crawler } from '../../support/crawl.js';
+import { deleteIndices, opensearchUrl } from '../../support/opensearch.js';
+
+afterAll(() => deleteIndices('demo-status', 'demo-content', 'demo-transitions'));
+
+describe('crawler demo', () => {
+  it('crawls the built-in site in four simulated rounds and prints each transition', async () => {
+    const r = await crawler('demo', '--set', `opensearch.addresses=${opensearchUrl()}`);
+    expect(r.err).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(r.out.join('\n')).toContain('Spout (buffer, in-flight set, purgatory)');
+    // Rows: minute, url, old, new, next fetch, reason (columns split on two or more spaces).
+    const rows = r.out.filter((l) => /^\d+ +\//.test(l)).map((l) => l.split(/ {2,}/).slice(0, 6).join(' | '));
+    const of = (path: string) => rows.filter((row) => row.split(' | ')[1] === path);
+    expect(of('/missing')).toEqual([
+      '0 | /missing | - | DISCOVERED | +0 min | discovered',
+      '0 | /missing | DISCOVERED | FETCH_ERROR | +120 min | HTTP 404',
+      '121 | /missing | FETCH_ERROR | FETCH_ERROR | +120 min | HTTP 404',
+      '242 | /missing | FETCH_ERROR | ERROR | never | maxFetchErrors: HTTP 404',
+    ]);
+    expect(of('/flaky').slice(1)).toEqual([
+      '0 | /flaky | DISCOVERED | FETCH_ERROR | +120 min | HTTP 503',
+      '121 | /flaky | FETCH_ERROR | FETCH_ERROR | +120 min | HTTP 503',
+      '242 | /flaky | FETCH_ERROR | FETCHED | +1440 min | HTTP 200',
+    ]);
+    expect(of('/slow').at(-1)).toBe(
+      '242 | /slow | FETCH_ERROR | ERROR | never | maxFetchErrors: Socket timeout fetching',
+    );
+    expect(of('/private/secret').at(-1)).toBe(
+      '0 | /private/secret | DISCOVERED | ERROR | never | robots.txt',
+    );
+    expect(of('/moved').map((row) => row.split(' | ')[3])).toEqual([
+      'DISCOVERED',
+      'REDIRECTION',
+      'REDIRECTION',
+    ]);
+    expect(of('/good').at(-1)).toBe('1441 | /good | FETCHED | FETCHED | +1440 min | HTTP 200');
+    expect(r.out.some((l) => l.startsWith('Where to look next'))).toBe(true);
+  }, 120_000);
+});
