@@ -23,7 +23,13 @@ const compose = parse(read('docker/docker-compose.yml')) as {
 
 describe('docker/docker-compose.yml', () => {
   it('has OpenSearch, Dashboards (both 2.19.x), a one-shot init and the crawler', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['crawler', 'dashboards', 'init', 'opensearch']);
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'crawler',
+      'dashboards',
+      'dashboards-init',
+      'init',
+      'opensearch',
+    ]);
     expect(compose.services.opensearch!.image).toMatch(/^opensearchproject\/opensearch:2\.19\.\d+$/);
     expect(compose.services.dashboards!.image).toMatch(
       /^opensearchproject\/opensearch-dashboards:2\.19\.\d+$/,
@@ -56,6 +62,12 @@ describe('docker/docker-compose.yml', () => {
     const ports = Object.values(compose.services).flatMap((s) => s.ports ?? []);
     expect(ports.length).toBeGreaterThan(0);
     for (const p of ports) expect(p).toMatch(/^127\.0\.0\.1:/);
+  });
+
+  it('imports the dashboards once Dashboards answers', () => {
+    const d = compose.services['dashboards-init']!;
+    expect(String(d.command)).toMatch(/_import\?overwrite=true/);
+    expect(d.volumes).toEqual(['./dashboards:/dashboards:ro']);
   });
 
   it('documents the secure variant', () => {
