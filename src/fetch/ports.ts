@@ -34,3 +34,26 @@ export interface RobotsSource {
   /** Never rejects: a robots.txt that cannot be fetched yields the verdict §12.1 prescribes. */
   rulesFor(url: string): Promise<RobotsVerdict>;
 }
+
+/** The part of RobotsService (src/protocol/robots) the adapter below needs. */
+interface RobotsLookupService {
+  rulesFor(url: string): Promise<{
+    rules: { isAllowed(url: string): boolean; crawlDelayMs?: number; sitemaps: readonly string[] };
+    fresh: boolean;
+  }>;
+}
+
+/** Adapts the protocol layer's robots.txt service to what the fetcher reads. */
+export function robotsSource(service: RobotsLookupService): RobotsSource {
+  return {
+    async rulesFor(url) {
+      const { rules, fresh } = await service.rulesFor(url);
+      return {
+        isAllowed: (u) => rules.isAllowed(u),
+        crawlDelayMs: rules.crawlDelayMs,
+        sitemaps: rules.sitemaps,
+        fromCache: !fresh,
+      };
+    },
+  };
+}

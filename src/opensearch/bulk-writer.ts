@@ -86,11 +86,6 @@ export class BulkWriter {
     }
   }
 
-  /** Queues an action (after `ready`); resolves when OpenSearch settled it, never rejects. */
-  add(action: BulkAction): Promise<BulkResult> {
-    return this.enqueue(action);
-  }
-
   /** Sends everything buffered and resolves when every accepted action is settled. */
   async flush(): Promise<void> {
     // Items waiting for a retry are in neither the buffer nor a request: count on pendingCount.
@@ -105,7 +100,8 @@ export class BulkWriter {
     clearTimeout(this.timer);
   }
 
-  private enqueue(action: BulkAction): Promise<BulkResult> {
+  /** Queues an action (after `ready`); resolves when OpenSearch settled it, never rejects. */
+  add(action: BulkAction): Promise<BulkResult> {
     this.pendingCount++;
     const meta: Record<string, string> = { _index: action.index };
     if (action.id !== '') meta._id = action.id;

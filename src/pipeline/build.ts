@@ -1,7 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import type { FetcherOptions } from '../fetch/fetcher.js';
-import type { RobotsSource } from '../fetch/ports.js';
+import { robotsSource } from '../fetch/ports.js';
 import { loadURLFilters } from '../filters/load.js';
 import { createStatusUpdater, type StatusUpdater } from '../model/status-updater.js';
 import { TransitionLog, type TransitionRecord } from '../model/transition.js';
@@ -76,6 +76,8 @@ export interface StatusSide {
   readonly writer: StatusWriter;
   /** Every bulk writer, to flush and close together. */
   readonly bulks: readonly BulkWriter[];
+  /** Writes everything pending (deletions included) and stops the writers' timers. */
+  flushAndClose(): Promise<void>;
 }
 
 export function buildStatusSide(
@@ -109,7 +111,13 @@ export function buildStatusSide(
     },
   });
   const bulks = [contentBulk, statusBulk, ...(transitionsBulk ? [transitionsBulk] : [])];
-  return { updater, statusBulk, contentBulk, deleter, writer, bulks };
+  const flushAndClose = async () => {
+    for (const b of bulks) await b.flush();
+    await deleter.flush();
+    for (const b of bulks) b.close();
+    deleter.close();
+  };
+  return { updater, statusBulk, contentBulk, deleter, writer, bulks, flushAndClose };
 }
 
 /** The URL filter chain from urlfilters.config.file, as a function of (source, metadata, url). */
@@ -139,17 +147,7 @@ export function buildCrawler(
 ): { parts: CrawlerParts; crawlerOptions: CrawlerOptions; protocol: HttpProtocol } {
   const protocol = new HttpProtocol(config, { clock });
   const robotsService = new RobotsService(config, { protocol, clock });
-  const robots: RobotsSource = {
-    async rulesFor(url) {
-      const { rules, fresh } = await robotsService.rulesFor(url);
-      return {
-        isAllowed: (u) => rules.isAllowed(u),
-        crawlDelayMs: rules.crawlDelayMs,
-        sitemaps: rules.sitemaps,
-        fromCache: !fresh,
-      };
-    },
-  };
+  const robots = robotsSource(robotsService);
   const spout = new Spout(
     client,
     {

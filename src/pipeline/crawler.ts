@@ -166,11 +166,12 @@ export class Crawler {
   }
 
   private async flush(): Promise<void> {
-    // The status bulk may be waiting on content writes (FETCHED after content): flush until quiet.
-    for (let i = 0; i < 3; i++) {
+    // A settled content write queues a FETCHED status write, and an ERROR a deletion: flush until
+    // no writer has anything left.
+    do {
       for (const b of this.parts.bulks) await b.flush();
       await this.parts.deleter.flush();
-    }
+    } while (this.parts.bulks.some((b) => b.pending > 0) || this.parts.statusWriter.pending > 0);
   }
 
   /** The event that settles an emitted URL. */

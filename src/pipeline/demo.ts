@@ -117,8 +117,7 @@ export async function runDemo(
   const { chain } = buildFilter(config, log);
   const side = buildStatusSide(client, config, clock, log, () => {}, onTransition);
   await side.writer.write({ url: `${origin}/`, status: 'DISCOVERED', metadata: new Metadata() }, false);
-  for (const b of side.bulks) await b.flush();
-  for (const b of side.bulks) b.close();
+  await side.flushAndClose();
   for (const at of DEMO_ROUNDS) {
     clock.advanceMinutes(at - minute);
     minute = at;

@@ -38,9 +38,7 @@ export const injectCommand: Command = {
         filter: (url, md: Metadata) => filter(null, md, url),
         problem: (line, message) => log.warn({ file: name, line }, `${name}:${line}: ${message}`),
       });
-      for (const b of side.bulks) await b.flush();
-      for (const b of side.bulks) b.close();
-      side.deleter.close();
+      await side.flushAndClose();
       const s = side.writer.stats;
       out(
         `${name}: ${report.lines} lines, ${report.accepted} URLs: ${s.written - s.existing} new, ` +

@@ -96,9 +96,8 @@ export const runCommand: Command = {
           if (kept === null) log.warn({ url: s }, `--seed ${s} is rejected by the URL filters; skipped`);
           else await side.writer.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() }, false);
         }
-        for (const b of side.bulks) await b.flush();
+        await side.flushAndClose();
         await client.indices.refresh({ index: statusIndex });
-        for (const b of side.bulks) b.close();
       }
       const parser = createPageParser(cfg, {
         filter: (source, md, target) => chain.filter(source, md, target),

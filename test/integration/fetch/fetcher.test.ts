@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Fetcher, type FetcherOptions, type FetcherSink } from '../../../src/fetch/fetcher.js';
-import type { RobotsSource } from '../../../src/fetch/ports.js';
+import { type RobotsSource, robotsSource } from '../../../src/fetch/ports.js';
 import { Metadata } from '../../../src/model/metadata.js';
 import type { HttpProtocol } from '../../../src/protocol/http/client.js';
 import { RobotsService } from '../../../src/protocol/robots/fetch-robots.js';
@@ -45,21 +45,12 @@ function recordingSink(): FetcherSink & Recorded {
 }
 
 function robotsFor(protocol: HttpProtocol, entries: Record<string, unknown> = {}): RobotsSource {
-  const service = new RobotsService(
-    protocolSettings({ 'http.agent.name': 'testbot', 'http.filter.ipaddress.exclude': [], ...entries }),
-    { protocol },
-  );
-  return {
-    async rulesFor(url) {
-      const { rules, fresh } = await service.rulesFor(url);
-      return {
-        isAllowed: (u) => rules.isAllowed(u),
-        crawlDelayMs: rules.crawlDelayMs,
-        sitemaps: rules.sitemaps,
-        fromCache: !fresh,
-      };
-    },
-  };
+  const settings = protocolSettings({
+    'http.agent.name': 'testbot',
+    'http.filter.ipaddress.exclude': [],
+    ...entries,
+  });
+  return robotsSource(new RobotsService(settings, { protocol }));
 }
 
 const servers: TestServer[] = [];
