@@ -1,91 +1,103 @@
-// Spout query cost at scale: bulk-loads synthetic status documents (10 k hosts) into a scratch
-// index and times both query forms (collapse on key, terms + top_hits aggregation) at 100 k and
-// 1 M documents. Run `npm run build` first; needs OpenSearch at OPENSEARCH_URL (default
-// http://127.0.0.1:9200). Usage: node scripts/bench/spout.mjs [maxDocs]
+// Spout query cost at scale: bulk-loads synthetic status documents (10 k hosts, ~half due) into a
+// scratch index of 4 shards and times both query forms (collapse on key, terms + top_hits
+// aggregation) at 100 k and 1 M documents, 50 buckets x 2 URLs as the daemon's defaults.
+// Part of `npm run bench`; alone: node scripts/bench/spout.mjs [maxDocs] (needs `npm run build` and
+// OpenSearch at OPENSEARCH_URL, default http://127.0.0.1:9200).
 import { Client } from '@opensearch-project/opensearch';
 import { readMapping } from '../../dist/opensearch/indices.js';
 import { aggregationQuery, collapseQuery } from '../../dist/opensearch/spout-query.js';
 import { documentId } from '../../dist/opensearch/status-doc.js';
 
-const url = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
-const client = new Client({ node: url, requestTimeout: 120_000 });
-const index = 'bench-spout-status';
 const HOSTS = 10_000;
-const max = Number(process.argv[2] ?? 1_000_000);
-const now = Date.now();
 const DAY = 86_400_000;
-
-// Deterministic pseudo-random numbers, so every run loads the same index.
-let seed = 42;
-const rnd = () => {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-};
-
-async function load(from, to) {
-  const batch = 5000;
-  for (let start = from; start < to; start += batch) {
-    const body = [];
-    for (let i = start; i < Math.min(to, start + batch); i++) {
-      const host = `h${i % HOSTS}.example.com`;
-      const u = `http://${host}/page/${i}`;
-      const due = now + Math.round((rnd() * 2 - 1) * DAY);
-      body.push({ index: { _index: index, _id: documentId(u), routing: host } });
-      body.push({
-        url: u,
-        status: rnd() < 0.3 ? 'DISCOVERED' : 'FETCHED',
-        key: host,
-        nextFetchDate: new Date(due).toISOString(),
-        metadata: { depth: ['1'] },
-      });
-    }
-    const res = await client.bulk({ body });
-    if (res.body.errors) throw new Error('bulk errors');
-  }
-  await client.indices.refresh({ index });
-}
+const index = 'bench-spout-status';
 
 function pct(values, p) {
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
 
-async function time(form, runs = 30) {
-  const params = { maxBuckets: 50, maxUrlsPerBucket: 2, filterQueries: [], timeoutSecs: -1 };
-  const out = [];
-  for (let i = 0; i < runs; i++) {
-    // A new date each time, as the spout's reset does, so the request cache does not answer.
-    const queryDate = new Date(now + i * 1000).toISOString();
-    const body =
-      form === 'collapse'
-        ? collapseQuery({ ...params, queryDate })
-        : aggregationQuery({ ...params, queryDate });
-    const t = performance.now();
-    await client.search({ index, body, request_cache: false });
-    out.push(performance.now() - t);
+/** Rows {docs, loadSecs, form, p50, p95} for each size up to maxDocs and each query form. */
+export async function spoutBench({ opensearchUrl, maxDocs = 1_000_000, runs = 30, log = () => {} }) {
+  const client = new Client({ node: opensearchUrl, requestTimeout: 120_000 });
+  const now = Date.now();
+  // Deterministic pseudo-random numbers, so every run loads the same index.
+  let seed = 42;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+
+  async function load(from, to) {
+    const batch = 5000;
+    for (let start = from; start < to; start += batch) {
+      const body = [];
+      for (let i = start; i < Math.min(to, start + batch); i++) {
+        const host = `h${i % HOSTS}.example.com`;
+        const u = `http://${host}/page/${i}`;
+        const due = now + Math.round((rnd() * 2 - 1) * DAY);
+        body.push({ index: { _index: index, _id: documentId(u), routing: host } });
+        body.push({
+          url: u,
+          status: rnd() < 0.3 ? 'DISCOVERED' : 'FETCHED',
+          key: host,
+          nextFetchDate: new Date(due).toISOString(),
+          metadata: { depth: ['1'] },
+        });
+      }
+      const res = await client.bulk({ body });
+      if (res.body.errors) throw new Error('bulk errors');
+    }
+    await client.indices.refresh({ index });
   }
-  return { p50: pct(out, 50).toFixed(1), p95: pct(out, 95).toFixed(1) };
+
+  async function time(form, n) {
+    const params = { maxBuckets: 50, maxUrlsPerBucket: 2, filterQueries: [], timeoutSecs: -1 };
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      // A new date each time, as the spout's reset does, so the request cache does not answer.
+      const queryDate = new Date(now + i * 1000).toISOString();
+      const body =
+        form === 'collapse'
+          ? collapseQuery({ ...params, queryDate })
+          : aggregationQuery({ ...params, queryDate });
+      const t = performance.now();
+      await client.search({ index, body, request_cache: false });
+      out.push(performance.now() - t);
+    }
+    return { p50: pct(out, 50), p95: pct(out, 95) };
+  }
+
+  await client.indices.delete({ index, ignore_unavailable: true });
+  const mapping = readMapping('status');
+  mapping.settings.index.number_of_shards = 4;
+  mapping.settings.index.number_of_replicas = 0;
+  await client.indices.create({ index, body: mapping });
+  const rows = [];
+  let loaded = 0;
+  for (const size of [100_000, 1_000_000].filter((s) => s <= maxDocs)) {
+    const t = Date.now();
+    await load(loaded, size);
+    const loadSecs = (Date.now() - t) / 1000;
+    loaded = size;
+    await client.indices.forcemerge({ index, max_num_segments: 5 }).catch(() => {});
+    for (const form of ['collapse', 'aggregation']) {
+      await time(form, 5); // warm up
+      const r = await time(form, runs);
+      rows.push({ docs: size, loadSecs, form, ...r });
+      log(`  ${size} docs: ${form} p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms`);
+    }
+  }
+  await client.indices.delete({ index });
+  await client.close();
+  return rows;
 }
 
-await client.indices.delete({ index, ignore_unavailable: true });
-const mapping = readMapping('status');
-mapping.settings.index.number_of_shards = 4;
-mapping.settings.index.number_of_replicas = 0;
-await client.indices.create({ index, body: mapping });
-let loaded = 0;
-for (const size of [100_000, 1_000_000].filter((s) => s <= max)) {
-  const t = Date.now();
-  await load(loaded, size);
-  const secs = (Date.now() - t) / 1000;
-  loaded = size;
-  await client.indices.forcemerge({ index, max_num_segments: 5 }).catch(() => {});
-  for (const form of ['collapse', 'aggregation']) {
-    await time(form, 5); // warm up
-    const r = await time(form);
-    console.log(
-      `${size} docs (${HOSTS} hosts, 4 shards; loaded in ${secs.toFixed(0)} s): ${form.padEnd(11)} p50 ${r.p50} ms  p95 ${r.p95} ms`,
-    );
-  }
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await spoutBench({
+    opensearchUrl: process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200',
+    maxDocs: Number(process.argv[2] ?? 1_000_000),
+    log: console.log,
+  });
+  console.table(rows);
 }
-await client.indices.delete({ index });
-await client.close();

@@ -6,6 +6,7 @@ import { InFlight } from '../pipeline/in-flight.js';
 import { UrlBuffer } from '../pipeline/url-buffer.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
+import { LatencyWindow } from '../util/latency.js';
 import type { Logger } from '../util/log.js';
 import { aggregationQuery, collapseQuery, hitsOf, type QueryForm } from './spout-query.js';
 import { fromStatusSource } from './status-doc.js';
@@ -38,6 +39,9 @@ export type PollResult = SpoutItem | 'empty' | 'wait';
 export interface SpoutStats {
   readonly queries: number;
   readonly lastQueryMs: number;
+  /** Over the last 1024 queries, in ms (NaN before the first). */
+  readonly queryMsP50: number;
+  readonly queryMsP95: number;
   readonly buffered: number;
   readonly inFlight: number;
   readonly inPurgatory: number;
@@ -58,6 +62,9 @@ export class Spout {
   private querying: Promise<number> | undefined;
   private queries = 0;
   private lastQueryMs = 0;
+  /** The last query failed (cluster down, bad settings): its 0 URLs say nothing about what is due. */
+  lastQueryFailed = false;
+  private readonly queryMs = new LatencyWindow();
 
   constructor(
     private readonly client: Client,
@@ -72,6 +79,8 @@ export class Spout {
     return {
       queries: this.queries,
       lastQueryMs: this.lastQueryMs,
+      queryMsP50: this.queryMs.percentile(50),
+      queryMsP95: this.queryMs.percentile(95),
       buffered: this.buffer.size,
       inFlight: this.inFlight.size,
       inPurgatory: this.inFlight.inPurgatory,
@@ -90,7 +99,8 @@ export class Spout {
         if (this.buffer.size === 0) return 'wait';
       } else {
         const added = await this.query();
-        if (added === 0 && this.buffer.size === 0) return 'empty';
+        // A failed query is not an empty index: --once must not take it for the end of the crawl.
+        if (added === 0 && this.buffer.size === 0) return this.lastQueryFailed ? 'wait' : 'empty';
       }
     }
     const item = this.buffer.next();
@@ -145,6 +155,7 @@ export class Spout {
     const body = o.form === 'collapse' ? collapseQuery(params) : aggregationQuery(params);
     let added = 0;
     let hits = 0;
+    this.lastQueryFailed = false;
     try {
       const res = await this.client.search({
         index: o.index,
@@ -163,14 +174,16 @@ export class Spout {
         }
       }
     } catch (e) {
+      this.lastQueryFailed = true;
       this.log.warn({ err: errorMessage(e) }, 'spout query failed; retrying after spout.min.delay.queries');
     } finally {
       this.queries++;
       this.lastQueryDone = this.clock.now();
       this.lastQueryMs = this.lastQueryDone - started;
+      this.queryMs.record(this.lastQueryMs);
     }
     // Nothing due at this date: the next query looks at "now" again (new URLs may have become due).
-    if (hits === 0) this.queryDate = undefined;
+    if (hits === 0 && !this.lastQueryFailed) this.queryDate = undefined;
     return added;
   }
 }

@@ -123,10 +123,7 @@ export class Crawler {
     }
     await this.drain(options.drainDeadlineMs ?? 30_000);
     this.logProgress();
-    log.info(
-      { byStatus: Object.fromEntries(this.metrics.byStatus), errors: this.metrics.errorSummary() },
-      'crawl stopped',
-    );
+    log.info(this.summary(), 'crawl stopped');
   }
 
   /** --once: is the crawl over? Waits for in-flight URLs, writes everything, then asks again. */
@@ -139,7 +136,7 @@ export class Crawler {
     // URLs discovered during this run are due at their discovery time, after the kept query date,
     // and status.updater.unit.round.date may have rounded that up past now.
     spout.resetQueryDate(this.options.onceLookAheadMs);
-    return (await spout.query()) === 0 && spout.inFlight.size === 0;
+    return (await spout.query()) === 0 && !spout.lastQueryFailed && spout.inFlight.size === 0;
   }
 
   private async drain(deadlineMs: number): Promise<void> {
@@ -231,6 +228,27 @@ export class Crawler {
         await this.own({ url, status: 'ERROR', metadata: md });
       }
     });
+  }
+
+  /**
+   * What the crawl did and cost, for the last log line (operators and scripts/bench read it):
+   * statuses, errors by cause, status writes, spout query latency and the process's CPU and peak RSS.
+   */
+  summary(): Record<string, unknown> {
+    const s = this.parts.spout.stats();
+    const usage = process.resourceUsage();
+    const round = (n: number) => Math.round(n * 10) / 10;
+    return {
+      byStatus: Object.fromEntries(this.metrics.byStatus),
+      errors: this.metrics.errorSummary(),
+      fetched: this.metrics.fetched,
+      discovered: this.metrics.discovered,
+      statusWrites: { ...this.parts.statusWriter.stats },
+      spout: { queries: s.queries, queryMsP50: round(s.queryMsP50), queryMsP95: round(s.queryMsP95) },
+      cpuUserMs: Math.round(usage.userCPUTime / 1000),
+      cpuSystemMs: Math.round(usage.systemCPUTime / 1000),
+      maxRssMb: Math.round(usage.maxRSS / 1024),
+    };
   }
 
   private logProgress(): void {

@@ -131,3 +131,19 @@ describe('the spout pacing', () => {
     expect(spout.stats().queries).toBe(2);
   });
 });
+
+describe('a failed spout query', () => {
+  it('is "wait", not "empty", so --once does not take a refused query for the end of the crawl', async () => {
+    const clock = new ManualClock(NOW);
+    // The aggregation's top_hits may return at most index.max_inner_result_window (100) per bucket.
+    const spout = new Spout(
+      client,
+      { ...options, form: 'aggregation', maxUrlsPerBucket: 500 },
+      clock,
+      silentLogger,
+    );
+    expect(await spout.poll()).toBe('wait');
+    expect(spout.lastQueryFailed).toBe(true);
+    expect(spout.stats().queryMsP95).toBeGreaterThanOrEqual(0);
+  });
+});

@@ -1,0 +1,95 @@
+// End to end: `crawler run --once` (the built CLI, its own process) seeded with each host's first
+// page, until nothing is due. Timed from its "crawling" log line to its "crawl stopped" line, whose
+// summary gives statuses, status writes, spout query latency, CPU and peak RSS. The OpenSearch node's
+// and the web server's CPU over the same window come from /proc.
+
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { stringify } from 'yaml';
+import { cpuSeconds, machineBusySeconds, runNode } from './proc.mjs';
+
+/** The crawl's config: StormCrawler-style defaults, with politeness off for the measurement. */
+export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts }) {
+  mkdirSync(dir, { recursive: true });
+  // Hosts are IP addresses, which HostURLFilter treats as domains of their own: keep cross-host
+  // links, as a crawl of many sites would.
+  const filters = JSON.parse(readFileSync(join(root, 'conf/urlfilters.json'), 'utf8'));
+  for (const f of filters['org.apache.stormcrawler.filtering.URLFilters']) {
+    if (f.name === 'HostURLFilter') f.params.ignoreOutsideDomain = false;
+  }
+  writeFileSync(join(dir, 'urlfilters.json'), JSON.stringify(filters, null, 2));
+  const settings = {
+    'opensearch.addresses': opensearchUrl,
+    'opensearch.status.index.name': 'bench-status',
+    'opensearch.indexer.index.name': 'bench-content',
+    'http.agent.name': 'benchbot',
+    // Loopback addresses are refused by default (SSRF guard); the synthetic web lives there.
+    'http.filter.ipaddress.exclude': [],
+    'urlfilters.config.file': join(dir, 'urlfilters.json'),
+    // Politeness off for the measurement: one connection per host, no delay between fetches.
+    'fetcher.server.delay': 0,
+    'fetcher.threads.number': concurrency,
+    // A host can only be fetched as fast as its due URLs become visible to the spout: a query shows
+    // the oldest max.urls.per.bucket of each host (100 at most for the aggregation form, the
+    // index.max_inner_result_window), and the next ones appear once the fetched URLs' statuses are
+    // written and refreshed. Short flush intervals shorten that cycle; the defaults (5 s and 2 s)
+    // suit polite crawls, where a host's next URL is seconds away anyway.
+    'opensearch.status.max.buckets': hosts,
+    'opensearch.status.max.urls.per.bucket': 100,
+    'spout.min.delay.queries': 250,
+    'opensearch.status.flushInterval': '500ms',
+    'opensearch.indexer.flushInterval': '500ms',
+  };
+  const path = join(dir, 'bench.yaml');
+  writeFileSync(path, stringify(settings));
+  return { path, settings };
+}
+
+export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} }) {
+  const args = [join(root, 'dist/cli/main.js'), 'run', '--once', '--conf', conf];
+  for (const s of seeds) args.push('--seed', s);
+  let start;
+  let end;
+  const { done } = runNode(args, {
+    env: { LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
+    onLine: (_stream, v) => {
+      if (typeof v !== 'object' || v === null) return;
+      const mark = () => ({
+        t: performance.now(),
+        busy: machineBusySeconds(),
+        cpu: Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)])),
+      });
+      if (v.msg === 'crawling') start = mark();
+      if (v.msg === 'crawl stopped') end = { ...mark(), summary: v };
+      if (v.msg === 'progress') log(`  ${v.fetched} fetched, ${v.fetchedPerSec} pages/s`);
+      if (v.level >= 50) log(`  crawler error: ${v.msg}`);
+    },
+  });
+  const { code, err } = await done;
+  if (code !== 0 || !start || !end) {
+    const tail = err.slice(-5).map((l) => (typeof l === 'string' ? l : JSON.stringify(l)));
+    throw new Error(`crawler run exited ${code}:\n${tail.join('\n')}`);
+  }
+  const secs = (end.t - start.t) / 1000;
+  const s = end.summary;
+  const cpuSecs = (s.cpuUserMs + s.cpuSystemMs) / 1000;
+  const share = (k) => (end.cpu[k] - start.cpu[k]) / secs / 2;
+  return {
+    secs,
+    fetched: s.fetched,
+    byStatus: s.byStatus,
+    pagesPerSec: s.fetched / secs,
+    cpuSecs,
+    cpuPer1000: (cpuSecs / s.fetched) * 1000,
+    maxRssMb: s.maxRssMb,
+    statusWrites: s.statusWrites,
+    statusWritesPerSec: s.statusWrites.written / secs,
+    spout: s.spout,
+    share: {
+      opensearch: share('opensearch'),
+      web: share('web'),
+      machine: (end.busy - start.busy) / secs / 2,
+    },
+  };
+}

@@ -1,0 +1,155 @@
+// RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
+
+const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
+const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+const pct = (n) => `${Math.round(n * 100)}%`;
+const per1000 = (cpuSecs, pages) => (cpuSecs / pages) * 1000;
+
+function limits(p) {
+  const writesPerPage = p.crawl.statusWrites.written / p.crawl.fetched;
+  const rows = [
+    { name: 'undici fetch only', rate: p.fetch.pagesPerSec },
+    { name: 'parse and extract only (one thread)', rate: p.parse.pagesPerSec },
+    {
+      name: `raw _bulk (${f2(writesPerPage)} status writes per crawled page)`,
+      rate: p.bulk.docsPerSec / writesPerPage,
+    },
+  ];
+  const slowest = rows.reduce((a, b) => (b.rate < a.rate ? b : a));
+  return { rows, slowest, writesPerPage };
+}
+
+function profileSection(p) {
+  const { slowest, writesPerPage } = limits(p);
+  const c = p.crawl;
+  const size = p.profile === 'small' ? '~10 KB' : '~90 KB';
+  return `## Profile \`${p.profile}\`: ${p.hosts} hosts x ${f0(p.pages)} pages of ${size}, ~50 links (80% same host)
+
+The web also holds, per host, ${f0(p.expected.notFound / p.hosts)} links to 404s, ${f0(p.expected.redirects / p.hosts)} to
+301 redirects and ${f0(p.expected.disallowed / p.hosts)} to paths robots.txt disallows.
+
+### Stage limits (same pages, same machine, same run)
+
+| stage | pages/s | CPU s per 1,000 pages | peak RSS MB |
+|---|---:|---:|---:|
+| undici \`request\`, ${f0(p.fetch.pages)} pages, concurrency 50 | ${f0(p.fetch.pagesPerSec)} | ${f2(per1000(p.fetch.cpuSecs, p.fetch.pages))} | ${f0(p.fetch.maxRssMb)} |
+| parse and extract (${f1(p.parse.outlinksPerPage)} outlinks/page kept), one thread | ${f0(p.parse.pagesPerSec)} | ${f2(per1000(p.parse.cpuSecs, p.parse.pages))} | ${f0(p.parse.maxRssMb)} |
+| raw \`_bulk\` of ${f0(p.bulk.docs)} status documents, 500 per bulk, 2 in flight: ${f0(p.bulk.docsPerSec)} docs/s | ${f0(p.bulk.docsPerSec / writesPerPage)} | (client) ${f2(per1000(p.bulk.cpuSecs, p.bulk.docs / writesPerPage))} | ${f0(p.bulk.maxRssMb)} |
+
+Slowest limit: **${slowest.name}**, ${f0(slowest.rate)} pages/s.
+
+### End to end: \`crawler run --once\` with OpenSearch persistence
+
+| figure | value |
+|---|---:|
+| pages fetched (status 200) | ${f0(c.fetched)} |
+| statuses written | ${Object.entries(c.byStatus)
+    .map(([k, v]) => `${k} ${f0(v)}`)
+    .join(', ')} |
+| status documents at the end | ${f0(c.statusDocs)} |
+| wall time (first "crawling" to "crawl stopped") | ${f1(c.secs)} s |
+| **pages/s** | **${f0(c.pagesPerSec)}** |
+| crawler CPU s per 1,000 pages (user+sys, whole process) | ${f2(c.cpuPer1000)} |
+| crawler peak RSS | ${f0(c.maxRssMb)} MB |
+| status writes acknowledged | ${f0(c.statusWrites.written)} (${f0(c.statusWritesPerSec)}/s; ${f0(c.statusWrites.existing)} found the URL known, ${f0(c.statusWrites.skippedCached)} skipped by the DISCOVERED cache, ${f0(c.statusWrites.failed)} failed) |
+| spout query latency (${f0(c.spout.queries)} queries) | p50 ${f1(c.spout.queryMsP50)} ms, p95 ${f1(c.spout.queryMsP95)} ms |
+| CPU share of the 2 cores: OpenSearch / web server / whole machine | ${pct(c.share.opensearch)} / ${pct(c.share.web)} / ${pct(c.share.machine)} |
+| crawler rate over the slowest stage limit | ${pct(c.pagesPerSec / slowest.rate)} |
+| crawler rate over the parse-only limit | ${pct(c.pagesPerSec / p.parse.pagesPerSec)} |
+
+### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
+
+| figure | crawler | Crawlee | crawler / Crawlee |
+|---|---:|---:|---:|
+| pages crawled | ${f0(c.fetched)} | ${f0(p.peer.pages)} (cap ${f0(p.peerMax)}) | |
+| pages/s | ${f0(c.pagesPerSec)} | ${f0(p.peer.pagesPerSec)} | ${f1(c.pagesPerSec / p.peer.pagesPerSec)}x |
+| CPU s per 1,000 pages | ${f2(c.cpuPer1000)} | ${f2(per1000(p.peer.cpuSecs, p.peer.pages))} | ${f2(c.cpuPer1000 / per1000(p.peer.cpuSecs, p.peer.pages))}x |
+| peak RSS MB | ${f0(c.maxRssMb)} | ${f0(p.peer.maxRssMb)} | ${f2(c.maxRssMb / p.peer.maxRssMb)}x |
+`;
+}
+
+function spoutSection(rows) {
+  const lines = rows.map(
+    (r) => `| ${f0(r.docs)} | ${r.form} | ${f1(r.p50)} | ${f1(r.p95)} | ${f0(r.loadSecs)} |`,
+  );
+  return `## Spout at scale: next-batch selection
+
+Status index of 4 shards, 10 k hosts, about half the documents due; 50 buckets x 2 URLs (the
+daemon's defaults); a new query date each time and request_cache off, so every query runs; 30 timed
+queries after 5 warm-up ones.
+
+| status documents | query form | p50 ms | p95 ms | load s |
+|---:|---|---:|---:|---:|
+${lines.join('\n')}
+`;
+}
+
+function targets(profiles, spout) {
+  const small = profiles.find((p) => p.profile === 'small');
+  const large = profiles.find((p) => p.profile === 'large');
+  const at = (docs, form) => spout.find((r) => r.docs === docs && r.form === form);
+  const rows = [];
+  if (small) {
+    rows.push([
+      'small: pages/s end to end',
+      '>= 3,000',
+      f0(small.crawl.pagesPerSec),
+      small.crawl.pagesPerSec >= 3000,
+    ]);
+    const ratio = small.crawl.pagesPerSec / small.peer.pagesPerSec;
+    rows.push(['small: crawler / peer pages/s', '>= 10x', `${f1(ratio)}x`, ratio >= 10]);
+  }
+  if (large) {
+    const r = large.crawl.pagesPerSec / large.parse.pagesPerSec;
+    rows.push(['large: end to end / parse-only limit', '>= 70%', pct(r), r >= 0.7]);
+  }
+  for (const form of ['aggregation', 'collapse']) {
+    const big = at(1_000_000, form);
+    const smallIdx = at(100_000, form);
+    if (big) rows.push([`spout p95 at 1 M (${form})`, '<= 100 ms', `${f1(big.p95)} ms`, big.p95 <= 100]);
+    if (big && smallIdx) {
+      const growth = big.p95 / smallIdx.p95;
+      rows.push([`spout p95 1 M / 100 k (${form})`, 'flat', `${f2(growth)}x`, growth <= 1.25]);
+    }
+  }
+  const rss = Math.max(...profiles.map((p) => p.crawl.maxRssMb));
+  rows.push(['crawler peak RSS', '<= 300 MB', `${f0(rss)} MB`, rss <= 300]);
+  return `## Targets (measured, never asserted in tests)
+
+| target | wanted | measured | met |
+|---|---|---|---|
+${rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d ? 'yes' : '**no**'} |`).join('\n')}
+`;
+}
+
+export function report({ machine, profiles, spout, concurrency }) {
+  const s = profiles[0].settings;
+  const settings = Object.entries(s)
+    .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
+    .map(([k, v]) => `\`${k}: ${JSON.stringify(v)}\``)
+    .join(', ');
+  return `# Benchmark results
+
+Produced by \`npm run bench\` (scripts/bench/run.mjs) in ${f1(machine.minutes)} minutes${machine.quick ? ' (BENCH_QUICK: smoke sizes, not a report)' : ''}.
+
+| | |
+|---|---|
+| date | ${machine.date} UTC |
+| machine | ${machine.cpu}, ${machine.memGiB} GiB; OpenSearch, the web server and the crawler share the cores |
+| Node.js | ${machine.node} |
+| OpenSearch | ${machine.opensearch}, single node (scripts/opensearch, 1 GiB heap) |
+| crawler | ${machine.crawler} |
+| peer | @crawlee/cheerio ${machine.crawlee}, in-memory storage |
+
+**Politeness is off for the measurement**: \`fetcher.server.delay: 0\`, one connection per host
+(\`fetcher.threads.per.queue: 1\`), ${concurrency} fetches in flight. Bench settings over the defaults
+(.bench/<profile>/bench.yaml): ${settings}; HostURLFilter keeps cross-host links (the hosts are IP
+addresses, each its own "domain"). Everything else is crawler-default.yaml: robots.txt is fetched
+and obeyed, pages are parsed with the default parse filters, indexed into the content index, and
+every status is written to OpenSearch and acknowledged before the URL counts as done.
+
+${targets(profiles, spout)}
+${profiles.map(profileSection).join('\n')}
+${spoutSection(spout)}`;
+}

@@ -1,0 +1,167 @@
+// `npm run bench`: the whole benchmark in one run, written to scripts/bench/RESULTS.md.
+//
+// For each profile (small: 50 hosts x 600 pages of ~10 KB; large: 20 hosts x 150 pages of
+// ~90 KB) it serves the synthetic web from one process, measures the stage limits (undici fetch,
+// parse, raw _bulk) on the same pages, crawls it end to end with `crawler run --once`, and crawls it
+// with the peer (Crawlee's CheerioCrawler). Then the spout query at 100 k and 1 M status documents.
+//
+// Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
+// stopped after); BENCH_QUICK=1 for a smoke run of small sizes (not a report).
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@opensearch-project/opensearch';
+import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { findOpenSearchPid, runNode } from './proc.mjs';
+import { report } from './report.mjs';
+import { spoutBench } from './spout.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const quick = process.env.BENCH_QUICK === '1';
+const CONCURRENCY = 50;
+const PROFILES = quick
+  ? [
+      { profile: 'small', hosts: 10, pages: 300, peerMax: 500 },
+      { profile: 'large', hosts: 5, pages: 100, peerMax: 200 },
+    ]
+  : [
+      { profile: 'small', hosts: 50, pages: 600, peerMax: 5000 },
+      { profile: 'large', hosts: 20, pages: 150, peerMax: 500 },
+    ];
+const started = Date.now();
+const say = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+async function json(args) {
+  const { code, out, err } = await runNode(args).done;
+  const result = out.findLast((l) => typeof l === 'object');
+  if (code !== 0 || !result)
+    throw new Error(`node ${args.join(' ').slice(0, 80)} failed:\n${err.join('\n')}`);
+  return result;
+}
+
+async function opensearch() {
+  const url = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
+  const client = new Client({ node: url });
+  try {
+    const info = await client.info();
+    return { url, client, version: info.body.version.number, startedHere: false };
+  } catch {
+    if (process.env.OPENSEARCH_URL) throw new Error(`OpenSearch at ${url} does not answer`);
+  }
+  say('starting the embedded OpenSearch node (scripts/opensearch start)');
+  execFileSync(join(root, 'scripts/opensearch'), ['start'], { stdio: 'inherit' });
+  const info = await client.info();
+  return { url, client, version: info.body.version.number, startedHere: true };
+}
+
+async function startWeb(p) {
+  const { child, done } = runNode([
+    join(here, 'web.mjs'),
+    '--profile',
+    p.profile,
+    '--hosts',
+    String(p.hosts),
+    '--pages',
+    String(p.pages),
+  ]);
+  const info = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(JSON.parse(String(d))));
+    done.then(({ err }) => reject(new Error(`web server ended: ${err.join('\n')}`)));
+  });
+  return { ...info, pid: child.pid, stop: () => child.kill('SIGTERM') };
+}
+
+async function profileRun(p, os) {
+  say(`profile ${p.profile}: ${p.hosts} hosts x ${p.pages} pages; rendering the web`);
+  const web = await startWeb(p);
+  const webSpec = { profile: p.profile, hosts: p.hosts, pages: p.pages, port: web.port };
+  const dir = join(root, '.bench', p.profile);
+  const conf = writeBenchConf(dir, root, { opensearchUrl: os.url, concurrency: CONCURRENCY, hosts: p.hosts });
+  try {
+    say('stage limit: undici fetch only');
+    const fetch = await json([
+      join(here, 'stages.mjs'),
+      'fetch',
+      JSON.stringify({ web: webSpec, concurrency: CONCURRENCY }),
+    ]);
+    say(`  ${fetch.pagesPerSec.toFixed(0)} pages/s`);
+    say('stage limit: parse and extract only');
+    const parse = await json([
+      join(here, 'stages.mjs'),
+      'parse',
+      JSON.stringify({
+        web: webSpec,
+        conf: conf.path,
+        sample: p.profile === 'small' ? 2000 : 500,
+        seconds: 10,
+      }),
+    ]);
+    say(`  ${parse.pagesPerSec.toFixed(0)} pages/s`);
+    say('stage limit: raw _bulk of the status documents');
+    const bulk = await json([
+      join(here, 'stages.mjs'),
+      'bulk',
+      JSON.stringify({ web: webSpec, opensearchUrl: os.url, concurrency: 2, bulkActions: 500 }),
+    ]);
+    say(`  ${bulk.docsPerSec.toFixed(0)} docs/s`);
+    say('end to end: crawler run --once');
+    await os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+    const crawl = await crawlEndToEnd({
+      root,
+      conf: conf.path,
+      seeds: web.seeds,
+      pids: { opensearch: findOpenSearchPid(), web: web.pid },
+      log: say,
+    });
+    say(`  ${crawl.fetched} pages in ${crawl.secs.toFixed(1)} s: ${crawl.pagesPerSec.toFixed(0)} pages/s`);
+    const counts = await os.client.count({ index: 'bench-status' });
+    crawl.statusDocs = counts.body.count;
+    await os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+    say(`peer: Crawlee CheerioCrawler, first ${p.peerMax} pages`);
+    const peer = await json([
+      join(here, 'peer.mjs'),
+      JSON.stringify({ seeds: web.seeds, concurrency: CONCURRENCY, maxRequests: p.peerMax }),
+    ]);
+    say(`  ${peer.pages} pages: ${peer.pagesPerSec.toFixed(0)} pages/s`);
+    return { ...p, expected: web.expected, settings: conf.settings, fetch, parse, bulk, crawl, peer };
+  } finally {
+    web.stop();
+  }
+}
+
+const os = await opensearch();
+try {
+  const profiles = [];
+  for (const p of PROFILES) profiles.push(await profileRun(p, os));
+  say('spout at scale: loading 1 M status documents');
+  const spout = await spoutBench({ opensearchUrl: os.url, maxDocs: quick ? 100_000 : 1_000_000, log: say });
+  const pkg = (path) => JSON.parse(readFileSync(path, 'utf8')).version;
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+  } catch {
+    // not a git checkout
+  }
+  const machine = {
+    cpu: `${cpus().length} x ${cpus()[0].model.trim()}`,
+    memGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    opensearch: os.version,
+    crawler: `${pkg(join(root, 'package.json'))} (${commit})`,
+    crawlee: pkg(join(here, 'node_modules/@crawlee/cheerio/package.json')),
+    date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    minutes: (Date.now() - started) / 60_000,
+    quick,
+  };
+  const md = report({ machine, profiles, spout, concurrency: CONCURRENCY });
+  if (!quick) writeFileSync(join(here, 'RESULTS.md'), md);
+  console.log(`\n${md}`);
+  say(quick ? 'quick run: RESULTS.md left unchanged' : 'written to scripts/bench/RESULTS.md');
+} finally {
+  await os.client.close();
+  if (os.startedHere) execFileSync(join(root, 'scripts/opensearch'), ['stop'], { stdio: 'inherit' });
+}

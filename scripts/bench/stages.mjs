@@ -1,0 +1,162 @@
+// Stage limits of the machine on the synthetic web's own pages, each in a process of its own so its
+// CPU and RSS are its own:
+//   fetch  undici `request` of every page, concurrency C, keep-alive pools per origin, body read
+//   parse  the crawler's page parser (SAX pass, metadata, text, outlinks through the URL filters and
+//          metadata transfer) on the same pages, one thread
+//   bulk   raw _bulk of the status documents a crawl of the web writes (one create for the
+//          discovery, one index for the fetch, per page) into a scratch index of the same node
+//
+//   node scripts/bench/stages.mjs <fetch|parse|bulk> '<json options>'   (prints one JSON line)
+
+import { performance } from 'node:perf_hooks';
+import { createWeb } from './web.mjs';
+
+const dist = (path) => import(new URL(`../../dist/${path}`, import.meta.url).href);
+
+function usage(t0, cpu0) {
+  const secs = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    secs,
+    cpuSecs: (cpu.user + cpu.system) / 1e6,
+    maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+}
+
+/** Page URLs host by host in turn (as a crawl spreads them), limited to `limit`. */
+function interleaved(web, limit) {
+  const urls = [];
+  for (let i = 0; i < web.pages && urls.length < limit; i++) {
+    for (let h = 0; h < web.hosts && urls.length < limit; h++) urls.push([h, i]);
+  }
+  return urls;
+}
+
+async function fetchStage(o) {
+  const { Agent, request } = await import('undici');
+  const web = createWeb(o.web);
+  const dispatcher = new Agent({ connections: 4, pipelining: 1, keepAliveTimeout: 30_000 });
+  const work = interleaved(web, o.limit ?? Number.POSITIVE_INFINITY);
+  let next = 0;
+  let bytes = 0;
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: o.concurrency }, async () => {
+      while (next < work.length) {
+        const [h, i] = work[next++];
+        const res = await request(web.pageUrl(h, i), { dispatcher, headers: { 'user-agent': 'benchbot' } });
+        for await (const chunk of res.body) bytes += chunk.length;
+      }
+    }),
+  );
+  const u = usage(t0, cpu0);
+  await dispatcher.close();
+  return { pages: work.length, bytes, pagesPerSec: work.length / u.secs, ...u };
+}
+
+async function parseStage(o) {
+  const { loadConfig } = await dist('config/load.js');
+  const { buildFilter } = await dist('pipeline/build.js');
+  const { createPageParser } = await dist('parse/index.js');
+  const { Metadata } = await dist('model/metadata.js');
+  const { systemClock } = await dist('util/clock.js');
+  const { silentLogger } = await dist('util/log.js');
+  const { config } = loadConfig({ files: [o.conf], env: {} });
+  const { chain } = buildFilter(config, silentLogger);
+  const parser = createPageParser(config, {
+    filter: (source, md, target) => chain.filter(source, md, target),
+    clock: systemClock,
+    log: silentLogger,
+  });
+  await parser.ready;
+  const web = createWeb(o.web);
+  // Distinct pages spread over every host, built before the clock starts; parsed in turn until
+  // `seconds` have passed.
+  const sample = interleaved(web, o.sample).map(([h, i]) => ({
+    url: web.pageUrl(h, i),
+    body: web.body(h, i),
+  }));
+  let pages = 0;
+  let outlinks = 0;
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  while (performance.now() - t0 < o.seconds * 1000) {
+    for (const p of sample) {
+      const md = new Metadata();
+      md.setValue('depth', '1');
+      md.setValue('content-type', 'text/html; charset=utf-8');
+      const out = parser.parse({ url: p.url, metadata: md, content: p.body });
+      outlinks += out.outlinks.length;
+      pages++;
+    }
+  }
+  const u = usage(t0, cpu0);
+  return { pages, outlinksPerPage: outlinks / pages, pagesPerSec: pages / u.secs, ...u };
+}
+
+async function bulkStage(o) {
+  const { Client } = await import('@opensearch-project/opensearch');
+  const { readMapping } = await dist('opensearch/indices.js');
+  const { documentId, toStatusSource } = await dist('opensearch/status-doc.js');
+  const { Metadata } = await dist('model/metadata.js');
+  const client = new Client({ node: o.opensearchUrl, requestTimeout: 120_000 });
+  const index = 'bench-bulk-status';
+  await client.indices.delete({ index, ignore_unavailable: true });
+  const mapping = readMapping('status');
+  await client.indices.create({ index, body: mapping });
+  const web = createWeb(o.web);
+  const work = interleaved(web, Number.POSITIVE_INFINITY);
+  const now = Date.now();
+  // What the crawler writes per page: a create when the link is discovered, an index once fetched.
+  function* actions() {
+    for (const [h, i] of work) {
+      const url = web.pageUrl(h, i);
+      const key = new URL(url).hostname;
+      const md = new Metadata();
+      md.setValue('depth', '3');
+      const head = (op) => ({ [op]: { _index: index, _id: documentId(url), routing: key } });
+      yield [head('create'), toStatusSource(url, 'DISCOVERED', md, new Date(now), key)];
+      md.setValue('fetch.statusCode', '200');
+      yield [head('index'), toStatusSource(url, 'FETCHED', md, new Date(now + 86_400_000), key)];
+    }
+  }
+  const gen = actions();
+  let docs = 0;
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: o.concurrency }, async () => {
+      for (;;) {
+        const body = [];
+        for (let k = 0; k < o.bulkActions; k++) {
+          const n = gen.next();
+          if (n.done) break;
+          body.push(...n.value);
+        }
+        if (body.length === 0) return;
+        const res = await client.bulk({ body });
+        if (res.body.errors) {
+          const bad = res.body.items.find((it) => Object.values(it)[0].error);
+          throw new Error(`bulk error: ${JSON.stringify(bad)}`);
+        }
+        docs += body.length / 2;
+      }
+    }),
+  );
+  const u = usage(t0, cpu0);
+  await client.indices.delete({ index, ignore_unavailable: true });
+  await client.close();
+  return { docs, docsPerSec: docs / u.secs, ...u };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [stage, json] = process.argv.slice(2);
+  const run = { fetch: fetchStage, parse: parseStage, bulk: bulkStage }[stage];
+  if (!run) {
+    console.error('usage: stages.mjs <fetch|parse|bulk> <json options>');
+    process.exit(2);
+  }
+  const result = await run(JSON.parse(json));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
