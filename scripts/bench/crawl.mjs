@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { cpuSeconds, machineBusySeconds, runNode } from './proc.mjs';
 
 /** The crawl's config: StormCrawler-style defaults, with politeness off for the measurement. */
-export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts }) {
+export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts, extra = {} }) {
   mkdirSync(dir, { recursive: true });
   // Hosts are IP addresses, which HostURLFilter treats as domains of their own: keep cross-host
   // links, as a crawl of many sites would.
@@ -40,8 +40,9 @@ export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts })
     'spout.min.delay.queries': 250,
     'opensearch.status.flushInterval': '500ms',
     'opensearch.indexer.flushInterval': '500ms',
+    ...extra,
   };
-  const path = join(dir, 'bench.yaml');
+  const path = join(dir, `bench${Object.keys(extra).length ? '-variant' : ''}.yaml`);
   writeFileSync(path, stringify(settings));
   return { path, settings };
 }

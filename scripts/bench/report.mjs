@@ -20,6 +20,21 @@ function limits(p) {
   return { rows, slowest, writesPerPage };
 }
 
+function threadedSection(p) {
+  const a = p.crawl;
+  const b = p.threaded;
+  return `### Variant: \`parser.threads: 1\` (parsing on a worker thread)
+
+| figure | parser.threads 0 (default) | parser.threads 1 |
+|---|---:|---:|
+| pages/s | ${f0(a.pagesPerSec)} | ${f0(b.pagesPerSec)} |
+| crawler CPU s per 1,000 pages (both threads) | ${f2(a.cpuPer1000)} | ${f2(b.cpuPer1000)} |
+| crawler peak RSS MB | ${f0(a.maxRssMb)} | ${f0(b.maxRssMb)} |
+| CPU share: OpenSearch / whole machine | ${pct(a.share.opensearch)} / ${pct(a.share.machine)} | ${pct(b.share.opensearch)} / ${pct(b.share.machine)} |
+
+`;
+}
+
 function profileSection(p) {
   const { slowest, writesPerPage } = limits(p);
   const c = p.crawl;
@@ -58,7 +73,7 @@ Slowest limit: **${slowest.name}**, ${f0(slowest.rate)} pages/s.
 | crawler rate over the slowest stage limit | ${pct(c.pagesPerSec / slowest.rate)} |
 | crawler rate over the parse-only limit | ${pct(c.pagesPerSec / p.parse.pagesPerSec)} |
 
-### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
+${p.threaded ? threadedSection(p) : ''}### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
 
 | figure | crawler | Crawlee | crawler / Crawlee |
 |---|---:|---:|---:|

@@ -25,11 +25,11 @@ const quick = process.env.BENCH_QUICK === '1';
 const CONCURRENCY = 50;
 const PROFILES = quick
   ? [
-      { profile: 'small', hosts: 10, pages: 300, peerMax: 500 },
+      { profile: 'small', hosts: 10, pages: 300, peerMax: 500, threadsVariant: true },
       { profile: 'large', hosts: 5, pages: 100, peerMax: 200 },
     ]
   : [
-      { profile: 'small', hosts: 50, pages: 600, peerMax: 5000 },
+      { profile: 'small', hosts: 50, pages: 600, peerMax: 5000, threadsVariant: true },
       { profile: 'large', hosts: 20, pages: 150, peerMax: 500 },
     ];
 const started = Date.now();
@@ -121,13 +121,44 @@ async function profileRun(p, os) {
     const counts = await os.client.count({ index: 'bench-status' });
     crawl.statusDocs = counts.body.count;
     await os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+    let threaded;
+    if (p.threadsVariant) {
+      say('end to end again with parser.threads: 1 (parsing on a worker thread)');
+      const variant = writeBenchConf(dir, root, {
+        opensearchUrl: os.url,
+        concurrency: CONCURRENCY,
+        hosts: p.hosts,
+        extra: { 'parser.threads': 1 },
+      });
+      threaded = await crawlEndToEnd({
+        root,
+        conf: variant.path,
+        seeds: web.seeds,
+        pids: { opensearch: findOpenSearchPid(), web: web.pid },
+        log: say,
+      });
+      say(
+        `  ${threaded.fetched} pages in ${threaded.secs.toFixed(1)} s: ${threaded.pagesPerSec.toFixed(0)} pages/s`,
+      );
+      await os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+    }
     say(`peer: Crawlee CheerioCrawler, first ${p.peerMax} pages`);
     const peer = await json([
       join(here, 'peer.mjs'),
       JSON.stringify({ seeds: web.seeds, concurrency: CONCURRENCY, maxRequests: p.peerMax }),
     ]);
     say(`  ${peer.pages} pages: ${peer.pagesPerSec.toFixed(0)} pages/s`);
-    return { ...p, expected: web.expected, settings: conf.settings, fetch, parse, bulk, crawl, peer };
+    return {
+      ...p,
+      expected: web.expected,
+      settings: conf.settings,
+      fetch,
+      parse,
+      bulk,
+      crawl,
+      threaded,
+      peer,
+    };
   } finally {
     web.stop();
   }

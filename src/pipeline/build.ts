@@ -204,7 +204,8 @@ export function buildCrawler(
     protocol,
     crawlerOptions: {
       fetcher: fetcherOptions(config),
-      parseConcurrency: 1,
+      // Two pages per parser thread keep each busy while the event loop hands over the next.
+      parseConcurrency: Math.max(1, config['parser.threads'] * 2),
       parseBacklog: Math.max(16, Math.ceil(threads / 2)),
       progressIntervalMs: 10_000,
       onceLookAheadMs: { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000 }[

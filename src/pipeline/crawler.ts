@@ -37,7 +37,7 @@ export interface CrawlerParts {
 
 export interface CrawlerOptions {
   readonly fetcher: FetcherOptions;
-  /** Pages parsed at once (parsing is CPU work on this thread; more only helps with I/O waits). */
+  /** Pages handed to the parser at once: 1 on the event loop, a few per thread with parser threads. */
   readonly parseConcurrency: number;
   /** Parsed pages waiting at most; the fetcher waits beyond it. */
   readonly parseBacklog: number;
@@ -213,7 +213,7 @@ export class Crawler {
     await this.parsePool.onSizeLessThan(this.options.parseBacklog);
     void this.parsePool.add(async () => {
       try {
-        const outcome = this.parts.parser.parse({ url, metadata, content });
+        const outcome = await this.parts.parser.parse({ url, metadata, content });
         await this.outlinks(outcome.outlinks);
         if (outcome.kind === 'parsed') {
           await this.indexer.index(url, outcome.metadata, outcome.text);

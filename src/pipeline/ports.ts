@@ -27,9 +27,14 @@ export type ParseOutcome =
     };
 
 /**
- * The parse stage. `parse` is synchronous CPU work and must not throw: a page it cannot handle is a
- * 'status' outcome (ERROR or FETCH_ERROR) with error.source and error.message.
+ * The parse stage: on the event loop (synchronous) or on parser threads (a promise). A page it
+ * cannot handle is a 'status' outcome (ERROR or FETCH_ERROR) with error.source and error.message,
+ * never an exception; a rejected promise means the parser itself failed (a thread died).
  */
 export interface PageParser {
-  parse(page: { readonly url: string; readonly metadata: Metadata; readonly content: Buffer }): ParseOutcome;
+  parse(page: {
+    readonly url: string;
+    readonly metadata: Metadata;
+    readonly content: Buffer;
+  }): ParseOutcome | Promise<ParseOutcome>;
 }

@@ -3,6 +3,7 @@ import { Metadata } from '../../model/metadata.js';
 import { connect } from '../../opensearch/client.js';
 import { ensureIndices, planIndices } from '../../opensearch/indices.js';
 import { createPageParser } from '../../parse/index.js';
+import { ParserPool } from '../../parse/worker/pool.js';
 import { buildCrawler, buildFilter, buildStatusSide } from '../../pipeline/build.js';
 import { Crawler } from '../../pipeline/crawler.js';
 import { checkAgentName } from '../../protocol/http/user-agent.js';
@@ -105,10 +106,18 @@ export const runCommand: Command = {
         log,
       });
       await parser.ready;
-      const { parts, crawlerOptions, protocol } = buildCrawler(client, cfg, systemClock, log, {
-        shards,
-        parser,
-      });
+      // The main-thread parser is built anyway: it checks the parse settings at once, with the
+      // configuration's own error messages, before any thread starts.
+      const pool =
+        cfg['parser.threads'] > 0 ? await ParserPool.start(cfg, cfg['parser.threads'], log) : undefined;
+      let built: ReturnType<typeof buildCrawler>;
+      try {
+        built = buildCrawler(client, cfg, systemClock, log, { shards, parser: pool ?? parser });
+      } catch (e) {
+        await pool?.close();
+        throw e;
+      }
+      const { parts, crawlerOptions, protocol } = built;
       const crawler = new Crawler(parts, crawlerOptions);
       let signals = 0;
       const onSignal = (sig: string) => {
@@ -134,6 +143,7 @@ export const runCommand: Command = {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
         await protocol.close();
+        await pool?.close();
       }
       const m = crawler.metrics;
       out(

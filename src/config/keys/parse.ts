@@ -19,6 +19,11 @@ export const parseKeys = {
     false,
     'ignore <meta http-equiv="refresh"> instead of turning the page into a REDIRECTION',
   ),
+  'parser.threads': int(
+    0,
+    'parse pages on this many worker threads beside the event loop; 0 = parse on the event loop itself',
+    0,
+  ),
   'parser.emitOutlinks': bool(true, 'emit the links of parsed pages as DISCOVERED URLs'),
   'parser.emitOutlinks.max.per.page': int(-1, 'keep at most this many distinct links per page; -1 = all', -1),
   'track.anchors': bool(true, 'store the anchor texts of a link in its metadata under "anchors"'),

@@ -17,7 +17,7 @@ export const rulesKeys = {
   ),
   'status.updater.use.cache': bool(true, 'skip DISCOVERED updates for URLs stored recently by this process'),
   'status.updater.cache.spec': str(
-    'maximumSize=10000,expireAfterAccess=1h',
+    'maximumSize=100000,expireAfterAccess=1h',
     'size and expiry of that cache (Caffeine spec: maximumSize, expireAfterAccess, expireAfterWrite; at most 10000 entries when maximumSize is absent)',
   ),
   'status.updater.unit.round.date': oneOf(

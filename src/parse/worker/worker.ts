@@ -1,0 +1,33 @@
+// Entry of a parser thread: builds the URL filters and the page parser from the configuration it
+// is given (exactly as the main thread would) and parses the pages it receives, one at a time.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Config } from '../../config/schema.js';
+import { loadURLFilters } from '../../filters/load.js';
+import { Metadata } from '../../model/metadata.js';
+import { systemClock } from '../../util/clock.js';
+import { errorMessage } from '../../util/errors.js';
+import { createLogger } from '../../util/log.js';
+import { createPageParser } from '../parser.js';
+import { type ParseRequest, toWire, type WorkerMessage } from './protocol.js';
+
+const { config, logLevel } = workerData as { config: Config; logLevel: string };
+const log = createLogger(logLevel).child({ component: 'parser-thread' });
+const chain = loadURLFilters(config, { logger: log });
+const parser = createPageParser(config, {
+  filter: (source, md, target) => chain.filter(source, md, target),
+  clock: systemClock,
+});
+const port = parentPort!;
+const send = (m: WorkerMessage) => port.postMessage(m);
+
+await parser.ready;
+port.on('message', (req: ParseRequest) => {
+  try {
+    const content = Buffer.from(req.content.buffer, req.content.byteOffset, req.content.byteLength);
+    const outcome = parser.parse({ url: req.url, metadata: Metadata.fromJSON(req.metadata), content });
+    send({ type: 'result', id: req.id, outcome: toWire(outcome) });
+  } catch (e) {
+    send({ type: 'failed', id: req.id, error: errorMessage(e) });
+  }
+});
+send({ type: 'ready' });

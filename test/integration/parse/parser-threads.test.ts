@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/load.js';
+import { loadURLFilters } from '../../../src/filters/load.js';
+import { Metadata } from '../../../src/model/metadata.js';
+import { createPageParser } from '../../../src/parse/parser.js';
+import { ParserPool } from '../../../src/parse/worker/pool.js';
+import type { ParseOutcome } from '../../../src/pipeline/ports.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/log.js';
+import { buildCli } from '../../support/child.js';
+
+// Parser threads run the compiled worker (dist/), as `crawler run` does.
+const { config } = loadConfig({ env: {}, sets: ['parser.threads=2'] });
+let pool: ParserPool;
+
+beforeAll(async () => {
+  buildCli();
+  pool = await ParserPool.start(config, 2, silentLogger);
+}, 120_000);
+
+afterAll(async () => {
+  await pool?.close();
+});
+
+const page = (links: number) =>
+  Buffer.from(
+    `<html><head><title>Café ${links}</title><meta name="description" content="a page"></head><body>` +
+      `<h1>Héllo</h1>${Array.from({ length: links }, (_, i) => `<a href="/p/${i}.html#x">link ${i}</a>`).join(' ')}` +
+      '<a href="mailto:someone@example.com">mail</a></body></html>',
+  );
+
+function input(url: string, content: Buffer, contentType = 'text/html; charset=utf-8') {
+  const metadata = Metadata.of({ depth: '2', 'protocol.content-type': contentType });
+  return { url, metadata, content };
+}
+
+// The pipeline's outcome (ParseOutcome); the parser's own `noIndex` flag is not part of it, the
+// indexer reads robots.noIndex from the metadata.
+const plain = (o: ParseOutcome) => {
+  const { noIndex: _, ...rest } = o as ParseOutcome & { noIndex?: boolean };
+  return {
+    ...rest,
+    metadata: o.metadata.toJSON(),
+    outlinks: o.outlinks.map((l) => ({ url: l.url, metadata: l.metadata.toJSON() })),
+  };
+};
+
+describe('parser threads (parser.threads > 0)', () => {
+  const chain = loadURLFilters(config, { logger: silentLogger });
+  const local = createPageParser(config, {
+    filter: (source, md, target) => chain.filter(source, md, target),
+    clock: systemClock,
+  });
+
+  it('give the outcome the event-loop parser gives: text, metadata and filtered outlinks', async () => {
+    const i = input('http://site.test/a/index.html', page(40));
+    const threaded = await pool.parse(i);
+    expect(threaded.kind).toBe('parsed');
+    expect(threaded.outlinks).toHaveLength(40);
+    expect(threaded.outlinks[0]!.metadata.getFirstValue('depth')).toBe('3');
+    expect(plain(threaded)).toEqual(plain(local.parse(i) as ParseOutcome));
+  });
+
+  it('turn content that is not HTML into the same ERROR outcome', async () => {
+    const i = input('http://site.test/file.pdf', Buffer.from('%PDF-1.4 ...'), 'application/pdf');
+    const threaded = await pool.parse(i);
+    expect(threaded.kind).toBe('status');
+    expect(plain(threaded)).toEqual(plain(local.parse(i) as ParseOutcome));
+  });
+
+  it('parse many pages at once, each answer matched to its page', async () => {
+    const urls = Array.from({ length: 50 }, (_, k) => `http://h${k}.test/`);
+    const outcomes = await Promise.all(urls.map((u, k) => pool.parse(input(u, page(k % 7)))));
+    expect(outcomes.map((o) => o.url)).toEqual(urls);
+    expect(outcomes.map((o) => o.outlinks.length)).toEqual(urls.map((_, k) => k % 7));
+    expect(pool.busy).toBe(0);
+  });
+});
