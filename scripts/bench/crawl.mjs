@@ -40,6 +40,11 @@ export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts, e
     'spout.min.delay.queries': 250,
     'opensearch.status.flushInterval': '500ms',
     'opensearch.indexer.flushInterval': '500ms',
+    // Well below one query's worth of URLs (hosts x 100): the spout then keeps the rest of a query
+    // in its buffer and queries again when that runs out, instead of every spout.min.delay.queries
+    // for 5,000 hits that are nearly all in flight already (measured: 130 queries -> 27 in 45 s,
+    // +30% pages/s).
+    'fetcher.max.urls.in.queues': 1000,
     ...extra,
   };
   const path = join(dir, `bench${Object.keys(extra).length ? '-variant' : ''}.yaml`);

@@ -38,7 +38,11 @@ export interface FetcherOptions {
 /** Where the fetcher's results go. Each submitted URL produces exactly one `status` or `fetched`. */
 export interface FetcherSink {
   status(outcome: StatusOutcome): void;
-  fetched(outcome: FetchedOutcome & { readonly content: Buffer }): void;
+  /**
+   * A page to parse. The fetch thread waits for the returned promise, so a parse stage that falls
+   * behind holds the fetchers back instead of piling up fetched pages in memory.
+   */
+  fetched(outcome: FetchedOutcome & { readonly content: Buffer }): void | Promise<void>;
   /** A new URL found while fetching (a redirect target, a sitemap from robots.txt). */
   discovered(source: FetchItem, target: string, extra?: Readonly<Record<string, string>>): void;
 }
@@ -166,7 +170,9 @@ export class Fetcher {
       const taken = this.queues.take();
       if ('next' in taken) {
         const { key, item, enqueuedAt } = taken.next;
-        void this.pool.add(() => this.process(key, item, enqueuedAt));
+        // Pumped again once the task has left the pool: from inside `process` the pool still
+        // counts it, and no slot would look free.
+        void this.pool.add(() => this.process(key, item, enqueuedAt)).then(() => this.pump());
         continue;
       }
       if (taken.waitMs !== undefined) this.timer = setTimeout(() => this.pump(), taken.waitMs);
@@ -214,7 +220,7 @@ export class Fetcher {
         prefix: this.options.prefix,
       });
       if (outcome.kind === 'fetched') {
-        sink.fetched({ ...outcome, content: response.content });
+        await sink.fetched({ ...outcome, content: response.content });
         return;
       }
       if (outcome.redirectTo && this.options.redirectionsAllowed) {
@@ -234,7 +240,6 @@ export class Fetcher {
     } finally {
       this.queues.finish(key, asap);
       this.waiters.shift()?.();
-      this.pump();
       this.checkIdle();
     }
   }

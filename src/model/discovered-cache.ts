@@ -4,6 +4,8 @@ import type { CacheSpec } from './cache-spec.js';
 interface Entry {
   written: number;
   accessed: number;
+  /** The `tick` when the entry last moved to the back of the map. */
+  moved: number;
 }
 
 export interface CacheStats {
@@ -25,6 +27,7 @@ export class DiscoveredCache {
   private readonly entries = new Map<string, Entry>();
   private hits = 0;
   private misses = 0;
+  private tick = 0;
 
   constructor(
     private readonly spec: CacheSpec,
@@ -40,9 +43,15 @@ export class DiscoveredCache {
       return false;
     }
     entry.accessed = now;
-    // Re-inserting keeps the map ordered by last use, which makes eviction LRU.
-    this.entries.delete(url);
-    this.entries.set(url, entry);
+    // Re-inserting keeps the map ordered by last use, which makes eviction LRU. An entry that moved
+    // back recently (within the newer half of the map) stays where it is: it is far from eviction,
+    // and the home-page links that make most hits would otherwise cost a delete and a set each.
+    this.tick++;
+    if (this.tick - entry.moved >= this.entries.size / 2) {
+      entry.moved = this.tick;
+      this.entries.delete(url);
+      this.entries.set(url, entry);
+    }
     this.hits++;
     return true;
   }
@@ -51,7 +60,7 @@ export class DiscoveredCache {
     if (this.spec.maximumSize === 0) return;
     const now = this.clock.now();
     this.entries.delete(url);
-    this.entries.set(url, { written: now, accessed: now });
+    this.entries.set(url, { written: now, accessed: now, moved: ++this.tick });
     this.purgeOldest(now);
   }
 

@@ -166,6 +166,9 @@ export class Spout {
       for (const bucket of hitsOf(o.form, res.body)) {
         for (const hit of bucket) {
           hits++;
+          // Most hits of a busy crawl are URLs still in flight: skip them before decoding metadata.
+          const url = (hit._source as { url?: unknown } | undefined)?.url;
+          if (typeof url === 'string' && (this.inFlight.blocks(url) || this.buffer.has(url))) continue;
           const doc = fromStatusSource(hit._source);
           if (!doc || this.inFlight.blocks(doc.url) || this.buffer.has(doc.url)) continue;
           const key = doc.key ?? '_DEFAULT_';

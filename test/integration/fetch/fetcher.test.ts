@@ -136,6 +136,45 @@ describe('the fetcher against real servers', () => {
     }
   });
 
+  it('a parse stage that falls behind holds the fetch threads: no more pages fetched than it takes', async () => {
+    const log: Log[] = [];
+    const a = await site('127.0.0.2', log);
+    const protocol = testProtocol({}, { clock: systemClock });
+    protocols.push(protocol);
+    const release: (() => void)[] = [];
+    let handed = 0;
+    const fetcher = new Fetcher(options({ threads: 3, maxUrlsInQueues: 100 }), {
+      protocol,
+      robots: robotsFor(protocol),
+      sink: {
+        status: () => {},
+        discovered: () => {},
+        fetched: () => {
+          handed++;
+          return new Promise<void>((resolve) => release.push(resolve));
+        },
+      },
+      clock: systemClock,
+    });
+    const hosts = ['127.0.0.2', '127.0.0.3', '127.0.0.5', '127.0.0.6'];
+    const others = await Promise.all(hosts.slice(1).map((h) => site(h, log)));
+    for (const s of [a, ...others])
+      for (let i = 0; i < 5; i++) await fetcher.submit(item(`${s.origin}/p${i}`));
+    await new Promise((r) => setTimeout(r, 500));
+    // Three threads, each holding a page the parse stage has not taken: nothing else is fetched.
+    expect(handed).toBe(3);
+    expect(log.length).toBe(3);
+    for (;;) {
+      const r = release.shift();
+      if (r) r();
+      else if (handed === 20) break;
+      else await new Promise((res) => setTimeout(res, 10));
+    }
+    await fetcher.idle();
+    fetcher.close();
+    expect(log.length).toBe(20);
+  });
+
   it('a robots.txt denial is ERROR robots.txt without fetching the page', async () => {
     const log: Log[] = [];
     const a = await site('127.0.0.2', log);

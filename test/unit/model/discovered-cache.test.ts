@@ -60,6 +60,19 @@ describe('DiscoveredCache', () => {
     expect(c.size).toBe(2);
   });
 
+  it('repeated hits on a recent URL (the home page of every page) keep eviction least recently used', () => {
+    const { cache: c } = cache('maximumSize=4');
+    for (const u of ['a', 'b', 'c', 'd']) c.put(u);
+    for (let i = 0; i < 50; i++) expect(c.has('d')).toBe(true);
+    expect(c.has('a')).toBe(true);
+    expect(c.has('c')).toBe(true);
+    c.put('e');
+    c.put('f');
+    expect(c.has('b')).toBe(false);
+    expect(c.has('d')).toBe(false);
+    for (const u of ['a', 'c', 'e', 'f']) expect(c.has(u)).toBe(true);
+  });
+
   it('maximumSize=0 caches nothing', () => {
     const { cache: c } = cache('maximumSize=0');
     c.put('a');
