@@ -52,11 +52,18 @@ export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts, e
   return { path, settings };
 }
 
+function median(values) {
+  if (values.length === 0) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
 export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} }) {
   const args = [join(root, 'dist/cli/main.js'), 'run', '--once', '--conf', conf];
   for (const s of seeds) args.push('--seed', s);
   let start;
   let end;
+  const rates = [];
   const { done } = runNode(args, {
     env: { LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
     onLine: (_stream, v) => {
@@ -68,7 +75,11 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
       });
       if (v.msg === 'crawling') start = mark();
       if (v.msg === 'crawl stopped') end = { ...mark(), summary: v };
-      if (v.msg === 'progress') log(`  ${v.fetched} fetched, ${v.fetchedPerSec} pages/s`);
+      if (v.msg === 'progress') {
+        // The first line has no previous one to compare with; the rest are 10-s windows.
+        if (rates.length > 0 || v.fetchedPerSec > 0) rates.push(v.fetchedPerSec);
+        log(`  ${v.fetched} fetched, ${v.fetchedPerSec} pages/s`);
+      }
       if (v.level >= 50) log(`  crawler error: ${v.msg}`);
     },
   });
@@ -86,6 +97,9 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
     fetched: s.fetched,
     byStatus: s.byStatus,
     pagesPerSec: s.fetched / secs,
+    // Over the 10-s progress windows: the ramp-up (seeds only) and the tail (the last URLs of each
+    // host) pull the whole-crawl average down; the median window is the steady state.
+    windows: { median: median(rates), max: Math.max(0, ...rates), count: rates.length },
     cpuSecs,
     cpuPer1000: (cpuSecs / s.fetched) * 1000,
     maxRssMb: s.maxRssMb,

@@ -1,6 +1,6 @@
 // `npm run bench`: the whole benchmark in one run, written to scripts/bench/RESULTS.md.
 //
-// For each profile (small: 50 hosts x 600 pages of ~10 KB; large: 20 hosts x 150 pages of
+// For each profile (small: 50 hosts x 2,000 pages of ~10 KB; large: 20 hosts x 150 pages of
 // ~90 KB) it serves the synthetic web from one process, measures the stage limits (undici fetch,
 // parse, raw _bulk) on the same pages, crawls it end to end with `crawler run --once`, and crawls it
 // with the peer (Crawlee's CheerioCrawler). Then the spout query at 100 k and 1 M status documents.
@@ -29,7 +29,7 @@ const PROFILES = quick
       { profile: 'large', hosts: 5, pages: 100, peerMax: 200 },
     ]
   : [
-      { profile: 'small', hosts: 50, pages: 600, peerMax: 5000, threadsVariant: true },
+      { profile: 'small', hosts: 50, pages: 2000, peerMax: 5000, threadsVariant: true },
       { profile: 'large', hosts: 20, pages: 150, peerMax: 500 },
     ];
 const started = Date.now();
