@@ -170,7 +170,7 @@ export class Spout {
           const url = (hit._source as { url?: unknown } | undefined)?.url;
           if (typeof url === 'string' && (this.inFlight.blocks(url) || this.buffer.has(url))) continue;
           const doc = fromStatusSource(hit._source);
-          if (!doc || this.inFlight.blocks(doc.url) || this.buffer.has(doc.url)) continue;
+          if (!doc) continue;
           const key = doc.key ?? '_DEFAULT_';
           if (this.buffer.add(key, { url: doc.url, metadata: doc.metadata, status: doc.status, key }))
             added++;

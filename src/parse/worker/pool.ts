@@ -79,7 +79,11 @@ export class ParserPool {
         if (m.type === 'result') p.resolve(fromWire(m.outcome));
         else p.reject(new Error(m.error));
       });
+      let dead = false;
+      // A crash fires 'error' and then 'exit': act on the first only.
       const died = (err: Error) => {
+        if (dead) return;
+        dead = true;
         const i = this.threads.indexOf(thread);
         if (i >= 0) this.threads.splice(i, 1);
         for (const p of thread.pending.values()) p.reject(err);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { loadURLFilters } from '../../../src/filters/load.js';
 import { Metadata } from '../../../src/model/metadata.js';
@@ -66,6 +66,17 @@ describe('parser threads (parser.threads > 0)', () => {
     const threaded = await pool.parse(i);
     expect(threaded.kind).toBe('status');
     expect(plain(threaded)).toEqual(plain(local.parse(i) as ParseOutcome));
+  });
+
+  it('replace a thread that dies, keeping as many threads as configured; later pages parse', async () => {
+    const inside = pool as unknown as { threads: { worker: { terminate(): Promise<number> } }[] };
+    await inside.threads[0]!.worker.terminate();
+    await vi.waitFor(() => expect(inside.threads).toHaveLength(2), { timeout: 10_000 });
+    // Give a second restart, were there one, time to show itself.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(inside.threads).toHaveLength(2);
+    const outcome = await pool.parse(input('http://site.test/after', page(3)));
+    expect(outcome.outlinks).toHaveLength(3);
   });
 
   it('parse many pages at once, each answer matched to its page', async () => {
