@@ -8,6 +8,7 @@
 // cores): pages/s, µs/page and MB/s. No assertion: numbers are for reading, not for CI.
 
 import { performance } from 'node:perf_hooks';
+import { rng } from './web.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
@@ -26,17 +27,6 @@ const SECONDS = arg('seconds', 3);
 const RUNS = arg('runs', 3);
 
 // ---- deterministic page generator ------------------------------------------------------------
-
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'the of and to in is for on that with as by this from at are be it an or was which not have has ' +

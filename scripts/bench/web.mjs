@@ -26,7 +26,8 @@ const WORDS = (
   'résumé café naïve über straße — “quoted” words'
 ).split(' ');
 
-function rng(seed) {
+/** A small deterministic generator (mulberry32): the same seed gives the same web. */
+export function rng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
