@@ -80,67 +80,50 @@ async function profileRun(p, os) {
   const web = await startWeb(p);
   const webSpec = { profile: p.profile, hosts: p.hosts, pages: p.pages, port: web.port };
   const dir = join(root, '.bench', p.profile);
-  const conf = writeBenchConf(dir, root, { opensearchUrl: os.url, concurrency: CONCURRENCY, hosts: p.hosts });
-  try {
-    say('stage limit: undici fetch only');
-    const fetch = await json([
-      join(here, 'stages.mjs'),
-      'fetch',
-      JSON.stringify({ web: webSpec, concurrency: CONCURRENCY }),
-    ]);
-    say(`  ${fetch.pagesPerSec.toFixed(0)} pages/s`);
-    say('stage limit: parse and extract only');
-    const parse = await json([
-      join(here, 'stages.mjs'),
-      'parse',
-      JSON.stringify({
-        web: webSpec,
-        conf: conf.path,
-        sample: p.profile === 'small' ? 2000 : 500,
-        seconds: 10,
-      }),
-    ]);
-    say(`  ${parse.pagesPerSec.toFixed(0)} pages/s`);
-    say('stage limit: raw _bulk of the status documents');
-    const bulk = await json([
-      join(here, 'stages.mjs'),
-      'bulk',
-      JSON.stringify({ web: webSpec, opensearchUrl: os.url, concurrency: 2, bulkActions: 500 }),
-    ]);
-    say(`  ${bulk.docsPerSec.toFixed(0)} docs/s`);
-    say('end to end: crawler run --once');
-    await os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
-    const crawl = await crawlEndToEnd({
+  const confOptions = { opensearchUrl: os.url, concurrency: CONCURRENCY, hosts: p.hosts };
+  const conf = writeBenchConf(dir, root, confOptions);
+  const stage = (name, options) => json([join(here, 'stages.mjs'), name, JSON.stringify(options)]);
+  const clearIndices = () =>
+    os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+  /** One `crawler run --once` over the web from empty indices, which it leaves empty again. */
+  async function endToEnd(confPath) {
+    await clearIndices();
+    const r = await crawlEndToEnd({
       root,
-      conf: conf.path,
+      conf: confPath,
       seeds: web.seeds,
       pids: { opensearch: findOpenSearchPid(), web: web.pid },
       log: say,
     });
-    say(`  ${crawl.fetched} pages in ${crawl.secs.toFixed(1)} s: ${crawl.pagesPerSec.toFixed(0)} pages/s`);
-    const counts = await os.client.count({ index: 'bench-status' });
-    crawl.statusDocs = counts.body.count;
-    await os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+    say(`  ${r.fetched} pages in ${r.secs.toFixed(1)} s: ${r.pagesPerSec.toFixed(0)} pages/s`);
+    r.statusDocs = (await os.client.count({ index: 'bench-status' })).body.count;
+    await clearIndices();
+    return r;
+  }
+  try {
+    say('stage limit: undici fetch only');
+    const fetch = await stage('fetch', { web: webSpec, concurrency: CONCURRENCY });
+    say(`  ${fetch.pagesPerSec.toFixed(0)} pages/s`);
+    say('stage limit: parse and extract only');
+    const sample = p.profile === 'small' ? 2000 : 500;
+    const parse = await stage('parse', { web: webSpec, conf: conf.path, sample, seconds: 10 });
+    say(`  ${parse.pagesPerSec.toFixed(0)} pages/s`);
+    say('stage limit: raw _bulk of the status documents');
+    const bulk = await stage('bulk', {
+      web: webSpec,
+      opensearchUrl: os.url,
+      concurrency: 2,
+      bulkActions: 500,
+    });
+    say(`  ${bulk.docsPerSec.toFixed(0)} docs/s`);
+    say('end to end: crawler run --once');
+    const crawl = await endToEnd(conf.path);
     let threaded;
     if (p.threadsVariant) {
       say('end to end again with parser.threads: 1 (parsing on a worker thread)');
-      const variant = writeBenchConf(dir, root, {
-        opensearchUrl: os.url,
-        concurrency: CONCURRENCY,
-        hosts: p.hosts,
-        extra: { 'parser.threads': 1 },
-      });
-      threaded = await crawlEndToEnd({
-        root,
-        conf: variant.path,
-        seeds: web.seeds,
-        pids: { opensearch: findOpenSearchPid(), web: web.pid },
-        log: say,
-      });
-      say(
-        `  ${threaded.fetched} pages in ${threaded.secs.toFixed(1)} s: ${threaded.pagesPerSec.toFixed(0)} pages/s`,
-      );
-      await os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+      const extra = { 'parser.threads': 1 };
+      const variant = writeBenchConf(dir, root, { ...confOptions, extra });
+      threaded = await endToEnd(variant.path);
     }
     say(`peer: Crawlee CheerioCrawler, first ${p.peerMax} pages`);
     const peer = await json([

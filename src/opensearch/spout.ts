@@ -62,8 +62,7 @@ export class Spout {
   private querying: Promise<number> | undefined;
   private queries = 0;
   private lastQueryMs = 0;
-  /** The last query failed (cluster down, bad settings): its 0 URLs say nothing about what is due. */
-  lastQueryFailed = false;
+  private failed = false;
   private readonly queryMs = new LatencyWindow();
 
   constructor(
@@ -73,6 +72,11 @@ export class Spout {
     private readonly log: Logger,
   ) {
     this.inFlight = new InFlight(options.purgatoryMs, clock);
+  }
+
+  /** The last query failed (cluster down, bad settings): its 0 URLs say nothing about what is due. */
+  get lastQueryFailed(): boolean {
+    return this.failed;
   }
 
   stats(): SpoutStats {
@@ -100,7 +104,7 @@ export class Spout {
       } else {
         const added = await this.query();
         // A failed query is not an empty index: --once must not take it for the end of the crawl.
-        if (added === 0 && this.buffer.size === 0) return this.lastQueryFailed ? 'wait' : 'empty';
+        if (added === 0 && this.buffer.size === 0) return this.failed ? 'wait' : 'empty';
       }
     }
     const item = this.buffer.next();
@@ -155,7 +159,7 @@ export class Spout {
     const body = o.form === 'collapse' ? collapseQuery(params) : aggregationQuery(params);
     let added = 0;
     let hits = 0;
-    this.lastQueryFailed = false;
+    this.failed = false;
     try {
       const res = await this.client.search({
         index: o.index,
@@ -177,7 +181,7 @@ export class Spout {
         }
       }
     } catch (e) {
-      this.lastQueryFailed = true;
+      this.failed = true;
       this.log.warn({ err: errorMessage(e) }, 'spout query failed; retrying after spout.min.delay.queries');
     } finally {
       this.queries++;
@@ -186,7 +190,7 @@ export class Spout {
       this.queryMs.record(this.lastQueryMs);
     }
     // Nothing due at this date: the next query looks at "now" again (new URLs may have become due).
-    if (hits === 0 && !this.lastQueryFailed) this.queryDate = undefined;
+    if (hits === 0 && !this.failed) this.queryDate = undefined;
     return added;
   }
 }
