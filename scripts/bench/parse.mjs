@@ -95,7 +95,7 @@ const config = {
 
 let urlFilters = null;
 try {
-  const { loadURLFilters } = await load('filters/load.js');
+  const { loadURLFilters } = await load('urlfilters/load.js');
   const chain = loadURLFilters();
   urlFilters = (source, md, target) => chain.filter(source, md, target);
 } catch (e) {

@@ -5,7 +5,7 @@
 // OpenSearch at OPENSEARCH_URL, default http://127.0.0.1:9200).
 import { Client } from '@opensearch-project/opensearch';
 import { readMapping } from '../../dist/opensearch/indices.js';
-import { aggregationQuery, collapseQuery } from '../../dist/opensearch/spout-query.js';
+import { aggregationQuery, collapseQuery } from '../../dist/opensearch/spout/query.js';
 import { documentId } from '../../dist/opensearch/status-doc.js';
 
 const HOSTS = 10_000;

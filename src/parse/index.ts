@@ -1,13 +1,18 @@
 export { charsetDisplayName, decode, detectCharset } from './charset.js';
-export { ParseFilters } from './filters/chain.js';
-export { BUILT_IN_FILTERS, buildParseFilters, loadParseFilters, resolveFiltersFile } from './filters/load.js';
-export type { FactoryContext, ParseContext, ParseFilter, ParseFilterFactory } from './filters/types.js';
-export { PARSED_BY, type ParserDeps, parseHtml } from './html/parse.js';
+export { parsePage } from './dispatch.js';
+export { PARSED_BY, type ParserDeps, parseHtml } from './html/page.js';
 export { detectMediaType, mediaType } from './mime.js';
-export { parsePage } from './page.js';
-export { createPageParser, type PageParser, type PageParserDeps, type ParseLogger } from './parser.js';
+export { ParseFilters } from './parsefilters/chain.js';
+export {
+  BUILT_IN_FILTERS,
+  buildParseFilters,
+  loadParseFilters,
+  resolveFiltersFile,
+} from './parsefilters/load.js';
+export type { FactoryContext, ParseContext, ParseFilter, ParseFilterFactory } from './parsefilters/types.js';
 export { defaultParseConfig, type ParseConfig, type ParseSettings, parseSettings } from './settings.js';
 export { isSitemapDocument } from './sitemap/detect.js';
-export { parseSitemap, type SitemapDeps } from './sitemap/sitemap.js';
+export { parseSitemap, type SitemapDeps } from './sitemap/page.js';
+export { createPageParser, type PageParser, type PageParserDeps, type ParseLogger } from './stage.js';
 export { detach } from './strings.js';
 export * from './types.js';

@@ -1,8 +1,8 @@
 import { MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import { errorMessage } from '../util/errors.js';
-import type { ParseFilters } from './filters/chain.js';
-import type { ParseContext } from './filters/types.js';
+import type { ParseFilters } from './parsefilters/chain.js';
+import type { ParseContext } from './parsefilters/types.js';
 import { detachMetadata } from './strings.js';
 import { type Outlink, PARSE_ERROR_SOURCE, type ParseStatus } from './types.js';
 

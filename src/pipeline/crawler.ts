@@ -8,7 +8,7 @@ import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import type { StatusEvent } from '../model/status-updater.js';
 import type { BulkWriter } from '../opensearch/bulk-writer.js';
 import type { ContentDeleter } from '../opensearch/deleter.js';
-import type { Spout } from '../opensearch/spout.js';
+import type { Spout } from '../opensearch/spout/spout.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';

@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import { Metadata } from '../model/metadata.js';
 import type { TransitionRecord } from '../model/transition.js';
 import { ensureIndices, planIndices } from '../opensearch/indices.js';
-import { createPageParser } from '../parse/parser.js';
+import { createPageParser } from '../parse/stage.js';
 import { OffsetClock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { buildCrawler, buildFilter, buildStatusSide } from './build.js';

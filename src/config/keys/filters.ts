@@ -1,6 +1,6 @@
 import { bool, str } from '../define.js';
 
-/** Keys of URL filtering (src/filters): the filter chain and the settings some filters read. */
+/** Keys of URL filtering (src/urlfilters): the filter chain and the settings some filters read. */
 export const filterKeys = {
   'urlfilters.config.file': str(
     'urlfilters.json',

@@ -2,12 +2,12 @@
 // is given (exactly as the main thread would) and parses the pages it receives, one at a time.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../../config/schema.js';
-import { loadURLFilters } from '../../filters/load.js';
 import { Metadata } from '../../model/metadata.js';
+import { loadURLFilters } from '../../urlfilters/load.js';
 import { systemClock } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
 import { createLogger } from '../../util/log.js';
-import { createPageParser } from '../parser.js';
+import { createPageParser } from '../stage.js';
 import { type ParseRequest, toWire, type WorkerMessage } from './protocol.js';
 
 const { config, logLevel } = workerData as { config: Config; logLevel: string };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metadata } from '../../../src/model/metadata.js';
 import { createClient } from '../../../src/opensearch/client.js';
 import { ensureIndices, planIndices } from '../../../src/opensearch/indices.js';
-import { Spout, type SpoutItem, type SpoutOptions } from '../../../src/opensearch/spout.js';
+import { Spout, type SpoutItem, type SpoutOptions } from '../../../src/opensearch/spout/spout.js';
 import { documentId, toStatusSource } from '../../../src/opensearch/status-doc.js';
 import { ManualClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/log.js';

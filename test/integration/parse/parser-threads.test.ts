@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
-import { loadURLFilters } from '../../../src/filters/load.js';
 import { Metadata } from '../../../src/model/metadata.js';
-import { createPageParser } from '../../../src/parse/parser.js';
+import { createPageParser } from '../../../src/parse/stage.js';
 import { ParserPool } from '../../../src/parse/worker/pool.js';
 import type { ParseOutcome } from '../../../src/pipeline/ports.js';
+import { loadURLFilters } from '../../../src/urlfilters/load.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/log.js';
 import { buildCli } from '../../support/child.js';

@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatOf } from '../../../src/parse/filters/basic.js';
-import { buildParseFilters } from '../../../src/parse/filters/load.js';
+import { formatOf } from '../../../src/parse/parsefilters/basic.js';
+import { buildParseFilters } from '../../../src/parse/parsefilters/load.js';
 import { dropFragment, expectParsed, parse, urls } from './support.js';
 
 const TOP = 'org.apache.stormcrawler.parse.ParseFilters';

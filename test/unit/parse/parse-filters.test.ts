@@ -2,9 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ParseFilters } from '../../../src/parse/filters/chain.js';
-import { buildParseFilters, loadParseFilters, resolveFiltersFile } from '../../../src/parse/filters/load.js';
-import type { ParseFilter } from '../../../src/parse/filters/types.js';
+import { ParseFilters } from '../../../src/parse/parsefilters/chain.js';
+import {
+  buildParseFilters,
+  loadParseFilters,
+  resolveFiltersFile,
+} from '../../../src/parse/parsefilters/load.js';
+import type { ParseFilter } from '../../../src/parse/parsefilters/types.js';
 import { ConfigError } from '../../../src/util/errors.js';
 import { expectParsed, expectStatus, fixture, parse, urls } from './support.js';
 

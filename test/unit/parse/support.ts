@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Metadata } from '../../../src/model/metadata.js';
 import { MetadataTransfer } from '../../../src/model/metadata-transfer.js';
-import type { ParseFilters } from '../../../src/parse/filters/chain.js';
-import { parsePage } from '../../../src/parse/page.js';
+import { parsePage } from '../../../src/parse/dispatch.js';
+import type { ParseFilters } from '../../../src/parse/parsefilters/chain.js';
 import { defaultParseConfig, type ParseConfig, parseSettings } from '../../../src/parse/settings.js';
-import type { SitemapDeps } from '../../../src/parse/sitemap/sitemap.js';
+import type { SitemapDeps } from '../../../src/parse/sitemap/page.js';
 import type { OutlinkFilter, ParseResult } from '../../../src/parse/types.js';
 import { ManualClock } from '../../../src/util/clock.js';
 

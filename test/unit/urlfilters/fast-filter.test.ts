@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FastURLFilter, parseFastRules } from '../../../src/filters/fast-filter.js';
-import type { MetadataView } from '../../../src/filters/types.js';
+import { FastURLFilter, parseFastRules } from '../../../src/urlfilters/fast-filter.js';
+import type { MetadataView } from '../../../src/urlfilters/types.js';
 
 const md = (record: Record<string, string> = {}): MetadataView => ({
   getFirstValue: (k) => record[k],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InFlight } from '../../../src/pipeline/in-flight.js';
-import { UrlBuffer } from '../../../src/pipeline/url-buffer.js';
+import { InFlight } from '../../../src/opensearch/spout/in-flight.js';
+import { UrlBuffer } from '../../../src/opensearch/spout/url-buffer.js';
 import { ManualClock } from '../../../src/util/clock.js';
 
 describe('spout buffer', () => {

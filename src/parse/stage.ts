@@ -1,8 +1,8 @@
 import { MetadataTransfer, type MetadataTransferConfig } from '../model/metadata-transfer.js';
 import type { Clock } from '../util/clock.js';
-import type { ParseFilters } from './filters/chain.js';
-import { loadParseFilters } from './filters/load.js';
-import { parsePage } from './page.js';
+import { parsePage } from './dispatch.js';
+import type { ParseFilters } from './parsefilters/chain.js';
+import { loadParseFilters } from './parsefilters/load.js';
 import { type ParseConfig, type ParseSettings, parseSettings } from './settings.js';
 import type { OutlinkFilter, ParseInput, ParseResult } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../util/clock.js';
+import type { Clock } from '../../util/clock.js';
 
 /**
  * URLs the spout emitted and that are not settled yet, plus a purgatory of recently settled ones.

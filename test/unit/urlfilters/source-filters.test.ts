@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MaxDepthFilter, MetadataFilter, SelfURLFilter, SitemapFilter } from '../../../src/filters/source.js';
-import type { MetadataView } from '../../../src/filters/types.js';
+import {
+  MaxDepthFilter,
+  MetadataFilter,
+  SelfURLFilter,
+  SitemapFilter,
+} from '../../../src/urlfilters/source.js';
+import type { MetadataView } from '../../../src/urlfilters/types.js';
 
 /** A minimal stand-in for the model's Metadata. */
 function md(record: Record<string, string | string[]> = {}): MetadataView {

@@ -1,15 +1,15 @@
 import type { Client } from '@opensearch-project/opensearch';
-import type { Metadata } from '../model/metadata.js';
-import type { Status } from '../model/status.js';
-import { isoDate } from '../model/values.js';
-import { InFlight } from '../pipeline/in-flight.js';
-import { UrlBuffer } from '../pipeline/url-buffer.js';
-import type { Clock } from '../util/clock.js';
-import { errorMessage } from '../util/errors.js';
-import { LatencyWindow } from '../util/latency.js';
-import type { Logger } from '../util/log.js';
-import { aggregationQuery, collapseQuery, hitsOf, type QueryForm } from './spout-query.js';
-import { fromStatusSource } from './status-doc.js';
+import type { Metadata } from '../../model/metadata.js';
+import type { Status } from '../../model/status.js';
+import { isoDate } from '../../model/values.js';
+import type { Clock } from '../../util/clock.js';
+import { errorMessage } from '../../util/errors.js';
+import { LatencyWindow } from '../../util/latency.js';
+import type { Logger } from '../../util/log.js';
+import { fromStatusSource } from '../status-doc.js';
+import { InFlight } from './in-flight.js';
+import { aggregationQuery, collapseQuery, hitsOf, type QueryForm } from './query.js';
+import { UrlBuffer } from './url-buffer.js';
 
 export interface SpoutItem {
   readonly url: string;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BasicURLNormalizer, type BasicURLNormalizerOptions } from '../../../src/filters/basic-normalizer.js';
+import {
+  BasicURLNormalizer,
+  type BasicURLNormalizerOptions,
+} from '../../../src/urlfilters/basic-normalizer.js';
 
 const normalize = (url: string, options: BasicURLNormalizerOptions = {}) =>
   new BasicURLNormalizer(options).filter(new URL('http://source.example/'), null, url);

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileJavaRegex, javaReplacement } from '../../../src/filters/java-regex.js';
-import { parseRegexRules, RegexURLFilter } from '../../../src/filters/regex-filter.js';
+import { compileJavaRegex, javaReplacement } from '../../../src/urlfilters/java-regex.js';
+import { parseRegexRules, RegexURLFilter } from '../../../src/urlfilters/regex-filter.js';
 import {
   compileSubstitutions,
   parseNormalizerXml,
   RegexURLNormalizer,
-} from '../../../src/filters/regex-normalizer.js';
+} from '../../../src/urlfilters/regex-normalizer.js';
 
 const shippedRules = readFileSync(
   new URL('../../../conf/default-regex-filters.txt', import.meta.url),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HostURLFilter } from '../../../src/filters/host.js';
+import { HostURLFilter } from '../../../src/urlfilters/host.js';
 
 const source = new URL('http://www.sourcedomain.com/index.html');
 const same = 'http://www.sourcedomain.com/index.html';

@@ -2,7 +2,7 @@ import { MD } from '../../model/keys.js';
 import type { Metadata } from '../../model/metadata.js';
 import type { Clock } from '../../util/clock.js';
 import { canonicalCharset, charsetOfContentType, decode } from '../charset.js';
-import type { ParserDeps } from '../html/parse.js';
+import type { ParserDeps } from '../html/page.js';
 import { OutlinkCollector } from '../outlinks.js';
 import { failed, runFilters, simpleContext } from '../results.js';
 import { detachMetadata } from '../strings.js';
@@ -15,7 +15,7 @@ import {
 } from '../types.js';
 import { w3cDate } from './dates.js';
 import { inflateSitemap } from './detect.js';
-import { parseSitemapText, parseSitemapXml, type SitemapEntry, type SitemapType } from './parse.js';
+import { parseSitemapText, parseSitemapXml, type SitemapEntry, type SitemapType } from './xml.js';
 
 export interface SitemapDeps extends ParserDeps {
   /** For `sitemap.filter.hours.since.modified`. */

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { filterKeys } from '../../../src/config/keys/filters.js';
-import { buildFilters, loadURLFilters, PACKAGE_CONF_DIR } from '../../../src/filters/load.js';
-import type { MetadataView, URLFilter, WarnLogger } from '../../../src/filters/types.js';
+import { buildFilters, loadURLFilters, PACKAGE_CONF_DIR } from '../../../src/urlfilters/load.js';
+import type { MetadataView, URLFilter, WarnLogger } from '../../../src/urlfilters/types.js';
 import { ConfigError } from '../../../src/util/errors.js';
 
 const fixtures = fileURLToPath(new URL('fixtures/', import.meta.url));

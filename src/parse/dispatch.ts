@@ -1,6 +1,6 @@
-import { parseHtml } from './html/parse.js';
+import { parseHtml } from './html/page.js';
 import { isSitemapDocument } from './sitemap/detect.js';
-import { parseSitemap, type SitemapDeps } from './sitemap/sitemap.js';
+import { parseSitemap, type SitemapDeps } from './sitemap/page.js';
 import { PARSE_MD, type ParseInput, type ParseResult } from './types.js';
 
 /**

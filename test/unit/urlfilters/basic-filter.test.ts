@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BasicURLFilter } from '../../../src/filters/basic-filter.js';
+import { BasicURLFilter } from '../../../src/urlfilters/basic-filter.js';
 
 const check = (filter: BasicURLFilter, url: string) => filter.filter(new URL(url), null, url);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { URLFilterChain } from '../../../src/filters/chain.js';
-import type { URLFilter, WarnLogger } from '../../../src/filters/types.js';
+import { URLFilterChain } from '../../../src/urlfilters/chain.js';
+import type { URLFilter, WarnLogger } from '../../../src/urlfilters/types.js';
 import { silentLogger } from '../../../src/util/log.js';
 
 function recorder(): WarnLogger & { calls: { obj: object; msg: string }[] } {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BasicURLNormalizer } from '../../../src/filters/basic-normalizer.js';
-import { loadURLFilters } from '../../../src/filters/load.js';
+import { BasicURLNormalizer } from '../../../src/urlfilters/basic-normalizer.js';
+import { loadURLFilters } from '../../../src/urlfilters/load.js';
 
 const HEX32 = '8DBFC2FEDBD740BBC8B4D1A504A6DE7F';
 
