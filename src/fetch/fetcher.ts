@@ -1,7 +1,8 @@
 import PQueue from 'p-queue';
-import { MD } from '../model/keys.js';
+import { ERROR_CAUSE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import { isoDate, parseInteger } from '../model/values.js';
+import { FetchException } from '../protocol/http/errors.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { type CrawlDelayPolicy, decideCrawlDelay } from './crawl-delay.js';
@@ -9,7 +10,6 @@ import {
   type FetchedOutcome,
   outcomeOfException,
   outcomeOfResponse,
-  REFUSAL,
   refusal,
   type StatusOutcome,
 } from './outcomes.js';
@@ -67,9 +67,9 @@ function overridesOf(md: Metadata): QueueOverrides {
   // StormCrawler reads these per-URL keys in milliseconds.
   const num = (k: string) => parseInteger(md.getFirstValue(k));
   return {
-    crawlDelayMs: num('crawl.delay'),
-    minCrawlDelayMs: num('crawl.min.delay'),
-    maxThreads: num('max.threads.queue'),
+    crawlDelayMs: num(MD.crawlDelay),
+    minCrawlDelayMs: num(MD.crawlMinDelay),
+    maxThreads: num(MD.maxThreadsQueue),
   };
 }
 
@@ -121,12 +121,17 @@ export class Fetcher {
       try {
         url = new URL(item.url);
       } catch {
-        this.deps.sink.status(refusal(item.url, item.metadata, REFUSAL.malformed));
+        this.deps.sink.status(refusal(item.url, item.metadata, ERROR_CAUSE.malformedUrl));
         return;
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
         this.deps.sink.status(
-          refusal(item.url, item.metadata, REFUSAL.scheme, `cannot fetch ${url.protocol} URLs`),
+          refusal(
+            item.url,
+            item.metadata,
+            ERROR_CAUSE.unsupportedScheme,
+            `cannot fetch ${url.protocol} URLs`,
+          ),
         );
         return;
       }
@@ -189,12 +194,12 @@ export class Fetcher {
       const md = item.metadata.copy();
       if (this.options.sitemapDiscovery && !rules.fromCache) {
         for (const s of rules.sitemaps)
-          if (rules.isAllowed(s)) sink.discovered(item, s, { isSitemap: 'true' });
+          if (rules.isAllowed(s)) sink.discovered(item, s, { [MD.isSitemap]: 'true' });
       }
-      md.setValue('foundSitemap', String(rules.sitemaps.length > 0));
+      md.setValue(MD.foundSitemap, String(rules.sitemaps.length > 0));
       if (!rules.isAllowed(item.url)) {
         asap = true;
-        sink.status(refusal(item.url, md, REFUSAL.robots));
+        sink.status(refusal(item.url, md, ERROR_CAUSE.robots));
         return;
       }
       const decision = decideCrawlDelay(
@@ -206,7 +211,7 @@ export class Fetcher {
         asap = true;
         const asked = Math.round((rules.crawlDelayMs ?? 0) / 1000);
         sink.status(
-          refusal(item.url, md, REFUSAL.crawlDelay, `robots.txt asks for a crawl delay of ${asked} s`),
+          refusal(item.url, md, ERROR_CAUSE.crawlDelay, `robots.txt asks for a crawl delay of ${asked} s`),
         );
         return;
       }
@@ -225,17 +230,16 @@ export class Fetcher {
       }
       if (outcome.redirectTo && this.options.redirectionsAllowed) {
         // A sitemap that moved is still a sitemap (as newer StormCrawler does).
-        const extra = md.getFirstValue('isSitemap') === 'true' ? { isSitemap: 'true' } : undefined;
+        const extra = md.getFirstValue(MD.isSitemap) === 'true' ? { [MD.isSitemap]: 'true' } : undefined;
         sink.discovered(item, outcome.redirectTo, extra);
       }
       sink.status(outcome);
     } catch (e) {
-      const keyword = fetchExceptionOf(e);
-      if (keyword === 'Blocked address') {
+      if (e instanceof FetchException && e.kind === 'blockedAddress') {
         asap = true;
-        sink.status(refusal(item.url, item.metadata, REFUSAL.blockedAddress, errorMessage(e)));
+        sink.status(refusal(item.url, item.metadata, ERROR_CAUSE.blockedAddress, errorMessage(e)));
       } else {
-        sink.status(outcomeOfException(item.url, item.metadata, keyword));
+        sink.status(outcomeOfException(item.url, item.metadata, fetchExceptionOf(e)));
       }
     } finally {
       this.queues.finish(key, asap);

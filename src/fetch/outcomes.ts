@@ -28,16 +28,6 @@ export interface FetchedOutcome {
   readonly metadata: Metadata;
 }
 
-/** Keys the fetcher writes (StormCrawler's names). */
-export const FETCH_MD = {
-  statusCode: 'fetch.statusCode',
-  byteLength: 'fetch.byteLength',
-  loadingTime: 'fetch.loadingTime',
-  timeInQueues: 'fetch.timeInQueues',
-  trimmed: 'http.trimmed',
-  trimmedReason: 'http.trimmed.reason',
-} as const;
-
 export interface ResponseContext {
   readonly url: string;
   /** The URL's metadata as the spout gave it (not changed here). */
@@ -56,13 +46,13 @@ export function mergedMetadata(c: ResponseContext): Metadata {
   const md = c.metadata.copy();
   md.remove(MD.fetchException);
   for (const [name, values] of Object.entries(c.response.headers)) md.setValues(c.prefix + name, values);
-  md.setValue(FETCH_MD.statusCode, String(c.response.statusCode));
-  md.setValue(FETCH_MD.byteLength, String(c.response.byteLength));
-  md.setValue(FETCH_MD.loadingTime, String(Math.round(c.response.loadingTimeMs)));
-  md.setValue(FETCH_MD.timeInQueues, String(Math.round(c.timeInQueuesMs)));
+  md.setValue(MD.fetchStatusCode, String(c.response.statusCode));
+  md.setValue(MD.fetchByteLength, String(c.response.byteLength));
+  md.setValue(MD.fetchLoadingTime, String(Math.round(c.response.loadingTimeMs)));
+  md.setValue(MD.fetchTimeInQueues, String(Math.round(c.timeInQueuesMs)));
   if (c.response.trimmed) {
-    md.setValue(FETCH_MD.trimmed, 'true');
-    md.setValue(FETCH_MD.trimmedReason, c.response.trimmed);
+    md.setValue(MD.trimmed, 'true');
+    md.setValue(MD.trimmedReason, c.response.trimmed);
   }
   return md;
 }
@@ -121,13 +111,3 @@ export function refusal(
   if (message) md.setValue(MD.errorMessage, message);
   return { kind: 'status', url, status: 'ERROR', metadata: md };
 }
-
-export const REFUSAL = {
-  robots: ERROR_CAUSE.robots,
-  crawlDelay: ERROR_CAUSE.crawlDelay,
-  malformed: ERROR_CAUSE.malformedUrl,
-  /** http.filter.ipaddress.exclude refused the address the host resolves to. */
-  blockedAddress: 'blocked address',
-  /** Not http or https. */
-  scheme: 'unsupported scheme',
-} as const;

@@ -14,7 +14,8 @@ export interface FetchItem {
 export interface FetchProtocol {
   /**
    * Fetches one URL. Resolves with any HTTP answer (any status code); rejects when there was no
-   * answer, with an error carrying a `fetchException` keyword (see protocol/http/errors.ts).
+   * answer, with a FetchException (protocol/http/errors.ts): its `fetchException` keyword goes into
+   * the URL's metadata and its `kind` tells which documented failure it was.
    */
   fetch(url: string, metadata: Metadata): Promise<ResponseView & { readonly content: Buffer }>;
 }
@@ -31,7 +32,10 @@ export interface RobotsVerdict {
 }
 
 export interface RobotsSource {
-  /** Never rejects: a robots.txt that cannot be fetched yields the verdict §12.1 prescribes. */
+  /**
+   * Never rejects: a robots.txt that cannot be fetched or answers with an error still yields rules
+   * (allow-all or forbid-all, as RobotsService decides for that answer).
+   */
   rulesFor(url: string): Promise<RobotsVerdict>;
 }
 

@@ -1,8 +1,11 @@
 /**
- * Metadata keys with a meaning to the crawl rules, named as StormCrawler names them so that status
- * documents, seeds files and configurations carry over.
+ * Every metadata key the crawler reads or writes, in one place, named as StormCrawler names them so
+ * that status documents, seeds files and configurations carry over. Any layer may import this file
+ * (it imports nothing). Response headers are stored under `protocol.md.prefix` + their lowercased
+ * name (`protocol.content-type`); those names are HTTP's, not listed here.
  */
 export const MD = {
+  // --- The status rules (src/model) ---
   /** Consecutive FETCH_ERRORs; always persisted, removed by any other status. */
   fetchErrorCount: 'fetch.error.count',
   errorCause: 'error.cause',
@@ -20,11 +23,75 @@ export const MD = {
   urlPath: 'url.path',
   /** Hops from the seed. */
   depth: 'depth',
+  /** A per-seed depth limit that outlinks inherit (MaxDepthFilter). */
   maxDepth: 'max.depth',
+
+  // --- AdaptiveScheduler bookkeeping ---
+  /** The page signature, written by a signature parse filter. */
+  signature: 'signature',
+  /** The previous signature, copied by that parse filter before it writes the new one. */
+  signatureOld: 'signatureOld',
+  /** The current interval in minutes. */
+  fetchInterval: 'fetchInterval',
+  /** When the signature last changed (ISO-8601). */
+  signatureChangeDate: 'signatureChangeDate',
+  /** Sent back as If-Modified-Since; only written with `scheduler.adaptive.setLastModified`. */
+  lastModified: 'last-modified',
+
+  // --- Written by the fetcher ---
   fetchStatusCode: 'fetch.statusCode',
+  fetchByteLength: 'fetch.byteLength',
+  fetchLoadingTime: 'fetch.loadingTime',
+  fetchTimeInQueues: 'fetch.timeInQueues',
+  /** The `fetch.exception` keyword of a fetch that got no answer (see protocol/http/errors.ts). */
   fetchException: 'fetch.exception',
-  /** The Location of a redirect, as sent. */
+  /** The absolute target of a redirect (HTTP or meta refresh). */
   redirTo: '_redirTo',
+  /** "true" when the body was cut at a limit; the reason is in `trimmedReason`. */
+  trimmed: 'http.trimmed',
+  trimmedReason: 'http.trimmed.reason',
+  /** "true"/"false": the host's robots.txt names sitemaps (SitemapFilter reads it). */
+  foundSitemap: 'foundSitemap',
+
+  // --- Per-URL overrides read by the fetcher and the protocol (set in seeds or by filters) ---
+  /** Crawl delay of the URL's queue, ms. */
+  crawlDelay: 'crawl.delay',
+  /** Minimum delay of the URL's queue, ms. */
+  crawlMinDelay: 'crawl.min.delay',
+  /** Fetch threads of the URL's queue. */
+  maxThreadsQueue: 'max.threads.queue',
+  /** "true": send HEAD instead of GET. */
+  httpMethodHead: 'http.method.head',
+  /** Body limit in bytes for this URL (overrides http.content.limit). */
+  httpContentLimit: 'http.content.limit',
+  httpAccept: 'http.accept',
+  httpAcceptLanguage: 'http.accept.language',
+  /** "true"/"false": sitemap discovery for this URL's links (overrides sitemap.discovery). */
+  sitemapDiscovery: 'sitemap.discovery',
+  /** The address the URL's host resolved to, for partition.url.mode byIP. */
+  ip: 'ip',
+
+  // --- Written by the parsers ---
+  title: 'parse.title',
+  description: 'parse.description',
+  keywords: 'parse.keywords',
+  canonical: 'canonical',
+  contentType: 'parse.Content-Type',
+  contentEncoding: 'parse.Content-Encoding',
+  parsedBy: 'parsed.by',
+  noIndex: 'robots.noIndex',
+  noFollow: 'robots.noFollow',
+  noCache: 'robots.noCache',
+  anchors: 'anchors',
+  /** "true" on sitemaps and the URLs a sitemap index lists; "false" on pages. */
+  isSitemap: 'isSitemap',
+  sitemapLastModified: 'sitemap.lastModified',
+
+  // --- Written by the parse filters (their default `key` params) ---
+  domain: 'domain',
+  format: 'format',
+  collections: 'collections',
+  lang: 'lang',
 } as const;
 
 /** `error.cause` keywords: stable, documented values that operators filter on. */
@@ -36,4 +103,17 @@ export const ERROR_CAUSE = {
   /** robots.txt asks for a crawl delay above `fetcher.max.crawl.delay`. */
   crawlDelay: 'crawl_delay',
   malformedUrl: 'malformed URL',
+  /** http.filter.ipaddress.exclude refused the address the host resolves to. */
+  blockedAddress: 'blocked address',
+  /** Neither http nor https. */
+  unsupportedScheme: 'unsupported scheme',
+} as const;
+
+/** `error.source` values: the stage that ended a page (StormCrawler's names where it has them). */
+export const ERROR_SOURCE = {
+  contentType: 'content-type checking',
+  parsing: 'content parsing',
+  filtering: 'content filtering',
+  sitemap: 'sitemap parsing',
+  indexing: 'OpenSearch indexing',
 } as const;

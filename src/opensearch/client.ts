@@ -66,17 +66,26 @@ export function createClient(config: Config, type: ConnectionType = 'status'): C
   return { client, url: nodes[0]! };
 }
 
-/** Why a ping failed, in words an operator can act on. */
-async function probe(conn: Connection): Promise<string | undefined> {
+/** Why a ping failed: the cluster refused our credentials, or did not answer. */
+interface ProbeFailure {
+  readonly kind: 'credentials' | 'unreachable';
+  /** In words an operator can act on. */
+  readonly message: string;
+}
+
+async function probe(conn: Connection): Promise<ProbeFailure | undefined> {
   try {
     await conn.client.cluster.health({ timeout: '5s' });
     return undefined;
   } catch (e) {
     const status = (e as { meta?: { statusCode?: number } }).meta?.statusCode;
     if (status === 401 || status === 403) {
-      return `refused our credentials (HTTP ${status}): set OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or opensearch.user / opensearch.password`;
+      return {
+        kind: 'credentials',
+        message: `refused our credentials (HTTP ${status}): set OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or opensearch.user / opensearch.password`,
+      };
     }
-    return errorMessage(e);
+    return { kind: 'unreachable', message: errorMessage(e) };
   }
 }
 
@@ -94,7 +103,8 @@ export async function connect(
   const conn = createClient(config, type);
   const problem = await probe(conn);
   if (problem === undefined) return conn;
-  if (embeddedAllowed(config) && conn.url === EMBEDDED_URL && !problem.startsWith('refused')) {
+  // A node that refuses our credentials is running: starting another one cannot help.
+  if (embeddedAllowed(config) && conn.url === EMBEDDED_URL && problem.kind === 'unreachable') {
     log.info(
       `no OpenSearch answers at ${EMBEDDED_URL} and OPENSEARCH_URL is unset: starting the embedded node (scripts/opensearch start, data in .opensearch/)`,
     );
@@ -116,13 +126,13 @@ export async function connect(
     if (again === undefined) return conn;
     throw new ClusterError(
       'CLUSTER_UNREACHABLE',
-      `the embedded OpenSearch at ${conn.url} started but does not answer: ${again}`,
+      `the embedded OpenSearch at ${conn.url} started but does not answer: ${again.message}`,
     );
   }
   throw new ClusterError(
     'CLUSTER_UNREACHABLE',
-    `cannot reach OpenSearch at ${conn.url}: ${problem}. ` +
-      (problem.startsWith('refused')
+    `cannot reach OpenSearch at ${conn.url}: ${problem.message}. ` +
+      (problem.kind === 'credentials'
         ? ''
         : 'Start the cluster, or point OPENSEARCH_URL (or opensearch.addresses) at a running one; scripts/opensearch start runs a local node.'),
   );

@@ -1,4 +1,5 @@
 import { getDomain } from 'tldts';
+import { MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import { isoDate } from '../model/values.js';
 import { documentId } from './status-doc.js';
@@ -44,7 +45,7 @@ export function parseMapping(entries: readonly string[]): Mapping[] {
 
 /** False when the page must not be indexed: robots noindex, or indexer.md.filter not satisfied. */
 export function indexable(md: Metadata, o: IndexerOptions): boolean {
-  if (md.getFirstValue('robots.noIndex') === 'true') return false;
+  if (md.getFirstValue(MD.noIndex) === 'true') return false;
   if (o.mdFilter === '') return true;
   const eq = o.mdFilter.indexOf('=');
   return eq > 0 && md.hasValue(o.mdFilter.slice(0, eq), o.mdFilter.slice(eq + 1));
@@ -88,9 +89,9 @@ export function contentDocument(
   if (!(o.ignoreEmptyFields && content === '')) doc.content = content;
   doc.host = new URL(url).hostname.toLowerCase();
   doc.fetchTime = isoDate(now);
-  const signature = md.getFirstValue('signature');
+  const signature = md.getFirstValue(MD.signature);
   if (signature) doc.signature = signature;
-  const lang = md.getFirstValue('lang');
+  const lang = md.getFirstValue(MD.lang);
   if (lang) doc.lang = lang;
   for (const m of mapping) {
     const keys = m.prefix ? md.keySet(m.key) : [m.key];

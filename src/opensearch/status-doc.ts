@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { getDomain } from 'tldts';
+import { MD } from '../model/keys.js';
 import { Metadata } from '../model/metadata.js';
 import { isStatus, type Status } from '../model/status.js';
 import { isoDate, parseInstant } from '../model/values.js';
@@ -26,7 +27,7 @@ export function partitionKey(url: string, mode: PartitionMode, metadata?: Metada
   }
   if (host === '') return '_DEFAULT_';
   if (mode === 'byDomain') return getDomain(host) ?? host;
-  if (mode === 'byIP') return metadata?.getFirstValue('ip') ?? host;
+  if (mode === 'byIP') return metadata?.getFirstValue(MD.ip) ?? host;
   return host;
 }
 

@@ -1,7 +1,8 @@
+import { MD } from '../model/keys.js';
 import { parseHtml } from './html/page.js';
 import { isSitemapDocument } from './sitemap/detect.js';
 import { parseSitemap, type SitemapDeps } from './sitemap/page.js';
-import { PARSE_MD, type ParseInput, type ParseResult } from './types.js';
+import type { ParseInput, ParseResult } from './types.js';
 
 /**
  * The parse stage for one fetched page: the sitemap parser first (as StormCrawler's topology puts
@@ -19,6 +20,6 @@ export function parsePage(input: ParseInput, deps: SitemapDeps): ParseResult {
   }
   if (sitemap) return parseSitemap(input, deps);
   const metadata = input.metadata.copy();
-  metadata.setValue(PARSE_MD.isSitemap, 'false');
+  metadata.setValue(MD.isSitemap, 'false');
   return parseHtml({ url: input.url, metadata, content: input.content }, deps);
 }

@@ -1,3 +1,4 @@
+import { MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import { detach } from './strings.js';
@@ -149,7 +150,7 @@ export class OutlinkCollector {
     entry.anchors ??= new Set();
     if (entry.anchors.has(anchor)) return;
     entry.anchors.add(anchor);
-    entry.metadata.addValue('anchors', detach(anchor));
+    entry.metadata.addValue(MD.anchors, detach(anchor));
   }
 
   /** The outlinks, in the order first seen. */

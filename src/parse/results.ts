@@ -1,10 +1,10 @@
-import { MD } from '../model/keys.js';
+import { ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import { errorMessage } from '../util/errors.js';
 import type { ParseFilters } from './parsefilters/chain.js';
 import type { ParseContext } from './parsefilters/types.js';
 import { detachMetadata } from './strings.js';
-import { type Outlink, PARSE_ERROR_SOURCE, type ParseStatus } from './types.js';
+import type { Outlink, ParseStatus } from './types.js';
 
 /** A page that ends with a status of its own and the given error source and message. */
 export function failed(
@@ -22,13 +22,7 @@ export function failed(
 
 /** StormCrawler's message for an exception while parsing. */
 export function parsingFailed(url: string, md: Metadata, e: unknown): ParseStatus {
-  return failed(
-    url,
-    md,
-    'ERROR',
-    PARSE_ERROR_SOURCE.parsing,
-    `Exception while parsing ${url}: ${describe(e)}`,
-  );
+  return failed(url, md, 'ERROR', ERROR_SOURCE.parsing, `Exception while parsing ${url}: ${describe(e)}`);
 }
 
 const describe = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : errorMessage(e));
@@ -50,7 +44,7 @@ export function runFilters(
     url,
     context.metadata,
     'ERROR',
-    PARSE_ERROR_SOURCE.filtering,
+    ERROR_SOURCE.filtering,
     `Exception while running parse filter ${failure.filter} on ${url}: ${failure.message}`,
   );
 }

@@ -65,28 +65,3 @@ export interface ParseStatus {
 }
 
 export type ParseResult = ParsedPage | ParseStatus;
-
-/** Metadata keys written by the parse stage (StormCrawler's names). */
-export const PARSE_MD = {
-  title: 'parse.title',
-  description: 'parse.description',
-  keywords: 'parse.keywords',
-  canonical: 'canonical',
-  contentType: 'parse.Content-Type',
-  contentEncoding: 'parse.Content-Encoding',
-  parsedBy: 'parsed.by',
-  noIndex: 'robots.noIndex',
-  noFollow: 'robots.noFollow',
-  noCache: 'robots.noCache',
-  anchors: 'anchors',
-  isSitemap: 'isSitemap',
-  sitemapLastModified: 'sitemap.lastModified',
-} as const;
-
-/** `error.source` values of the parse stage (StormCrawler's). */
-export const PARSE_ERROR_SOURCE = {
-  contentType: 'content-type checking',
-  parsing: 'content parsing',
-  filtering: 'content filtering',
-  sitemap: 'sitemap parsing',
-} as const;

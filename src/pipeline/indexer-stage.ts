@@ -1,4 +1,4 @@
-import { MD } from '../model/keys.js';
+import { ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';
 import type { StatusEvent } from '../model/status-updater.js';
@@ -39,7 +39,7 @@ export class IndexerStage {
     const d = this.deps;
     const fetched: StatusEvent = { url, status: 'FETCHED', metadata, previousStatus };
     if (!indexable(metadata, d.options)) {
-      if (metadata.getFirstValue('robots.noIndex') === 'true') d.deleter.delete(url);
+      if (metadata.getFirstValue(MD.noIndex) === 'true') d.deleter.delete(url);
       await d.emit(fetched);
       return;
     }
@@ -50,7 +50,7 @@ export class IndexerStage {
         await d.emit(fetched);
       } else if (result.status === 400) {
         const md = metadata.copy();
-        md.setValue(MD.errorSource, 'OpenSearch indexing');
+        md.setValue(MD.errorSource, ERROR_SOURCE.indexing);
         md.setValue(MD.errorMessage, `invalid content: ${result.error}`);
         await d.emit({ url, status: 'ERROR', metadata: md, previousStatus });
       } else {

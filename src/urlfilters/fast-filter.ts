@@ -120,9 +120,9 @@ export const DEFAULT_FAST_FILTER_FILE = 'fast.urlfilter.json';
  * The first matching rule decides, whether it allows or denies, as StormCrawler documents; so an
  * allow in a specific scope is an exception to a deny in a broader one (`domain:a.com` AllowPath
  * `.*` with GLOBAL DenyPath `.*` crawls only a.com).
- * DIFFERS FROM STORMCRAWLER (§16.13 of the reference): its code lets an allow end only the current
- * scope, so a later deny still removes the URL. Also, a scope listed twice adds to the rules of the
- * first instead of replacing them.
+ * DIFFERS FROM STORMCRAWLER, whose documentation and code disagree (we follow the documentation):
+ * its code lets an allow end only the current scope, so a later deny still removes the URL. Also, a
+ * scope listed twice adds to the rules of the first instead of replacing them.
  */
 export class FastURLFilter implements URLFilter {
   private readonly byHostOrDomain: boolean;

@@ -17,7 +17,7 @@ export interface HostURLFilterOptions {
  *   tldts) must equal the source's; `sub.a.co.uk` and `www.a.co.uk` share `a.co.uk`. A host with no
  *   registrable domain (an IP address, `localhost`) is its own domain.
  *
- * DIFFERS FROM STORMCRAWLER (§16.14 of the reference): there, `ignoreOutsideDomain` is only read
+ * DIFFERS FROM STORMCRAWLER: in its code, `ignoreOutsideDomain` is only read
  * when the `ignoreOutsideHost` param is present (and false), so `{"ignoreOutsideDomain": true}` alone
  * silently filters nothing; here each param works on its own.
  */

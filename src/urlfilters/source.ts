@@ -1,3 +1,4 @@
+import { MD } from '../model/keys.js';
 import type { MetadataView, URLFilter } from './types.js';
 import { equalsIgnoreCase, firstValue, isTrue } from './url.js';
 
@@ -7,10 +8,6 @@ import { equalsIgnoreCase, firstValue, isTrue } from './url.js';
  */
 
 const INTEGER = /^-?\d+$/;
-
-/** The metadata keys StormCrawler's MetadataTransfer maintains. */
-export const DEPTH_KEY = 'depth';
-export const MAX_DEPTH_KEY = 'max.depth';
 
 function readInt(md: MetadataView | null, key: string, fallback: number): number {
   const v = firstValue(md, key);
@@ -25,7 +22,7 @@ function readInt(md: MetadataView | null, key: string, fallback: number): number
  * inherit, else `maxDepth`), an outlink is rejected when `m >= 0 && d >= m`. So maxDepth 0 follows
  * no links at all, 1 only the seeds' links, and a negative limit means no limit.
  *
- * Decisions on StormCrawler's quirks (§16.15 of the reference):
+ * Decisions on StormCrawler's quirks:
  * - Seeds (source URL `null`) always pass: the limit is about links followed from pages, and a
  *   seed is depth 0 itself. StormCrawler passes seeds as `{depth: "-1"}` for that purpose, but
  *   its number parsing refuses the sign, so with `maxDepth: 0` it rejects its own seeds.
@@ -41,9 +38,9 @@ export class MaxDepthFilter implements URLFilter {
 
   filter(sourceUrl: URL | null, sourceMetadata: MetadataView | null, url: string): string | null {
     if (sourceUrl === null) return url;
-    const max = readInt(sourceMetadata, MAX_DEPTH_KEY, this.maxDepth);
+    const max = readInt(sourceMetadata, MD.maxDepth, this.maxDepth);
     if (max < 0) return url;
-    return readInt(sourceMetadata, DEPTH_KEY, 0) >= max ? null : url;
+    return readInt(sourceMetadata, MD.depth, 0) >= max ? null : url;
   }
 }
 
@@ -100,11 +97,6 @@ export class SelfURLFilter implements URLFilter {
   }
 }
 
-/** Metadata keys set by the fetcher (robots.txt) and the sitemap parser. */
-export const IS_SITEMAP_KEY = 'isSitemap';
-export const FOUND_SITEMAP_KEY = 'foundSitemap';
-export const SITEMAP_DISCOVERY_KEY = 'sitemap.discovery';
-
 /**
  * Restricts the crawl of sites that publish sitemaps to the URLs of their sitemaps: when sitemap
  * discovery is on, a link found on a page that is not a sitemap (`isSitemap` not "true") of a site
@@ -123,11 +115,11 @@ export class SitemapFilter implements URLFilter {
 
   filter(_sourceUrl: URL | null, sourceMetadata: MetadataView | null, url: string): string | null {
     if (sourceMetadata === null) return url;
-    const local = firstValue(sourceMetadata, SITEMAP_DISCOVERY_KEY)?.toLowerCase();
+    const local = firstValue(sourceMetadata, MD.sitemapDiscovery)?.toLowerCase();
     const discovery = local === 'true' ? true : local === 'false' ? false : this.discovery;
     if (!discovery) return url;
-    const fromSitemap = isTrue(firstValue(sourceMetadata, IS_SITEMAP_KEY));
-    const siteHasSitemap = isTrue(firstValue(sourceMetadata, FOUND_SITEMAP_KEY));
+    const fromSitemap = isTrue(firstValue(sourceMetadata, MD.isSitemap));
+    const siteHasSitemap = isTrue(firstValue(sourceMetadata, MD.foundSitemap));
     return !fromSitemap && siteHasSitemap ? null : url;
   }
 }

@@ -6,20 +6,6 @@ import { isoDate, parseInteger } from '../values.js';
 import { DefaultScheduler, type DefaultSchedulerOptions } from './default.js';
 import { after, MINUTE_MS, type Schedule } from './scheduler.js';
 
-/** Metadata keys of the AdaptiveScheduler (StormCrawler's names). */
-export const ADAPTIVE_MD = {
-  /** The page signature, written by a signature parse filter. */
-  signature: 'signature',
-  /** The previous signature, copied by that parse filter before it writes the new one. */
-  signatureOld: 'signatureOld',
-  /** The current interval in minutes. */
-  fetchInterval: 'fetchInterval',
-  /** When the signature last changed (ISO-8601). */
-  signatureChangeDate: 'signatureChangeDate',
-  /** Sent back as If-Modified-Since; only written with `scheduler.adaptive.setLastModified`. */
-  lastModified: 'last-modified',
-} as const;
-
 export interface AdaptiveSchedulerOptions extends DefaultSchedulerOptions {
   readonly setLastModified: boolean;
   readonly minMinutes: number;
@@ -40,10 +26,10 @@ export interface AdaptiveSchedulerOptions extends DefaultSchedulerOptions {
  */
 export class AdaptiveScheduler extends DefaultScheduler {
   override readonly ownKeys: readonly string[] = [
-    ADAPTIVE_MD.signature,
-    ADAPTIVE_MD.fetchInterval,
-    ADAPTIVE_MD.signatureChangeDate,
-    ADAPTIVE_MD.lastModified,
+    MD.signature,
+    MD.fetchInterval,
+    MD.signatureChangeDate,
+    MD.lastModified,
   ];
 
   constructor(
@@ -55,16 +41,16 @@ export class AdaptiveScheduler extends DefaultScheduler {
 
   override schedule(status: Status, md: Metadata): Schedule {
     if (status !== 'FETCHED') {
-      md.remove(ADAPTIVE_MD.signatureChangeDate);
-      md.remove(ADAPTIVE_MD.fetchInterval);
-      md.remove(ADAPTIVE_MD.signature);
-      md.remove(ADAPTIVE_MD.signatureOld);
-      if (status === 'ERROR') md.remove(ADAPTIVE_MD.lastModified);
+      md.remove(MD.signatureChangeDate);
+      md.remove(MD.fetchInterval);
+      md.remove(MD.signature);
+      md.remove(MD.signatureOld);
+      if (status === 'ERROR') md.remove(MD.lastModified);
       return super.schedule(status, md);
     }
     const now = this.clock.now();
-    const signature = md.getFirstValue(ADAPTIVE_MD.signature);
-    const previous = md.getFirstValue(ADAPTIVE_MD.signatureOld);
+    const signature = md.getFirstValue(MD.signature);
+    const previous = md.getFirstValue(MD.signatureOld);
     let how: string;
     if (md.getFirstValue(MD.fetchStatusCode) === '304') {
       how = 'not modified (304)';
@@ -74,15 +60,15 @@ export class AdaptiveScheduler extends DefaultScheduler {
       how = 'signature unchanged';
     } else {
       how = 'signature changed';
-      md.setValue(ADAPTIVE_MD.signatureChangeDate, isoDate(now));
-      if (this.adaptive.setLastModified) md.setValue(ADAPTIVE_MD.lastModified, isoDate(now));
+      md.setValue(MD.signatureChangeDate, isoDate(now));
+      if (this.adaptive.setLastModified) md.setValue(MD.lastModified, isoDate(now));
     }
 
-    const stored = md.getFirstValue(ADAPTIVE_MD.fetchInterval);
+    const stored = md.getFirstValue(MD.fetchInterval);
     let interval = parseInteger(stored);
     let problem: string | undefined;
     if (stored !== undefined && (interval === undefined || interval < 0)) {
-      problem = `${ADAPTIVE_MD.fetchInterval} ${JSON.stringify(stored)} is not a number of minutes; restarted`;
+      problem = `${MD.fetchInterval} ${JSON.stringify(stored)} is not a number of minutes; restarted`;
       interval = undefined;
     }
     if (interval === undefined) {
@@ -97,13 +83,13 @@ export class AdaptiveScheduler extends DefaultScheduler {
       interval = Math.trunc((1 - decrRate) * interval + decrRate * minMinutes);
     } else {
       interval = Math.trunc(interval * (1 + incrRate));
-      md.remove(ADAPTIVE_MD.signatureOld);
-      if (!md.getFirstValue(ADAPTIVE_MD.signatureChangeDate)) {
-        md.setValue(ADAPTIVE_MD.signatureChangeDate, isoDate(now));
+      md.remove(MD.signatureOld);
+      if (!md.getFirstValue(MD.signatureChangeDate)) {
+        md.setValue(MD.signatureChangeDate, isoDate(now));
       }
     }
     interval = Math.min(Math.max(interval, minMinutes), maxMinutes);
-    md.setValue(ADAPTIVE_MD.fetchInterval, String(interval));
+    md.setValue(MD.fetchInterval, String(interval));
     return after(now, interval, `adaptive: ${how}`, problem);
   }
 
@@ -111,12 +97,12 @@ export class AdaptiveScheduler extends DefaultScheduler {
   // as the starting point of the adaptation.
   private firstFetch(now: number, signature: string | undefined, md: Metadata): Schedule {
     if (this.adaptive.setLastModified && signature !== undefined) {
-      md.setValue(ADAPTIVE_MD.lastModified, isoDate(now));
+      md.setValue(MD.lastModified, isoDate(now));
     }
     const schedule = super.schedule('FETCHED', md);
     if (schedule.nextFetchDate !== null) {
       const minutes = Math.trunc((schedule.nextFetchDate - now) / MINUTE_MS);
-      md.setValue(ADAPTIVE_MD.fetchInterval, String(minutes));
+      md.setValue(MD.fetchInterval, String(minutes));
     }
     return schedule;
   }

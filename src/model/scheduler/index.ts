@@ -6,7 +6,7 @@ import { type IntervalRule, parseIntervalRules } from './custom-intervals.js';
 import { DefaultScheduler } from './default.js';
 import type { Scheduler } from './scheduler.js';
 
-export { ADAPTIVE_MD, AdaptiveScheduler, type AdaptiveSchedulerOptions } from './adaptive.js';
+export { AdaptiveScheduler, type AdaptiveSchedulerOptions } from './adaptive.js';
 export { CustomIntervals, type IntervalRule, parseIntervalRules } from './custom-intervals.js';
 export { DefaultScheduler, type DefaultSchedulerOptions } from './default.js';
 export type { Schedule, Scheduler } from './scheduler.js';

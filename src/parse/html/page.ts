@@ -1,6 +1,6 @@
 import { load } from 'cheerio/slim';
 import { DomHandler } from 'htmlparser2';
-import { MD } from '../../model/keys.js';
+import { ERROR_SOURCE, MD } from '../../model/keys.js';
 import type { Metadata } from '../../model/metadata.js';
 import type { MetadataTransfer } from '../../model/metadata-transfer.js';
 import { charsetDisplayName, decode, detectCharset } from '../charset.js';
@@ -11,13 +11,7 @@ import type { ParseContext } from '../parsefilters/types.js';
 import { failed, parsingFailed, runFilters } from '../results.js';
 import type { ParseSettings } from '../settings.js';
 import { detach, detachMetadata } from '../strings.js';
-import {
-  type OutlinkFilter,
-  PARSE_ERROR_SOURCE,
-  PARSE_MD,
-  type ParseInput,
-  type ParseResult,
-} from '../types.js';
+import type { OutlinkFilter, ParseInput, ParseResult } from '../types.js';
 import { extractHtml } from './extract.js';
 import { addPageLinks, baseUrlOf } from './links.js';
 import {
@@ -68,31 +62,25 @@ function parse(input: ParseInput, md: Metadata, deps: ParserDeps): ParseResult {
   const s = deps.settings;
   const contentType = md.getFirstValue(s.protocolPrefix + 'content-type');
   const mime = detectMediaType(content, contentType);
-  md.setValue(PARSE_MD.contentType, mime);
+  md.setValue(MD.contentType, mime);
   const robots = noDirectives();
   if (!s.robotsHeadersSkip) headerDirectives(md, s.protocolPrefix, robots);
 
   if (!isHtmlType(mime) && !isPlainText(mime)) {
     if (s.treatNonHtmlAsError)
-      return failed(
-        url,
-        md,
-        'ERROR',
-        PARSE_ERROR_SOURCE.contentType,
-        `Exception content-type ${mime} for ${url}`,
-      );
+      return failed(url, md, 'ERROR', ERROR_SOURCE.contentType, `Exception content-type ${mime} for ${url}`);
     return finish(input, md, deps, { text: '', robots, collector: undefined, base: undefined });
   }
 
   const charset = detectCharset(content, contentType, s.charsetSniffLength);
-  md.setValue(PARSE_MD.contentEncoding, charsetDisplayName(charset.charset));
+  md.setValue(MD.contentEncoding, charsetDisplayName(charset.charset));
   if (isPlainText(mime)) {
-    md.setValue(PARSE_MD.parsedBy, PARSED_BY.text);
+    md.setValue(MD.parsedBy, PARSED_BY.text);
     const text = s.text.noText ? '' : cut(decode(content, charset), s.text.maxLength);
     return finish(input, md, deps, { text, robots, collector: undefined, base: undefined });
   }
 
-  md.setValue(PARSE_MD.parsedBy, PARSED_BY.html);
+  md.setValue(MD.parsedBy, PARSED_BY.html);
   const dom = deps.filters?.needsDom ? new DomHandler() : undefined;
   const ex = extractHtml(decode(content, charset), s.text, dom);
   if (!s.robotsMetaSkip && ex.robots !== undefined) applyDirectives(robots, [ex.robots]);
@@ -113,12 +101,12 @@ function parse(input: ParseInput, md: Metadata, deps: ParserDeps): ParseResult {
     return { kind: 'status', url, status: 'REDIRECTION', metadata: md, outlinks: collector.outlinks() };
   }
 
-  replace(md, PARSE_MD.title, ex.title?.trim() ? [ex.title] : ex.metaTitle ? [ex.metaTitle] : []);
-  replace(md, PARSE_MD.description, ex.descriptions);
-  replace(md, PARSE_MD.keywords, ex.keywords);
+  replace(md, MD.title, ex.title?.trim() ? [ex.title] : ex.metaTitle ? [ex.metaTitle] : []);
+  replace(md, MD.description, ex.descriptions);
+  replace(md, MD.keywords, ex.keywords);
   replace(
     md,
-    PARSE_MD.canonical,
+    MD.canonical,
     ex.canonicals.filter((c) => c.trim() !== ''),
   );
   addPageLinks(collector, ex.links, base, { pageNoFollow: robots.noFollow, strict: s.robotsNoFollowStrict });

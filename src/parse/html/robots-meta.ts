@@ -1,3 +1,4 @@
+import { MD } from '../../model/keys.js';
 import type { Metadata } from '../../model/metadata.js';
 
 /** The robots directives of a page (StormCrawler's RobotsTags). */
@@ -50,9 +51,9 @@ export function headerDirectives(md: Metadata, prefix: string, target: RobotsDir
 
 /** Writes `robots.noIndex`, `robots.noFollow`, `robots.noCache` as "true"/"false". */
 export function writeDirectives(md: Metadata, d: RobotsDirectives): void {
-  md.setValue('robots.noIndex', String(d.noIndex));
-  md.setValue('robots.noFollow', String(d.noFollow));
-  md.setValue('robots.noCache', String(d.noCache));
+  md.setValue(MD.noIndex, String(d.noIndex));
+  md.setValue(MD.noFollow, String(d.noFollow));
+  md.setValue(MD.noCache, String(d.noCache));
 }
 
 // StormCrawler's RefreshTag pattern: whatever comes after "; URL=", without surrounding quotes.

@@ -1,5 +1,5 @@
 import { getDomain } from 'tldts';
-import { PARSE_MD } from '../types.js';
+import { MD } from '../../model/keys.js';
 import { Params } from './params.js';
 import type { ParseFilter, ParseFilterFactory } from './types.js';
 
@@ -10,7 +10,7 @@ import type { ParseFilter, ParseFilterFactory } from './types.js';
  */
 export const domainParseFilter: ParseFilterFactory = (raw, ctx) => {
   const p = new Params(ctx.name, raw);
-  const key = p.string('key', 'domain');
+  const key = p.string('key', MD.domain);
   const byHost = p.boolean('byHost', false);
   return {
     name: ctx.name,
@@ -29,7 +29,7 @@ export const domainParseFilter: ParseFilterFactory = (raw, ctx) => {
 export const mimeTypeNormalization: ParseFilterFactory = (_raw, ctx) => ({
   name: ctx.name,
   filter(_url, _doc, parse) {
-    parse.metadata.setValue('format', formatOf(parse.metadata.getFirstValue(PARSE_MD.contentType)));
+    parse.metadata.setValue(MD.format, formatOf(parse.metadata.getFirstValue(MD.contentType)));
   },
 });
 

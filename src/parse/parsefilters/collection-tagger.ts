@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { MD } from '../../model/keys.js';
 import { Params } from './params.js';
 import type { ParseFilterFactory } from './types.js';
 
@@ -21,7 +22,7 @@ interface Collection {
  */
 export const collectionTagger: ParseFilterFactory = (raw, ctx) => {
   const p = new Params(ctx.name, raw);
-  const key = p.string('key', 'collections');
+  const key = p.string('key', MD.collections);
   let list: unknown = raw['collections'];
   const file = p.string('file', '');
   if (list === undefined && file !== '') {

@@ -1,3 +1,4 @@
+import { MD } from '../../model/keys.js';
 import { Params } from './params.js';
 import type { ParseFilterFactory } from './types.js';
 
@@ -34,7 +35,7 @@ async function loadDetector(size: (typeof SIZES)[number]): Promise<Detector> {
  */
 export const languageIdFilter: ParseFilterFactory = (raw, ctx) => {
   const p = new Params(ctx.name, raw);
-  const key = p.string('key', 'lang');
+  const key = p.string('key', MD.lang);
   const minLength = p.integer('minLength', 50, 0);
   const maxLength = p.integer('maxLength', 5000, 1);
   const reliableOnly = p.boolean('reliableOnly', true);

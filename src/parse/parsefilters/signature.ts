@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MD } from '../../model/keys.js';
 import { Params } from './params.js';
 import type { ParseFilterFactory } from './types.js';
 
@@ -13,7 +14,7 @@ import type { ParseFilterFactory } from './types.js';
  */
 export const signatureParseFilter: ParseFilterFactory = (raw, ctx) => {
   const p = new Params(ctx.name, raw);
-  const keyName = p.string('keyName', 'signature');
+  const keyName = p.string('keyName', MD.signature);
   const copyKey = p.string('keyNameCopy', '').trim();
   const useText = p.boolean('useText', false);
   const algorithm = p.oneOf('algorithm', ['md5', 'sha1'], 'md5');

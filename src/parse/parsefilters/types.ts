@@ -31,9 +31,9 @@ export interface ParseContext {
  *   `ConfigError`; `filter` reads nothing lazily, from disk or network. Set-up that must be async
  *   (importing a language model) runs in the background and is exposed as `ready`, which the
  *   pipeline awaits before the first page (`PageParser.ready`).
- * - **Synchronous and CPU-bound.** `filter` runs on the parser's thread (a worker thread later),
- *   once per HTML page, text page and sitemap, after links and text are extracted, in the order of
- *   the configuration file.
+ * - **Synchronous and CPU-bound.** `filter` runs on the parser's thread (the event loop, or a
+ *   parser thread with `parser.threads`), once per HTML page, text page and sitemap, after links and
+ *   text are extracted, in the order of the configuration file.
  * - **`doc`** is a Cheerio API over the page's DOM when the filter sets `needsDom` and the page is
  *   HTML, else `null` (sitemaps, text/plain, non-HTML content; every filter when none needs a
  *   DOM). Building a DOM costs about as much again as the streaming parse, so the default filters do

@@ -1,4 +1,5 @@
 import { constants, gunzipSync } from 'node:zlib';
+import { MD } from '../../model/keys.js';
 import type { Metadata } from '../../model/metadata.js';
 import { mediaType } from '../mime.js';
 
@@ -23,7 +24,7 @@ export function isSitemapDocument(
   contentType: string | undefined,
   sniffLength: number,
 ): boolean {
-  const flag = md.getFirstValue('isSitemap');
+  const flag = md.getFirstValue(MD.isSitemap);
   if (flag !== undefined) return flag.trim().toLowerCase() === 'true';
   if (!sniffableType(mediaType(contentType)) || sniffLength <= 0) return false;
   const head = isGzip(content) ? inflateHead(content) : content;

@@ -1,4 +1,4 @@
-import { MD } from '../../model/keys.js';
+import { ERROR_SOURCE, MD } from '../../model/keys.js';
 import type { Metadata } from '../../model/metadata.js';
 import type { Clock } from '../../util/clock.js';
 import { canonicalCharset, charsetOfContentType, decode } from '../charset.js';
@@ -6,13 +6,7 @@ import type { ParserDeps } from '../html/page.js';
 import { OutlinkCollector } from '../outlinks.js';
 import { failed, runFilters, simpleContext } from '../results.js';
 import { detachMetadata } from '../strings.js';
-import {
-  PARSE_ERROR_SOURCE,
-  PARSE_MD,
-  type ParseInput,
-  type ParseStatus,
-  type SitemapStats,
-} from '../types.js';
+import type { ParseInput, ParseStatus, SitemapStats } from '../types.js';
 import { w3cDate } from './dates.js';
 import { inflateSitemap } from './detect.js';
 import { parseSitemapText, parseSitemapXml, type SitemapEntry, type SitemapType } from './xml.js';
@@ -23,7 +17,6 @@ export interface SitemapDeps extends ParserDeps {
 }
 
 /** Set by the fetcher when it cut the body at http.content.limit. */
-const TRIMMED_KEY = 'http.trimmed';
 
 /**
  * Parses a document known to be a sitemap (StormCrawler's SiteMapParserBolt). Never throws.
@@ -43,7 +36,7 @@ const TRIMMED_KEY = 'http.trimmed';
  */
 export function parseSitemap(input: ParseInput, deps: SitemapDeps): ParseStatus {
   const md = input.metadata.copy();
-  md.setValue(PARSE_MD.isSitemap, 'true');
+  md.setValue(MD.isSitemap, 'true');
   try {
     return parse(input, md, deps);
   } catch (e) {
@@ -52,9 +45,9 @@ export function parseSitemap(input: ParseInput, deps: SitemapDeps): ParseStatus 
 }
 
 function broken(url: string, md: Metadata, e: unknown): ParseStatus {
-  md.remove(PARSE_MD.isSitemap);
+  md.remove(MD.isSitemap);
   const why = e instanceof Error ? e.message : String(e);
-  return failed(url, md, 'FETCH_ERROR', PARSE_ERROR_SOURCE.sitemap, `Exception while parsing ${url}: ${why}`);
+  return failed(url, md, 'FETCH_ERROR', ERROR_SOURCE.sitemap, `Exception while parsing ${url}: ${why}`);
 }
 
 function parse(input: ParseInput, md: Metadata, deps: SitemapDeps): ParseStatus {
@@ -85,8 +78,8 @@ function parse(input: ParseInput, md: Metadata, deps: SitemapDeps): ParseStatus 
     const out = collector.add(e.loc, base);
     if (!out) return;
     const index = type === 'sitemapindex';
-    out.setValue(PARSE_MD.isSitemap, String(index));
-    if (modified !== undefined) out.setValue(PARSE_MD.sitemapLastModified, new Date(modified).toISOString());
+    out.setValue(MD.isSitemap, String(index));
+    if (modified !== undefined) out.setValue(MD.sitemapLastModified, new Date(modified).toISOString());
     if (index && sm.scheduleDelayMinutes > 0 && kept > 0)
       out.setValue(MD.delayMins, String(kept * sm.scheduleDelayMinutes));
     for (const [key, values] of e.extensions) out.addValues(key, values);
@@ -97,7 +90,7 @@ function parse(input: ParseInput, md: Metadata, deps: SitemapDeps): ParseStatus 
     content = inflateSitemap(input.content, sm.maxDecompressedBytes);
     const text = decodeSitemap(content, md.getFirstValue(s.protocolPrefix + 'content-type'));
     if (/^\s*</.test(text)) {
-      const trimmed = input.metadata.getFirstValue(TRIMMED_KEY) === 'true';
+      const trimmed = input.metadata.getFirstValue(MD.trimmed) === 'true';
       type = sniffType(text);
       type = parseSitemapXml(text, sm.extensions, onEntry, trimmed);
     } else {

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
+import { MD } from '../../model/keys.js';
 import { type Clock, systemClock } from '../../util/clock.js';
 import { raceAbort } from '../abort.js';
 import type { ProtocolSettings } from '../settings.js';
@@ -95,7 +96,7 @@ export class HttpProtocol implements Protocol {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const dispatcher = await this.dispatcherFor(target, controller.signal);
-      const head = md.getFirstValue('http.method.head') === 'true';
+      const head = md.getFirstValue(MD.httpMethodHead) === 'true';
       const res = await dispatcher.request({
         origin: target.origin,
         path: target.pathname + target.search,
@@ -132,7 +133,9 @@ export class HttpProtocol implements Protocol {
     } catch (e) {
       if (signal?.aborted) throw FetchException.of('aborted', `${url}: aborted by the caller`, e);
       const reason: unknown = controller.signal.reason;
-      throw classifyFetchError(reason instanceof DeadlineError ? reason : e, url);
+      throw classifyFetchError(reason instanceof DeadlineError ? reason : e, url, {
+        viaProxy: this.proxies !== undefined,
+      });
     } finally {
       clearTimeout(deadline);
       signal?.removeEventListener('abort', onAbort);
@@ -177,7 +180,7 @@ export class HttpProtocol implements Protocol {
   }
 
   private contentLimit(md: MetadataView): number {
-    const own = md.getFirstValue('http.content.limit')?.trim();
+    const own = md.getFirstValue(MD.httpContentLimit)?.trim();
     return own && /^-?\d+$/.test(own) ? Number(own) : this.s['http.content.limit'];
   }
 

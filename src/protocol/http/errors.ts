@@ -57,13 +57,17 @@ export class FetchException extends CrawlerError {
     readonly fetchException: string,
     code: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; kind?: FetchExceptionKind },
   ) {
     super(code, message, options);
+    this.kind = options?.kind;
   }
 
+  /** Which documented failure this is; undefined for the generic `Fetch error (CODE)`. */
+  readonly kind: FetchExceptionKind | undefined;
+
   static of(kind: FetchExceptionKind, message: string, cause?: unknown): FetchException {
-    return new FetchException(FETCH_EXCEPTION[kind], CODE_OF_KIND[kind], message, { cause });
+    return new FetchException(FETCH_EXCEPTION[kind], CODE_OF_KIND[kind], message, { cause, kind });
   }
 }
 
@@ -117,15 +121,22 @@ const TLS_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 ]);
 
-function kindOfCode(code: string, message: string): FetchExceptionKind | undefined {
+/**
+ * undici reports a proxy's refusal with generic codes (an invalid argument for a 407, an aborted
+ * request for a refused CONNECT, a TLS error of the proxy connection): they mean "proxy" only when the
+ * request went through one.
+ */
+const PROXY_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_ABORTED', 'UND_ERR_PRX_TLS']);
+
+function kindOfCode(code: string, viaProxy: boolean): FetchExceptionKind | undefined {
   if (code === 'ERR_BLOCKED_ADDRESS') return 'blockedAddress';
+  if (viaProxy && PROXY_CODES.has(code)) return 'proxy';
   if (TIMEOUT.has(code)) return 'timeout';
   if (UNKNOWN_HOST.has(code)) return 'unknownHost';
   if (code === 'ECONNREFUSED') return 'connectionRefused';
   if (RESET.has(code)) return 'connectionReset';
   if (PROTOCOL.has(code) || code.startsWith('HPE_')) return 'protocol';
   if (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')) return 'tls';
-  if (code.startsWith('UND_ERR_') && /proxy/i.test(message)) return 'proxy';
   return undefined;
 }
 
@@ -138,7 +149,11 @@ function codeOf(e: unknown): string | undefined {
  * Turns whatever undici, node:net, node:tls or zlib threw into a FetchException. Looks through
  * `cause` chains because undici sometimes wraps the socket error.
  */
-export function classifyFetchError(e: unknown, url: string): FetchException {
+export function classifyFetchError(
+  e: unknown,
+  url: string,
+  context: { readonly viaProxy?: boolean } = {},
+): FetchException {
   if (e instanceof FetchException) return e;
   let firstCode: string | undefined;
   for (let cur: unknown = e, depth = 0; cur && depth < 5; cur = (cur as Error).cause, depth++) {
@@ -146,7 +161,7 @@ export function classifyFetchError(e: unknown, url: string): FetchException {
     const code = codeOf(cur) ?? ((cur as Error).name === 'HTTPParserError' ? 'HPE_UNKNOWN' : undefined);
     if (code === undefined) continue;
     firstCode ??= code;
-    const kind = kindOfCode(code, cur instanceof Error ? cur.message : '');
+    const kind = kindOfCode(code, context.viaProxy === true);
     if (kind) {
       const detail = cur instanceof Error ? cur.message : String(cur);
       return FetchException.of(kind, `${FETCH_EXCEPTION[kind]}: ${url}: ${detail}`, e);

@@ -1,3 +1,4 @@
+import { MD } from '../../model/keys.js';
 import { ConfigError } from '../../util/errors.js';
 import type { MetadataView } from '../types.js';
 import { ACCEPT_ENCODING } from './body.js';
@@ -67,9 +68,9 @@ export class RequestHeaders {
 
   build(url: URL, md: MetadataView, now: number): Record<string, string> {
     const h: Record<string, string> = { ...this.fixed };
-    const accept = md.getFirstValue('http.accept');
+    const accept = md.getFirstValue(MD.httpAccept);
     if (accept) h.accept = accept;
-    const language = md.getFirstValue('http.accept.language');
+    const language = md.getFirstValue(MD.httpAcceptLanguage);
     if (language) h['accept-language'] = language;
     // Metadata comes from seeds and other tools: a malformed entry is skipped, not sent.
     for (const entry of md.getValues(`${this.s.prefix}set-header`) ?? []) {
@@ -78,7 +79,7 @@ export class RequestHeaders {
     }
     const etag = md.getFirstValue(`${this.s.prefix}etag`);
     if (etag && FIELD_VALUE.test(etag)) h['if-none-match'] = etag;
-    const lastModified = md.getFirstValue('last-modified');
+    const lastModified = md.getFirstValue(MD.lastModified);
     const since = lastModified ? httpDate(lastModified) : undefined;
     if (since) h['if-modified-since'] = since;
     if (this.s.useCookies) {

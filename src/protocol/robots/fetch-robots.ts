@@ -1,4 +1,5 @@
 import { parseCacheSpec } from '../../model/cache-spec.js';
+import { MD } from '../../model/keys.js';
 import { type Clock, systemClock } from '../../util/clock.js';
 import { raceAbort } from '../abort.js';
 import { FetchException } from '../http/errors.js';
@@ -93,7 +94,7 @@ export class RobotsService {
     );
     const limit = s['http.robots.content.limit'];
     // -1 leaves http.content.limit in charge, as StormCrawler does.
-    this.md = metadataOf(limit === -1 ? {} : { 'http.content.limit': String(limit) });
+    this.md = metadataOf(limit === -1 ? {} : { [MD.httpContentLimit]: String(limit) });
   }
 
   /**

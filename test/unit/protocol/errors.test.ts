@@ -31,9 +31,16 @@ describe('fetch.exception classification', () => {
     [withCode('UND_ERR_RES_CONTENT_LENGTH_MISMATCH'), FETCH_EXCEPTION.protocol],
     [new DecodingError('bad gzip'), FETCH_EXCEPTION.protocol],
     [new BlockedAddressError('x', '10.0.0.1', 'sitelocal'), FETCH_EXCEPTION.blockedAddress],
-    [withCode('UND_ERR_INVALID_ARG', 'Proxy Authentication Required (407)'), FETCH_EXCEPTION.proxy],
   ])('maps %s to its documented value', (error, expected) => {
     expect(classify(error)).toBe(expected);
+  });
+
+  it('maps undici proxy refusals to Proxy error when the request went through a proxy', () => {
+    const e = withCode('UND_ERR_INVALID_ARG', 'Proxy Authentication Required (407)');
+    expect(classifyFetchError(e, 'http://example.com/', { viaProxy: true }).fetchException).toBe(
+      FETCH_EXCEPTION.proxy,
+    );
+    expect(classify(e)).not.toBe(FETCH_EXCEPTION.proxy);
   });
 
   it('looks through the cause chain', () => {

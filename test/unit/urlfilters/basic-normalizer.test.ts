@@ -9,7 +9,7 @@ const normalize = (url: string, options: BasicURLNormalizerOptions = {}) =>
 
 const removeAFoo = { queryElementsToRemove: ['a', 'foo'] };
 
-describe('BasicURLNormalizer: the examples of StormCrawler (reference §11.2)', () => {
+describe('BasicURLNormalizer: the examples of StormCrawler (its BasicURLNormalizer documentation)', () => {
   it('removes listed query parameters and sorts the others by name', () => {
     expect(normalize('http://google.com?a=c|d&foo=baz&foo=bar&test=true&z=2&d=4', removeAFoo)).toBe(
       // DIFFERS FROM STORMCRAWLER: the empty path becomes "/" (StormCrawler: http://google.com?d=4...).

@@ -55,7 +55,7 @@ describe('FastURLFilter scopes', () => {
     expect(check('http://www.example.com/private/x')).toBeNull();
     expect(check('http://www.example.com/com-denied')).toBeNull();
     expect(check('http://www.example.com/public')).toBe('http://www.example.com/public');
-    // DIFFERS FROM STORMCRAWLER (§16.13): its code lets the GLOBAL deny remove this one too.
+    // DIFFERS FROM STORMCRAWLER (its code, not its documentation): lets the GLOBAL deny remove this one too.
     expect(check('http://shop.example.com/anything')).toBe('http://shop.example.com/anything');
     expect(check('http://other.org/')).toBeNull();
   });

@@ -36,7 +36,7 @@ describe('HostURLFilter', () => {
     expect(filter.filter(uk, null, 'http://other.co.uk/')).toBeNull();
   });
 
-  it('honours ignoreOutsideDomain on its own (StormCrawler ignores it then, §16.14)', () => {
+  it('honours ignoreOutsideDomain on its own (StormCrawler ignores it then)', () => {
     const filter = new HostURLFilter({ ignoreOutsideDomain: true });
     expect(filter.filter(source, null, other)).toBeNull();
     expect(filter.filter(source, null, sub)).toBe(sub);

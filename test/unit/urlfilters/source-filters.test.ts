@@ -41,7 +41,7 @@ describe('MaxDepthFilter', () => {
     expect(new MaxDepthFilter(0).filter(page, md({ depth: '-1' }), link)).toBe(link);
   });
 
-  it('lets seeds through even with maxDepth 0 (StormCrawler rejects them, §16.15)', () => {
+  it('lets seeds through even with maxDepth 0 (StormCrawler rejects them)', () => {
     expect(new MaxDepthFilter(0).filter(null, null, link)).toBe(link);
     expect(new MaxDepthFilter(0).filter(null, md({ depth: '-1' }), link)).toBe(link);
   });
