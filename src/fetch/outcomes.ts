@@ -1,4 +1,4 @@
-import { ERROR_CAUSE, MD } from '../model/keys.js';
+import { MD } from '../model/keys.js';
 import { Metadata } from '../model/metadata.js';
 import { type Status, statusFromHttpCode } from '../model/status.js';
 

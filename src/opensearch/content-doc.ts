@@ -44,8 +44,11 @@ export function parseMapping(entries: readonly string[]): Mapping[] {
 }
 
 /** False when the page must not be indexed: robots noindex, or indexer.md.filter not satisfied. */
+/** robots noindex, from the page's meta tags or X-Robots-Tag. */
+export const isNoIndex = (md: Metadata): boolean => md.getFirstValue(MD.noIndex) === 'true';
+
 export function indexable(md: Metadata, o: IndexerOptions): boolean {
-  if (md.getFirstValue(MD.noIndex) === 'true') return false;
+  if (isNoIndex(md)) return false;
   if (o.mdFilter === '') return true;
   const eq = o.mdFilter.indexOf('=');
   return eq > 0 && md.hasValue(o.mdFilter.slice(0, eq), o.mdFilter.slice(eq + 1));

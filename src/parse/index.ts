@@ -13,6 +13,6 @@ export type { FactoryContext, ParseContext, ParseFilter, ParseFilterFactory } fr
 export { defaultParseConfig, type ParseConfig, type ParseSettings, parseSettings } from './settings.js';
 export { isSitemapDocument } from './sitemap/detect.js';
 export { parseSitemap, type SitemapDeps } from './sitemap/page.js';
-export { createPageParser, type PageParser, type PageParserDeps, type ParseLogger } from './stage.js';
+export { createPageParser, type InlineParser, type PageParserDeps, type ParseLogger } from './stage.js';
 export { detach } from './strings.js';
 export * from './types.js';

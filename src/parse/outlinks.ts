@@ -117,7 +117,7 @@ export class OutlinkCollector {
     let target = this.decided.get(resolved);
     if (target === undefined) {
       // URLs come from the URL parser (`href`) or a normaliser, never from the page's string.
-      target = this.urlFilter(this.source, this.pageMetadata, resolved);
+      target = this.urlFilter.filter(this.source, this.pageMetadata, resolved);
       this.decided.set(resolved, target);
     }
     if (target === null) {

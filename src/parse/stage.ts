@@ -4,7 +4,7 @@ import { parsePage } from './dispatch.js';
 import type { ParseFilters } from './parsefilters/chain.js';
 import { loadParseFilters } from './parsefilters/load.js';
 import { type ParseConfig, type ParseSettings, parseSettings } from './settings.js';
-import type { OutlinkFilter, ParseInput, ParseResult } from './types.js';
+import type { OutlinkFilter, PageParser, ParseInput, ParseResult } from './types.js';
 
 /** The part of a logger the parser needs at start-up; pino's logger fits. */
 export interface ParseLogger {
@@ -22,8 +22,8 @@ export interface PageParserDeps {
   readonly filters?: ParseFilters;
 }
 
-/** The parse stage, ready to use: one instance per thread. */
-export interface PageParser {
+/** The parse stage on the calling thread, ready to use: one instance per thread. */
+export interface InlineParser extends PageParser {
   /** Sitemap or page; synchronous, never throws (see `parsePage`). */
   parse(page: ParseInput): ParseResult;
   /** Settles when the parse filters finished loading (a language model); await it before crawling. */
@@ -40,7 +40,7 @@ export interface PageParser {
 export function createPageParser(
   config: ParseConfig & MetadataTransferConfig,
   deps: PageParserDeps,
-): PageParser {
+): InlineParser {
   const settings = parseSettings(config);
   const filters = deps.filters ?? loadParseFilters(config['parsefilters.config.file']);
   deps.log?.info(

@@ -10,10 +10,12 @@ export interface ParseInput {
 }
 
 /**
- * The URL filter chain as the parser sees it: the URL to keep (possibly rewritten) or `null`.
- * `source` is the page the link was found on, parsed once per page.
+ * The URL filter chain as the parser sees it (URLFilterChain fits): the URL to keep (possibly
+ * rewritten) or `null`. `source` is the page the link was found on, parsed once per page.
  */
-export type OutlinkFilter = (source: URL, sourceMetadata: Metadata, target: string) => string | null;
+export interface OutlinkFilter {
+  filter(source: URL, sourceMetadata: Metadata, target: string): string | null;
+}
 
 /** A link to emit as DISCOVERED. */
 export interface Outlink {
@@ -65,3 +67,13 @@ export interface ParseStatus {
 }
 
 export type ParseResult = ParsedPage | ParseStatus;
+
+/**
+ * The parse stage as the crawl loop uses it: on the event loop (`createPageParser`, synchronous) or
+ * on parser threads (`ParserPool`, a promise). A page it cannot handle is a 'status' result (ERROR
+ * or FETCH_ERROR with error.source and error.message), never an exception; a rejected promise means
+ * the parser itself failed (a thread died), and the crawl loop ends that page as ERROR.
+ */
+export interface PageParser {
+  parse(page: ParseInput): ParseResult | Promise<ParseResult>;
+}

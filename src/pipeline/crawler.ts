@@ -1,36 +1,28 @@
-import type { Client } from '@opensearch-project/opensearch';
 import PQueue from 'p-queue';
 import { Fetcher, type FetcherOptions } from '../fetch/fetcher.js';
 import type { FetchItem, FetchProtocol, RobotsSource } from '../fetch/ports.js';
-import { MD } from '../model/keys.js';
+import { ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
+import type { Status } from '../model/status.js';
 import type { StatusEvent } from '../model/status-updater.js';
-import type { BulkWriter } from '../opensearch/bulk-writer.js';
-import type { ContentDeleter } from '../opensearch/deleter.js';
-import type { Spout } from '../opensearch/spout/spout.js';
+import type { Outlink, OutlinkFilter, PageParser, ParseResult } from '../parse/types.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { IndexerStage, type IndexerStageDeps } from './indexer-stage.js';
+import { IndexerStage } from './indexer-stage.js';
 import { CrawlMetrics } from './metrics.js';
-import type { Outlink, PageParser } from './ports.js';
-import type { StatusWriter } from './status-writer.js';
+import type { Stores, UrlSource } from './ports.js';
 
 export interface CrawlerParts {
-  readonly client: Client;
-  readonly statusIndex: string;
-  readonly spout: Spout;
-  readonly statusWriter: StatusWriter;
-  readonly indexer: Omit<IndexerStageDeps, 'emit' | 'giveUp'>;
+  readonly source: UrlSource;
+  readonly stores: Stores;
   readonly parser: PageParser;
   readonly protocol: FetchProtocol;
   readonly robots: RobotsSource;
   /** URL filters for URLs the fetcher finds (redirect targets, robots.txt sitemaps). */
-  readonly filter: (source: URL, sourceMd: Metadata, target: string) => string | null;
-  readonly transfer: MetadataTransfer;
-  readonly bulks: readonly BulkWriter[];
-  readonly deleter: ContentDeleter;
+  readonly filter: OutlinkFilter;
+  readonly transfer: Pick<MetadataTransfer, 'forOutlink'>;
   readonly clock: Clock;
   readonly log: Logger;
 }
@@ -46,21 +38,33 @@ export interface CrawlerOptions {
   readonly onceLookAheadMs: number;
 }
 
+/** A URL taken from the source and not released yet. */
+interface Taken {
+  /** Its status before this round, for the transition log. */
+  readonly previous: Status | undefined;
+  /** Its own status event was handed to the status store. */
+  settling: boolean;
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
- * The crawl loop: spout -> fetcher -> parser -> indexer -> status writer, every hand-over bounded.
- * Each URL the spout emits ends in exactly one own status event (or is given up unchanged when a
- * write fails), which settles it in the spout; outlinks are DISCOVERED events of their own.
+ * The crawl loop: source -> fetcher -> parser -> indexer -> status store, every hand-over bounded.
+ *
+ * Each URL taken from the source gets exactly one status event of its own (`settle`), whatever
+ * happens to it; the URL is released back to the source once the store settled that event, or when
+ * it is given up unchanged (a content write that failed, the shutdown deadline). A second event for
+ * the same URL is ignored. Outlinks are DISCOVERED events of their own and release nothing.
  */
 export class Crawler {
   readonly metrics = new CrawlMetrics();
-  readonly fetcher: Fetcher;
+  private readonly fetcher: Fetcher;
   private readonly indexer: IndexerStage;
   private readonly parsePool: PQueue;
-  /** Status before this round of each URL in flight, for the transition log. */
-  private readonly previousStatus = new Map<string, FetchItem['status']>();
+  private readonly taken = new Map<string, Taken>();
   private stopping = false;
+  /** After the shutdown deadline: late results of abandoned URLs write nothing. */
+  private closed = false;
   private readonly stopped: Promise<void>;
   private stop!: () => void;
 
@@ -70,12 +74,9 @@ export class Crawler {
   ) {
     this.parsePool = new PQueue({ concurrency: options.parseConcurrency });
     this.indexer = new IndexerStage({
-      ...parts.indexer,
-      emit: (event) => this.own(event),
-      giveUp: (url) => {
-        this.previousStatus.delete(url);
-        parts.spout.settle(url);
-      },
+      content: parts.stores.content,
+      emit: (event) => void this.settle(event),
+      giveUp: (url) => this.release(url),
     });
     this.stopped = new Promise((resolve) => {
       this.stop = resolve;
@@ -85,7 +86,7 @@ export class Crawler {
       robots: parts.robots,
       clock: parts.clock,
       sink: {
-        status: (o) => this.own({ url: o.url, status: o.status, metadata: o.metadata }),
+        status: (o) => void this.settle({ url: o.url, status: o.status, metadata: o.metadata }),
         fetched: (page) => this.parse(page.url, page.metadata, page.content),
         discovered: (source, target, extra) => this.discover(source, target, extra),
       },
@@ -100,18 +101,19 @@ export class Crawler {
 
   /**
    * Runs until `requestStop`, or with `once` until nothing is due and nothing is in flight (checked
-   * after a refresh of the status index). Flushes every pending write before returning.
+   * after the writes are visible). Flushes every pending write before returning; URLs still in
+   * flight at the drain deadline are given up unchanged (`metrics.abandoned`).
    */
   async run(options: { once?: boolean; drainDeadlineMs?: number } = {}): Promise<void> {
-    const { spout, log } = this.parts;
+    const { source, log } = this.parts;
     const progress = setInterval(() => this.logProgress(), this.options.progressIntervalMs);
     progress.unref();
     try {
       while (!this.stopping) {
-        const next = await spout.poll();
+        const next = await source.poll();
         if (typeof next === 'object') {
           this.metrics.emitted++;
-          this.previousStatus.set(next.url, next.status);
+          this.taken.set(next.url, { previous: next.status, settling: false });
           await this.fetcher.submit({ url: next.url, metadata: next.metadata, status: next.status });
           continue;
         }
@@ -126,17 +128,18 @@ export class Crawler {
     log.info(this.summary(), 'crawl stopped');
   }
 
+  /** URLs taken from the source and not released yet. */
+  get inFlight(): number {
+    return this.taken.size;
+  }
+
   /** --once: is the crawl over? Waits for in-flight URLs, writes everything, then asks again. */
   private async finishedOnce(): Promise<boolean> {
-    const { spout, client, statusIndex } = this.parts;
-    if (spout.inFlight.size > 0 || this.parts.statusWriter.pending > 0) return false;
-    await this.flush();
-    if (spout.inFlight.size > 0) return false;
-    await client.indices.refresh({ index: statusIndex });
-    // URLs discovered during this run are due at their discovery time, after the kept query date,
-    // and status.updater.unit.round.date may have rounded that up past now.
-    spout.resetQueryDate(this.options.onceLookAheadMs);
-    return (await spout.query()) === 0 && !spout.lastQueryFailed && spout.inFlight.size === 0;
+    const { source, stores } = this.parts;
+    if (this.taken.size > 0 || stores.status.pending > 0) return false;
+    await stores.flush();
+    if (this.taken.size > 0) return false;
+    return source.isExhausted(this.options.onceLookAheadMs);
   }
 
   private async drain(deadlineMs: number): Promise<void> {
@@ -147,62 +150,84 @@ export class Crawler {
     const done = (async () => {
       await this.fetcher.idle();
       await this.parsePool.onIdle();
-      await this.flush();
+      await this.parts.stores.flush();
+      return 'done' as const;
     })();
     const outcome = await Promise.race([done, deadline]);
     clearTimeout(timer);
+    this.fetcher.close();
     if (outcome === 'timeout') {
+      this.closed = true;
+      this.parsePool.clear();
+      const urls = [...this.taken.keys()];
+      for (const url of urls) this.release(url);
+      this.metrics.abandoned += urls.length;
       this.parts.log.warn(
-        { inFlight: this.parts.spout.inFlight.size },
-        'shutdown deadline reached; URLs still in flight keep their previous state and come back when due',
+        { notWritten: urls.length },
+        `shutdown deadline reached: ${urls.length} URLs in flight were not written; ` +
+          'they keep their previous state and come back when due',
       );
     }
-    this.fetcher.close();
-    for (const b of this.parts.bulks) b.close();
-    this.parts.deleter.close();
   }
 
-  private async flush(): Promise<void> {
-    // A settled content write queues a FETCHED status write, and an ERROR a deletion: flush until
-    // no writer has anything left.
-    do {
-      for (const b of this.parts.bulks) await b.flush();
-      await this.parts.deleter.flush();
-    } while (this.parts.bulks.some((b) => b.pending > 0) || this.parts.statusWriter.pending > 0);
-  }
-
-  /** The event that settles an emitted URL. */
-  private async own(event: StatusEvent): Promise<void> {
-    const previousStatus = event.previousStatus ?? this.previousStatus.get(event.url);
-    this.previousStatus.delete(event.url);
+  /** The event that settles a URL taken from the source. Resolves once the store accepted it. */
+  private async settle(event: StatusEvent): Promise<void> {
+    const taken = this.taken.get(event.url);
+    if (!taken || taken.settling || this.closed) {
+      this.parts.log.debug(
+        { url: event.url, status: event.status },
+        'an outcome for a URL already settled or given up; ignored',
+      );
+      return;
+    }
+    taken.settling = true;
     const cause =
       event.metadata.getFirstValue(MD.errorCause) ?? event.metadata.getFirstValue(MD.fetchException);
     this.metrics.status(event.status, cause);
-    await this.parts.statusWriter.write({ ...event, previousStatus }, true);
+    try {
+      await this.parts.stores.status.write({ ...event, previousStatus: taken.previous }, () =>
+        this.release(event.url),
+      );
+    } catch (e) {
+      this.failed(event.url, e);
+    }
   }
 
-  private async discover(
-    source: FetchItem,
-    target: string,
-    extra?: Readonly<Record<string, string>>,
-  ): Promise<void> {
+  /** The URL's fate is settled or given up: it goes back to the source. */
+  private release(url: string): void {
+    if (this.taken.delete(url)) this.parts.source.settle(url);
+  }
+
+  /** A bug in a stage (a store or parser broke its contract): the URL is given up, not lost. */
+  private failed(url: string, e: unknown): void {
+    this.parts.log.error(
+      { url, err: errorMessage(e) },
+      'the crawl loop failed on this URL; it is given up unchanged and comes back when due',
+    );
+    this.release(url);
+  }
+
+  private discover(source: FetchItem, target: string, extra?: Readonly<Record<string, string>>): void {
     let sourceUrl: URL;
     try {
       sourceUrl = new URL(source.url);
     } catch {
       return;
     }
-    const kept = this.parts.filter(sourceUrl, source.metadata, target);
+    const kept = this.parts.filter.filter(sourceUrl, source.metadata, target);
     if (kept === null) return;
     const md = this.parts.transfer.forOutlink(source.url, source.metadata);
     for (const [k, v] of Object.entries(extra ?? {})) md.setValue(k, v);
-    await this.outlinks([{ url: kept, metadata: md }]);
+    this.outlinks([{ url: kept, metadata: md }]).catch((e: unknown) =>
+      this.parts.log.error({ url: kept, err: errorMessage(e) }, 'a discovered URL could not be written'),
+    );
   }
 
   private async outlinks(links: readonly Outlink[]): Promise<void> {
     for (const l of links) {
+      if (this.closed) return;
       this.metrics.discovered++;
-      await this.parts.statusWriter.write({ url: l.url, status: 'DISCOVERED', metadata: l.metadata }, false);
+      await this.parts.stores.status.write({ url: l.url, status: 'DISCOVERED', metadata: l.metadata });
     }
   }
 
@@ -211,23 +236,26 @@ export class Crawler {
     this.metrics.fetched++;
     this.metrics.bytes += content.length;
     await this.parsePool.onSizeLessThan(this.options.parseBacklog);
-    void this.parsePool.add(async () => {
-      try {
-        const outcome = await this.parts.parser.parse({ url, metadata, content });
-        await this.outlinks(outcome.outlinks);
-        if (outcome.kind === 'parsed') {
-          await this.indexer.index(url, outcome.metadata, outcome.text);
-        } else {
-          await this.own({ url, status: outcome.status, metadata: outcome.metadata });
-        }
-      } catch (e) {
-        // The parser's contract is not to throw; if it does, the page still gets its one event.
-        const md = metadata.copy();
-        md.setValue(MD.errorSource, 'content parsing');
-        md.setValue(MD.errorMessage, errorMessage(e));
-        await this.own({ url, status: 'ERROR', metadata: md });
-      }
-    });
+    this.parsePool
+      .add(() => this.parseOne(url, metadata, content))
+      .catch((e: unknown) => this.failed(url, e));
+  }
+
+  private async parseOne(url: string, metadata: Metadata, content: Buffer): Promise<void> {
+    let result: ParseResult;
+    try {
+      result = await this.parts.parser.parse({ url, metadata, content });
+    } catch (e) {
+      // The parser's contract is not to throw; if it does, the page still gets its one event.
+      const md = metadata.copy();
+      md.setValue(MD.errorSource, ERROR_SOURCE.parsing);
+      md.setValue(MD.errorMessage, errorMessage(e));
+      await this.settle({ url, status: 'ERROR', metadata: md });
+      return;
+    }
+    await this.outlinks(result.outlinks);
+    if (result.kind === 'parsed') await this.indexer.index(url, result.metadata, result.text);
+    else await this.settle({ url, status: result.status, metadata: result.metadata });
   }
 
   /**
@@ -235,7 +263,7 @@ export class Crawler {
    * statuses, errors by cause, status writes, spout query latency and the process's CPU and peak RSS.
    */
   summary(): Record<string, unknown> {
-    const s = this.parts.spout.stats();
+    const s = this.parts.source.stats();
     const usage = process.resourceUsage();
     const round = (n: number) => Math.round(n * 10) / 10;
     return {
@@ -243,7 +271,8 @@ export class Crawler {
       errors: this.metrics.errorSummary(),
       fetched: this.metrics.fetched,
       discovered: this.metrics.discovered,
-      statusWrites: { ...this.parts.statusWriter.stats },
+      ...(this.metrics.abandoned > 0 ? { notWritten: this.metrics.abandoned } : {}),
+      statusWrites: { ...this.parts.stores.status.stats },
       spout: { queries: s.queries, queryMsP50: round(s.queryMsP50), queryMsP95: round(s.queryMsP95) },
       cpuUserMs: Math.round(usage.userCPUTime / 1000),
       cpuSystemMs: Math.round(usage.systemCPUTime / 1000),
@@ -252,19 +281,18 @@ export class Crawler {
   }
 
   private logProgress(): void {
-    const { spout, log, clock } = this.parts;
+    const { source, log, clock, stores } = this.parts;
     const f = this.fetcher.stats;
-    const s = spout.stats();
     log.info(
       {
         fetchedPerSec: Math.round(this.metrics.rate(clock.now()) * 10) / 10,
         fetched: this.metrics.fetched,
-        inFlight: s.inFlight,
+        inFlight: source.stats().inFlight,
         queued: f.queued,
         fetching: f.inFlight,
         hosts: f.queues,
         parsing: this.parsePool.size + this.parsePool.pending,
-        writesPending: this.parts.statusWriter.pending,
+        writesPending: stores.status.pending,
         errors: this.metrics.errorSummary(),
       },
       'progress',

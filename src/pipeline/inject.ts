@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { Metadata } from '../model/metadata.js';
-import type { StatusWriter } from './status-writer.js';
+import type { StatusStore } from './ports.js';
 
 export interface InjectReport {
   lines: number;
@@ -15,7 +15,7 @@ export interface InjectReport {
 }
 
 export interface InjectDeps {
-  readonly writer: StatusWriter;
+  readonly writer: StatusStore;
   /** The URL filter chain applied to seeds (source URL null); null = rejected. */
   readonly filter: (url: string, metadata: Metadata) => string | null;
   /** One message per bad line, with its line number and reason. */
@@ -70,7 +70,7 @@ export async function injectSeeds(input: Readable | string, deps: InjectDeps): P
       deps.problem(n, `"${url}" is rejected by the URL filters (urlfilters.config.file); skipped`);
       continue;
     }
-    await deps.writer.write({ url: kept, status: 'DISCOVERED', metadata: md }, false);
+    await deps.writer.write({ url: kept, status: 'DISCOVERED', metadata: md });
     report.accepted++;
   }
   return report;

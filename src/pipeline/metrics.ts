@@ -9,6 +9,8 @@ export class CrawlMetrics {
   bytes = 0;
   emitted = 0;
   discovered = 0;
+  /** URLs given up unchanged at the shutdown deadline: their status updates were not written. */
+  abandoned = 0;
   private lastFetched = 0;
   private lastAt = 0;
 

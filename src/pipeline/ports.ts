@@ -1,40 +1,99 @@
 import type { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';
+import type { StatusEvent } from '../model/status-updater.js';
+import type { ContentWrite } from '../opensearch/content-store.js';
+import type { StatusWriterStats as StatusStoreStats } from '../opensearch/status-store.js';
 
-/** A URL found on a page, already filtered and with its metadata from MetadataTransfer. */
-export interface Outlink {
+/*
+ * What the crawl loop needs of the world around it. OpenSearch implements each port (the spout, the
+ * status writer, the content writer, in src/opensearch); tests give in-memory ones. The contracts
+ * below are what "nothing is lost" rests on.
+ */
+
+/** A URL the source hands out, with what the status index holds about it. */
+export interface SourceItem {
   readonly url: string;
   readonly metadata: Metadata;
+  /** Its status before this fetch (undefined when the document has none we know). */
+  readonly status: Status | undefined;
 }
 
-/** What the parsers make of a fetched page. */
-export type ParseOutcome =
-  /** An HTML (or text) page to index; FETCHED follows once its content is written. */
-  | {
-      readonly kind: 'parsed';
-      readonly url: string;
-      readonly metadata: Metadata;
-      readonly text: string;
-      readonly outlinks: readonly Outlink[];
-    }
-  /** A page that ends here: a sitemap (FETCHED), a meta refresh (REDIRECTION), a parse error. */
-  | {
-      readonly kind: 'status';
-      readonly url: string;
-      readonly status: Status;
-      readonly metadata: Metadata;
-      readonly outlinks: readonly Outlink[];
-    };
+/** `poll`'s answer: a URL; 'wait' (ask again shortly); 'empty' (a query just found nothing due). */
+export type PollResult = SourceItem | 'empty' | 'wait';
+
+export interface SourceStats {
+  readonly queries: number;
+  /** Over recent queries, in ms (NaN before the first). */
+  readonly queryMsP50: number;
+  readonly queryMsP95: number;
+  /** URLs handed out and not settled yet. */
+  readonly inFlight: number;
+}
 
 /**
- * The parse stage: on the event loop (synchronous) or on parser threads (a promise). A page it
- * cannot handle is a 'status' outcome (ERROR or FETCH_ERROR) with error.source and error.message,
- * never an exception; a rejected promise means the parser itself failed (a thread died).
+ * Where the crawl loop takes its URLs: the spout over the status index.
+ *
+ * Contract: a URL `poll` returns is in flight until `settle(url)`, and is not returned again while
+ * in flight (nor shortly after, until the index shows its new state). The loop settles every URL
+ * it took exactly once: after its status update was acknowledged, or when it gives the URL up
+ * unchanged (it then comes back when due).
  */
-export interface PageParser {
-  parse(page: {
-    readonly url: string;
-    readonly metadata: Metadata;
-    readonly content: Buffer;
-  }): ParseOutcome | Promise<ParseOutcome>;
+export interface UrlSource {
+  poll(): Promise<PollResult>;
+  settle(url: string): void;
+  /**
+   * For `--once`, called when every write is flushed and nothing is in flight: makes the writes
+   * visible, then looks again for URLs due within `lookAheadMs`. True when there are none (and the
+   * look was not a failed query); URLs found are handed out by the next polls.
+   */
+  isExhausted(lookAheadMs: number): Promise<boolean>;
+  stats(): SourceStats;
+}
+
+// Written, existing (a DISCOVERED that found the URL known), skipped by the DISCOVERED cache, failed.
+export type { StatusWriterStats as StatusStoreStats } from '../opensearch/status-store.js';
+
+/**
+ * Where status events go: the status rules, then the status index.
+ *
+ * Contract: `write` resolves once the event is accepted (it waits while the store is full: that is
+ * the backpressure of the whole crawl), not when it is stored. `settled`, when given, is called
+ * exactly once per write, with true once the store acknowledged it (or had nothing to write) and
+ * false when the write failed for good; it must not throw.
+ */
+export interface StatusStore {
+  write(event: StatusEvent, settled?: (written: boolean) => void): Promise<void>;
+  /** Writes accepted and not settled yet. */
+  readonly pending: number;
+  readonly stats: StatusStoreStats;
+}
+
+/** A parsed page for the content index. */
+export interface ContentPage {
+  readonly url: string;
+  readonly metadata: Metadata;
+  readonly text: string;
+}
+
+// Defined beside the content writer, which cannot import the pipeline.
+export type { ContentWrite } from '../opensearch/content-store.js';
+
+/**
+ * Where parsed pages go: the content index. Contract as StatusStore's: `index` resolves once the
+ * page is accepted (backpressure); `settled` is called exactly once with the outcome, and must not
+ * throw.
+ */
+export interface ContentStore {
+  index(page: ContentPage, settled: (outcome: ContentWrite) => void): Promise<void>;
+}
+
+/** Both stores, and what must happen to them together. */
+export interface Stores {
+  readonly status: StatusStore;
+  readonly content: ContentStore;
+  /**
+   * Sends everything buffered (status, content, deletions) and resolves when all of it is settled,
+   * including the writes that settling queued (a stored page queues its FETCHED status).
+   */
+  flush(): Promise<void>;
 }

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import type { Metadata } from '../../model/metadata.js';
 import { connect } from '../../opensearch/client.js';
 import { ensureIndices, planIndices } from '../../opensearch/indices.js';
-import { buildFilter, buildStatusSide } from '../../pipeline/build.js';
+import { buildStores } from '../../pipeline/compose.js';
 import { injectSeeds } from '../../pipeline/inject.js';
+import { loadURLFilters } from '../../urlfilters/load.js';
 import { systemClock } from '../../util/clock.js';
 import type { Command } from '../command.js';
 
@@ -27,19 +28,20 @@ export const injectCommand: Command = {
       return 2;
     }
     const cfg = config();
-    const { filter } = buildFilter(cfg, log);
+    const filter = loadURLFilters(cfg, { logger: log });
     const { client } = await connect(cfg, log);
     try {
       await ensureIndices(client, planIndices(cfg));
-      const side = buildStatusSide(client, cfg, systemClock, log);
+      const stores = buildStores(client, cfg, systemClock, log);
       const name = file === '-' ? 'stdin' : file;
       const report = await injectSeeds(file === '-' ? process.stdin : file, {
-        writer: side.writer,
-        filter: (url, md: Metadata) => filter(null, md, url),
+        writer: stores.status,
+        filter: (url, md: Metadata) => filter.filter(null, md, url),
         problem: (line, message) => log.warn({ file: name, line }, `${name}:${line}: ${message}`),
       });
-      await side.flushAndClose();
-      const s = side.writer.stats;
+      await stores.flush();
+      stores.close();
+      const s = stores.status.stats;
       out(
         `${name}: ${report.lines} lines, ${report.accepted} URLs: ${s.written - s.existing} new, ` +
           `${s.existing + s.skippedCached} known already, ${s.failed} not written; ` +

@@ -1,26 +1,7 @@
-import type { Client } from '@opensearch-project/opensearch';
-import { Metadata } from '../../model/metadata.js';
-import { connect } from '../../opensearch/client.js';
-import { ensureIndices, planIndices } from '../../opensearch/indices.js';
-import { createPageParser } from '../../parse/index.js';
-import { ParserPool } from '../../parse/worker/pool.js';
-import { buildCrawler, buildFilter, buildStatusSide } from '../../pipeline/build.js';
-import { Crawler } from '../../pipeline/crawler.js';
+import { buildCrawl } from '../../pipeline/compose.js';
 import { checkAgentName } from '../../protocol/http/user-agent.js';
-import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import type { Command } from '../command.js';
-
-/** The status shards instance `i` of `m` reads: every shard s with s % m == i. */
-export function shardsFor(total: number, instances: number, instance: number): number[] {
-  return Array.from({ length: total }, (_, s) => s).filter((s) => s % instances === instance);
-}
-
-async function shardCount(client: Client, index: string): Promise<number> {
-  const res = await client.indices.getSettings({ index });
-  const settings = Object.values(res.body)[0] as { settings: { index: { number_of_shards: string } } };
-  return Number(settings.settings.index.number_of_shards);
-}
 
 function intOption(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -58,7 +39,7 @@ export const runCommand: Command = {
     'exit 0. A second signal exits at once.',
   async run({ values, config, log, out }) {
     const cfg = config();
-    // Checked before anything else: a crawl without a name would be refused later anyway.
+    // Checked before the options: a crawl without a name is refused whatever else is given.
     checkAgentName(cfg['http.agent.name']);
     const instances = intOption(values.instances ?? process.env.CRAWLER_INSTANCES, 'instances', 1);
     const instance = intOption(values.instance ?? process.env.CRAWLER_INSTANCE, 'instance', 0);
@@ -68,91 +49,47 @@ export const runCommand: Command = {
         `--instance must be between 0 and ${instances - 1}, got ${instance}`,
       );
     }
-    const { client, url } = await connect(cfg, log);
+    const once = values.once === true;
+    const crawl = await buildCrawl(cfg, {
+      log,
+      instances,
+      instance,
+      seeds: (values.seed as string[] | undefined) ?? [],
+    });
+    const { crawler } = crawl;
+    let signals = 0;
+    const onSignal = (sig: string) => {
+      signals++;
+      if (signals > 1) {
+        log.warn(`${sig} again: exiting at once`);
+        process.exit(130);
+      }
+      log.info(`${sig}: finishing fetches in flight and writing everything (send it again to exit at once)`);
+      crawler.requestStop();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    log.info(
+      {
+        cluster: crawl.cluster,
+        statusIndex: cfg['opensearch.status.index.name'],
+        userAgent: crawl.userAgent,
+        once,
+      },
+      'crawling',
+    );
     try {
-      await ensureIndices(client, planIndices(cfg));
-      const statusIndex = cfg['opensearch.status.index.name'];
-      let shards: number[] | undefined;
-      if (instances > 1) {
-        const total = await shardCount(client, statusIndex);
-        if (instances > total) {
-          throw new CrawlerError(
-            'TOO_MANY_INSTANCES',
-            `--instances ${instances} exceeds the ${total} shards of the status index "${statusIndex}": ` +
-              'each instance needs at least one shard (raise opensearch.status.shards and run crawler init --recreate)',
-          );
-        }
-        shards = shardsFor(total, instances, instance);
-        log.info(
-          { instance, instances, shards },
-          `instance ${instance} of ${instances} reads status shards ${shards.join(',')}`,
-        );
-      }
-      const { filter, chain } = buildFilter(cfg, log);
-      const seeds = (values.seed as string[] | undefined) ?? [];
-      if (seeds.length > 0) {
-        const side = buildStatusSide(client, cfg, systemClock, log);
-        for (const s of seeds) {
-          const kept = filter(null, new Metadata(), s);
-          if (kept === null) log.warn({ url: s }, `--seed ${s} is rejected by the URL filters; skipped`);
-          else await side.writer.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() }, false);
-        }
-        await side.flushAndClose();
-        await client.indices.refresh({ index: statusIndex });
-      }
-      const parser = createPageParser(cfg, {
-        filter: (source, md, target) => chain.filter(source, md, target),
-        clock: systemClock,
-        log,
-      });
-      await parser.ready;
-      // The main-thread parser is built anyway: it checks the parse settings at once, with the
-      // configuration's own error messages, before any thread starts.
-      const pool =
-        cfg['parser.threads'] > 0 ? await ParserPool.start(cfg, cfg['parser.threads'], log) : undefined;
-      let built: ReturnType<typeof buildCrawler>;
-      try {
-        built = buildCrawler(client, cfg, systemClock, log, { shards, parser: pool ?? parser });
-      } catch (e) {
-        await pool?.close();
-        throw e;
-      }
-      const { parts, crawlerOptions, protocol } = built;
-      const crawler = new Crawler(parts, crawlerOptions);
-      let signals = 0;
-      const onSignal = (sig: string) => {
-        signals++;
-        if (signals > 1) {
-          log.warn(`${sig} again: exiting at once`);
-          process.exit(130);
-        }
-        log.info(
-          `${sig}: finishing fetches in flight and writing everything (send it again to exit at once)`,
-        );
-        crawler.requestStop();
-      };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
-      log.info(
-        { cluster: url, statusIndex, userAgent: protocol.userAgent, once: values.once === true },
-        'crawling',
-      );
-      try {
-        await crawler.run({ once: values.once === true });
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        await protocol.close();
-        await pool?.close();
-      }
-      const m = crawler.metrics;
-      out(
-        `fetched ${m.fetched} pages; statuses ${JSON.stringify(Object.fromEntries(m.byStatus))}; ` +
-          `discovered ${m.discovered} links${m.errors.size ? `; errors ${m.errorSummary()}` : ''}`,
-      );
-      return 0;
+      await crawler.run({ once });
     } finally {
-      await client.close();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await crawl.close();
     }
+    const m = crawler.metrics;
+    out(
+      `fetched ${m.fetched} pages; statuses ${JSON.stringify(Object.fromEntries(m.byStatus))}; ` +
+        `discovered ${m.discovered} links${m.errors.size ? `; errors ${m.errorSummary()}` : ''}`,
+    );
+    return 0;
   },
 };

@@ -54,7 +54,7 @@ export interface SpoutStats {
  */
 export class Spout {
   private readonly buffer = new UrlBuffer<SpoutItem>();
-  readonly inFlight: InFlight;
+  private readonly inFlight: InFlight;
   private queryDate: number | undefined;
   private queryDateSetAt = 0;
   private lastQuerySent = Number.NEGATIVE_INFINITY;
@@ -116,6 +116,18 @@ export class Spout {
   /** The URL's fate is written (or given up on): it may come back after the purgatory. */
   settle(url: string): boolean {
     return this.inFlight.settle(url);
+  }
+
+  /**
+   * `--once`: refreshes the status index so that every acknowledged write is visible, then queries
+   * for URLs due within `lookAheadMs` (URLs discovered during the run are due at their discovery
+   * time, after the kept query date, and rounding may have put them a little past now). True when
+   * none were found by a query that worked and nothing is in flight.
+   */
+  async isExhausted(lookAheadMs: number): Promise<boolean> {
+    await this.client.indices.refresh({ index: this.options.index });
+    this.resetQueryDate(lookAheadMs);
+    return (await this.query()) === 0 && !this.failed && this.inFlight.size === 0;
   }
 
   /**

@@ -2,14 +2,13 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config/schema.js';
-import type { Metadata } from '../../model/metadata.js';
-import type { ParseOutcome } from '../../pipeline/ports.js';
 import { CrawlerError } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
+import type { PageParser, ParseInput, ParseResult } from '../types.js';
 import { fromWire, type WorkerMessage } from './protocol.js';
 
 interface Pending {
-  resolve: (o: ParseOutcome) => void;
+  resolve: (r: ParseResult) => void;
   reject: (e: Error) => void;
 }
 
@@ -42,7 +41,7 @@ function workerUrl(): URL {
  * rejects it); `parse` never rejects for a page's content (the parser turns that into an ERROR
  * outcome) but does when a thread dies, and the thread is replaced; `close` terminates the threads.
  */
-export class ParserPool {
+export class ParserPool implements PageParser {
   private readonly threads: Thread[] = [];
   private nextId = 0;
   private closed = false;
@@ -76,7 +75,7 @@ export class ParserPool {
         const p = thread.pending.get(m.id);
         if (!p) return;
         thread.pending.delete(m.id);
-        if (m.type === 'result') p.resolve(fromWire(m.outcome));
+        if (m.type === 'result') p.resolve(fromWire(m.result));
         else p.reject(new Error(m.error));
       });
       let dead = false;
@@ -106,11 +105,7 @@ export class ParserPool {
   }
 
   /** Parses on the least busy thread. */
-  parse(page: {
-    readonly url: string;
-    readonly metadata: Metadata;
-    readonly content: Buffer;
-  }): Promise<ParseOutcome> {
+  parse(page: ParseInput): Promise<ParseResult> {
     let thread = this.threads[0];
     for (const t of this.threads) if (thread && t.pending.size < thread.pending.size) thread = t;
     if (!thread) return Promise.reject(new Error('no parser thread is running'));

@@ -1,5 +1,5 @@
 import { Metadata, type MetadataJSON } from '../../model/metadata.js';
-import type { ParseOutcome } from '../../pipeline/ports.js';
+import type { ParseResult, SitemapStats } from '../types.js';
 
 /** A page sent to a parser thread. The content is copied (a Buffer may share its memory). */
 export interface ParseRequest {
@@ -9,32 +9,55 @@ export interface ParseRequest {
   readonly content: Uint8Array;
 }
 
-/** What a parser thread sends back: the outcome with its metadata as JSON. */
-export interface WireOutcome {
+/** What a parser thread sends back: the result with its metadata as JSON. */
+export interface WireResult {
   readonly kind: 'parsed' | 'status';
   readonly url: string;
   readonly status?: string;
   readonly metadata: MetadataJSON;
   readonly text?: string;
+  readonly noIndex?: boolean;
+  readonly sitemap?: SitemapStats;
   readonly outlinks: readonly { readonly url: string; readonly metadata: MetadataJSON }[];
 }
 
 export type WorkerMessage =
   | { readonly type: 'ready' }
-  | { readonly type: 'result'; readonly id: number; readonly outcome: WireOutcome }
+  | { readonly type: 'result'; readonly id: number; readonly result: WireResult }
   | { readonly type: 'failed'; readonly id: number; readonly error: string };
 
-export function toWire(o: ParseOutcome): WireOutcome {
-  const outlinks = o.outlinks.map((l) => ({ url: l.url, metadata: l.metadata.toJSON() }));
-  return o.kind === 'parsed'
-    ? { kind: 'parsed', url: o.url, metadata: o.metadata.toJSON(), text: o.text, outlinks }
-    : { kind: 'status', url: o.url, status: o.status, metadata: o.metadata.toJSON(), outlinks };
+export function toWire(r: ParseResult): WireResult {
+  const outlinks = r.outlinks.map((l) => ({ url: l.url, metadata: l.metadata.toJSON() }));
+  return r.kind === 'parsed'
+    ? {
+        kind: 'parsed',
+        url: r.url,
+        metadata: r.metadata.toJSON(),
+        text: r.text,
+        noIndex: r.noIndex,
+        outlinks,
+      }
+    : {
+        kind: 'status',
+        url: r.url,
+        status: r.status,
+        metadata: r.metadata.toJSON(),
+        outlinks,
+        ...(r.sitemap ? { sitemap: r.sitemap } : {}),
+      };
 }
 
-export function fromWire(w: WireOutcome): ParseOutcome {
+export function fromWire(w: WireResult): ParseResult {
   const outlinks = w.outlinks.map((l) => ({ url: l.url, metadata: Metadata.fromJSON(l.metadata) }));
   const metadata = Metadata.fromJSON(w.metadata);
   return w.kind === 'parsed'
-    ? { kind: 'parsed', url: w.url, metadata, text: w.text ?? '', outlinks }
-    : { kind: 'status', url: w.url, status: w.status as never, metadata, outlinks };
+    ? { kind: 'parsed', url: w.url, metadata, text: w.text ?? '', noIndex: w.noIndex === true, outlinks }
+    : {
+        kind: 'status',
+        url: w.url,
+        status: w.status as never,
+        metadata,
+        outlinks,
+        ...(w.sitemap ? { sitemap: w.sitemap } : {}),
+      };
 }

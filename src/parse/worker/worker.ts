@@ -13,10 +13,7 @@ import { type ParseRequest, toWire, type WorkerMessage } from './protocol.js';
 const { config, logLevel } = workerData as { config: Config; logLevel: string };
 const log = createLogger(logLevel).child({ component: 'parser-thread' });
 const chain = loadURLFilters(config, { logger: log });
-const parser = createPageParser(config, {
-  filter: (source, md, target) => chain.filter(source, md, target),
-  clock: systemClock,
-});
+const parser = createPageParser(config, { filter: chain, clock: systemClock });
 const port = parentPort!;
 const send = (m: WorkerMessage) => port.postMessage(m);
 
@@ -24,8 +21,8 @@ await parser.ready;
 port.on('message', (req: ParseRequest) => {
   try {
     const content = Buffer.from(req.content.buffer, req.content.byteOffset, req.content.byteLength);
-    const outcome = parser.parse({ url: req.url, metadata: Metadata.fromJSON(req.metadata), content });
-    send({ type: 'result', id: req.id, outcome: toWire(outcome) });
+    const result = parser.parse({ url: req.url, metadata: Metadata.fromJSON(req.metadata), content });
+    send({ type: 'result', id: req.id, result: toWire(result) });
   } catch (e) {
     send({ type: 'failed', id: req.id, error: errorMessage(e) });
   }

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { Metadata } from '../../../src/model/metadata.js';
 import { createPageParser } from '../../../src/parse/stage.js';
+import type { ParseResult } from '../../../src/parse/types.js';
 import { ParserPool } from '../../../src/parse/worker/pool.js';
-import type { ParseOutcome } from '../../../src/pipeline/ports.js';
 import { loadURLFilters } from '../../../src/urlfilters/load.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/log.js';
@@ -34,10 +34,8 @@ function input(url: string, content: Buffer, contentType = 'text/html; charset=u
   return { url, metadata, content };
 }
 
-// The pipeline's outcome (ParseOutcome); the parser's own `noIndex` flag is not part of it, the
-// indexer reads robots.noIndex from the metadata.
-const plain = (o: ParseOutcome) => {
-  const { noIndex: _, ...rest } = o as ParseOutcome & { noIndex?: boolean };
+const plain = (o: ParseResult) => {
+  const { noIndex: _, ...rest } = o as ParseResult & { noIndex?: boolean };
   return {
     ...rest,
     metadata: o.metadata.toJSON(),
@@ -47,10 +45,7 @@ const plain = (o: ParseOutcome) => {
 
 describe('parser threads (parser.threads > 0)', () => {
   const chain = loadURLFilters(config, { logger: silentLogger });
-  const local = createPageParser(config, {
-    filter: (source, md, target) => chain.filter(source, md, target),
-    clock: systemClock,
-  });
+  const local = createPageParser(config, { filter: chain, clock: systemClock });
 
   it('give the outcome the event-loop parser gives: text, metadata and filtered outlinks', async () => {
     const i = input('http://site.test/a/index.html', page(40));
@@ -58,14 +53,14 @@ describe('parser threads (parser.threads > 0)', () => {
     expect(threaded.kind).toBe('parsed');
     expect(threaded.outlinks).toHaveLength(40);
     expect(threaded.outlinks[0]!.metadata.getFirstValue('depth')).toBe('3');
-    expect(plain(threaded)).toEqual(plain(local.parse(i) as ParseOutcome));
+    expect(plain(threaded)).toEqual(plain(local.parse(i) as ParseResult));
   });
 
   it('turn content that is not HTML into the same ERROR outcome', async () => {
     const i = input('http://site.test/file.pdf', Buffer.from('%PDF-1.4 ...'), 'application/pdf');
     const threaded = await pool.parse(i);
     expect(threaded.kind).toBe('status');
-    expect(plain(threaded)).toEqual(plain(local.parse(i) as ParseOutcome));
+    expect(plain(threaded)).toEqual(plain(local.parse(i) as ParseResult));
   });
 
   it('replace a thread that dies, keeping as many threads as configured; later pages parse', async () => {

@@ -5,11 +5,14 @@ import { parsePage } from '../../../src/parse/dispatch.js';
 import type { ParseFilters } from '../../../src/parse/parsefilters/chain.js';
 import { defaultParseConfig, type ParseConfig, parseSettings } from '../../../src/parse/settings.js';
 import type { SitemapDeps } from '../../../src/parse/sitemap/page.js';
-import type { OutlinkFilter, ParseResult } from '../../../src/parse/types.js';
+import type { ParseResult } from '../../../src/parse/types.js';
 import { ManualClock } from '../../../src/util/clock.js';
 
 export const fixture = (name: string): Buffer =>
   readFileSync(new URL(`../../fixtures/parse/${name}`, import.meta.url));
+
+/** A URL filter as a function, wrapped into the parser's OutlinkFilter by `deps`. */
+export type OutlinkFilter = (source: URL, sourceMetadata: Metadata, target: string) => string | null;
 
 /** Keeps every URL as it is. */
 export const keepAll: OutlinkFilter = (_s, _m, target) => target;
@@ -35,7 +38,7 @@ export function deps(o: DepsOptions = {}): SitemapDeps {
   return {
     settings: parseSettings(defaultParseConfig(o.config)),
     transfer,
-    urlFilter: o.urlFilter ?? keepAll,
+    urlFilter: { filter: o.urlFilter ?? keepAll },
     filters: o.filters,
     clock: o.clock ?? new ManualClock(Date.UTC(2025, 0, 2)),
   };

@@ -1,0 +1,68 @@
+import type { Metadata } from '../model/metadata.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
+import type { BulkWriter } from './bulk-writer.js';
+import { contentDocument, type IndexerOptions, indexable, isNoIndex, parseMapping } from './content-doc.js';
+import type { ContentDeleter } from './deleter.js';
+
+/**
+ * How a content write ended: stored; not stored on purpose (noindex, `indexer.md.filter`: an older
+ * document of a noindex page is removed); refused for good (the document is invalid); or failed
+ * (the cluster could not take it, retries included). The pipeline's ContentStore port uses it.
+ */
+export type ContentWrite =
+  | { readonly kind: 'indexed' }
+  | { readonly kind: 'skipped' }
+  | { readonly kind: 'rejected'; readonly error: string }
+  | { readonly kind: 'failed'; readonly status: number; readonly error: string };
+
+export interface ContentWriterDeps {
+  readonly bulk: BulkWriter;
+  readonly index: string;
+  readonly options: IndexerOptions;
+  readonly deleter: ContentDeleter;
+  readonly clock: Clock;
+  readonly log: Logger;
+}
+
+/**
+ * Writes the content documents of parsed pages (the pipeline's ContentStore). A page that is
+ * noindex, or that `indexer.md.filter` leaves out, is not written; an earlier document of a noindex
+ * page is removed. A document OpenSearch refuses as invalid (400) is `rejected`; any other failure
+ * (after the bulk writer's retries) is `failed`.
+ */
+export class ContentWriter {
+  private readonly mapping;
+
+  constructor(private readonly deps: ContentWriterDeps) {
+    this.mapping = parseMapping(deps.options.mdMapping);
+  }
+
+  async index(
+    page: { readonly url: string; readonly metadata: Metadata; readonly text: string },
+    settled: (outcome: ContentWrite) => void,
+  ): Promise<void> {
+    const d = this.deps;
+    const { url, metadata, text } = page;
+    if (!indexable(metadata, d.options)) {
+      if (isNoIndex(metadata)) d.deleter.delete(url);
+      settled({ kind: 'skipped' });
+      return;
+    }
+    await d.bulk.ready();
+    const { id, doc } = contentDocument(url, metadata, text, d.options, this.mapping, d.clock.now());
+    void d.bulk.add({ op: 'index', index: d.index, id, doc }).then((result) => {
+      if (result.ok) {
+        settled({ kind: 'indexed' });
+      } else if (result.status === 400) {
+        settled({ kind: 'rejected', error: result.error });
+      } else {
+        d.log.warn(
+          { url, httpStatus: result.status, err: result.error },
+          'content write failed; the page comes back when due',
+        );
+        settled({ kind: 'failed', status: result.status, error: result.error });
+      }
+    });
+  }
+}

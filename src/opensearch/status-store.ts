@@ -1,0 +1,101 @@
+import type { StatusEvent, StatusUpdater } from '../model/status-updater.js';
+import type { TransitionLog, TransitionRecord } from '../model/transition.js';
+import type { Logger } from '../util/log.js';
+import type { BulkWriter } from './bulk-writer.js';
+import type { ContentDeleter } from './deleter.js';
+import { documentId, type PartitionMode, partitionKey, toStatusSource } from './status-doc.js';
+
+export interface StatusWriterDeps {
+  readonly updater: StatusUpdater;
+  readonly bulk: BulkWriter;
+  readonly index: string;
+  readonly partition: PartitionMode;
+  readonly transitions: TransitionLog;
+  readonly deleter: ContentDeleter;
+  readonly log: Logger;
+  /** Optional sink for the transitions index. */
+  readonly recordTransition?: (record: TransitionRecord) => void;
+}
+
+export interface StatusWriterStats {
+  written: number;
+  /** DISCOVERED writes that found the URL known already (409): the existing document won. */
+  existing: number;
+  skippedCached: number;
+  failed: number;
+}
+
+/**
+ * The only writer of the status index during a crawl (the pipeline's StatusStore): applies the
+ * rules to each status event and writes the result, op_type create for DISCOVERED (an existing
+ * document wins) and index for the rest. A URL counts as done only once OpenSearch acknowledged its
+ * write; then it enters the DISCOVERED cache, its transition is logged, and ERROR (and REDIRECTION)
+ * remove its content.
+ */
+export class StatusWriter {
+  readonly stats: StatusWriterStats = { written: 0, existing: 0, skippedCached: 0, failed: 0 };
+
+  private pendingWrites = 0;
+
+  constructor(private readonly deps: StatusWriterDeps) {}
+
+  /**
+   * Writes one event. Resolves once the write is accepted by the bulk writer (backpressure), not
+   * when it is acknowledged; `settled` is called once it is (true), or failed for good (false).
+   * `settled` marks the event that settles a URL the spout emitted: its failure is logged as such.
+   */
+  async write(event: StatusEvent, settled?: (written: boolean) => void): Promise<void> {
+    const d = this.deps;
+    await d.bulk.ready();
+    const update = d.updater.apply(event);
+    if (update === 'skipped-cached') {
+      this.stats.skippedCached++;
+      settled?.(true);
+      return;
+    }
+    const key = partitionKey(update.url, d.partition, update.fullMetadata);
+    const doc = toStatusSource(update.url, update.status, update.metadata, update.nextFetchDate, key);
+    this.pendingWrites++;
+    void d.bulk
+      .add({
+        op: update.status === 'DISCOVERED' ? 'create' : 'index',
+        index: d.index,
+        id: documentId(update.url),
+        routing: key,
+        doc,
+      })
+      .then((result) => {
+        try {
+          if (result.ok) {
+            this.stats.written++;
+            d.updater.acknowledged(update.url);
+            const existed = update.status === 'DISCOVERED' && result.status === 409;
+            if (existed) this.stats.existing++;
+            // A DISCOVERED that lost to an existing document changed nothing: no transition to log.
+            if (!existed) {
+              d.transitions.write(update.transition);
+              d.recordTransition?.(update.transition);
+            }
+            if (update.delete) d.deleter.delete(update.url);
+          } else {
+            this.stats.failed++;
+            d.log.warn(
+              { url: update.url, status: update.status, httpStatus: result.status, err: result.error },
+              settled
+                ? 'status update failed; the URL keeps its previous state and comes back when due'
+                : 'status update of a discovered URL failed; it will be found again',
+            );
+          }
+        } finally {
+          // Whatever the logging above did, the URL is settled and the write no longer pending.
+          this.pendingWrites--;
+          settled?.(result.ok);
+        }
+      });
+  }
+
+  /** Writes accepted and not yet settled. */
+  get pending(): number {
+    return this.pendingWrites;
+  }
+}

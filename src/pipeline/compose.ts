@@ -1,0 +1,240 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { Config } from '../config/schema.js';
+import { robotsSource } from '../fetch/ports.js';
+import { Metadata } from '../model/metadata.js';
+import type { MetadataTransfer } from '../model/metadata-transfer.js';
+import { createStatusUpdater } from '../model/status-updater.js';
+import { TransitionLog, type TransitionRecord } from '../model/transition.js';
+import { BulkWriter } from '../opensearch/bulk-writer.js';
+import { connect } from '../opensearch/client.js';
+import { ContentWriter } from '../opensearch/content-store.js';
+import { ContentDeleter } from '../opensearch/deleter.js';
+import { ensureIndices, planIndices } from '../opensearch/indices.js';
+import { Spout } from '../opensearch/spout/spout.js';
+import { StatusWriter } from '../opensearch/status-store.js';
+import { TransitionsIndex } from '../opensearch/transitions.js';
+import { createPageParser } from '../parse/stage.js';
+import type { PageParser } from '../parse/types.js';
+import { ParserPool } from '../parse/worker/pool.js';
+import { HttpProtocol } from '../protocol/http/client.js';
+import { checkAgentName } from '../protocol/http/user-agent.js';
+import { RobotsService } from '../protocol/robots/fetch-robots.js';
+import { loadURLFilters } from '../urlfilters/load.js';
+import { type Clock, systemClock } from '../util/clock.js';
+import { CrawlerError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { Crawler } from './crawler.js';
+import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
+import type { Stores } from './ports.js';
+
+/*
+ * The composition root: the one place that turns a validated configuration into running parts.
+ * `crawler run`, `crawler demo`, `crawler inject` and the tests all build through here.
+ */
+
+/** The OpenSearch side of a crawl: the status rules and every writer, flushed and closed together. */
+export interface StoreSet extends Stores {
+  readonly status: StatusWriter;
+  readonly content: ContentWriter;
+  /** The metadata transfer of the status rules (what outlinks inherit). */
+  readonly transfer: MetadataTransfer;
+  /** Stops the writers' timers; after the last flush. */
+  close(): void;
+}
+
+export function buildStores(
+  client: Client,
+  config: Config,
+  clock: Clock,
+  log: Logger,
+  onTransition?: (record: TransitionRecord) => void,
+): StoreSet {
+  const updater = createStatusUpdater(config, clock);
+  const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log);
+  const contentBulk = new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log);
+  const contentIndex = config['opensearch.indexer.index.name'];
+  const deleter = new ContentDeleter(client, contentBulk, contentIndex, log);
+  const transitionsName = config['status.transitions.index.name'];
+  const transitionsBulk =
+    transitionsName === '' ? undefined : new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log);
+  const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
+  const status = new StatusWriter({
+    updater,
+    bulk: statusBulk,
+    index: config['opensearch.status.index.name'],
+    partition: config['partition.url.mode'],
+    transitions: TransitionLog.fromConfig(log.child({ component: 'transitions' }), config),
+    deleter,
+    log,
+    recordTransition: (r) => {
+      transitions?.record(r);
+      onTransition?.(r);
+    },
+  });
+  const content = new ContentWriter({
+    bulk: contentBulk,
+    index: contentIndex,
+    options: indexerOptions(config),
+    deleter,
+    clock,
+    log,
+  });
+  const bulks = [contentBulk, statusBulk, ...(transitionsBulk ? [transitionsBulk] : [])];
+  return {
+    status,
+    content,
+    transfer: updater.transfer,
+    async flush() {
+      // A stored page queues its FETCHED status and an ERROR a deletion: flush until nothing is left.
+      do {
+        for (const b of bulks) await b.flush();
+        await deleter.flush();
+      } while (bulks.some((b) => b.pending > 0) || status.pending > 0);
+    },
+    close() {
+      for (const b of bulks) b.close();
+      deleter.close();
+    },
+  };
+}
+
+/** The status shards instance `i` of `m` reads: every shard s with s % m == i. */
+export function shardsFor(total: number, instances: number, instance: number): number[] {
+  return Array.from({ length: total }, (_, s) => s).filter((s) => s % instances === instance);
+}
+
+async function shardCount(client: Client, index: string): Promise<number> {
+  const res = await client.indices.getSettings({ index });
+  const settings = Object.values(res.body)[0] as { settings: { index: { number_of_shards: string } } };
+  return Number(settings.settings.index.number_of_shards);
+}
+
+/** This instance's status shards, or undefined for all (one instance). */
+async function chooseShards(
+  client: Client,
+  config: Config,
+  log: Logger,
+  instances: number,
+  instance: number,
+): Promise<number[] | undefined> {
+  if (instances <= 1) return undefined;
+  const statusIndex = config['opensearch.status.index.name'];
+  const total = await shardCount(client, statusIndex);
+  if (instances > total) {
+    throw new CrawlerError(
+      'TOO_MANY_INSTANCES',
+      `--instances ${instances} exceeds the ${total} shards of the status index "${statusIndex}": ` +
+        'each instance needs at least one shard (raise opensearch.status.shards and run crawler init --recreate)',
+    );
+  }
+  const shards = shardsFor(total, instances, instance);
+  log.info(
+    { instance, instances, shards },
+    `instance ${instance} of ${instances} reads status shards ${shards.join(',')}`,
+  );
+  return shards;
+}
+
+export interface CrawlOptions {
+  readonly log: Logger;
+  /**
+   * The cluster to use. Without one, `buildCrawl` connects (starting the embedded node when nothing
+   * is configured), creates missing indices, and closes the client in `close`.
+   */
+  readonly client?: Client;
+  readonly clock?: Clock;
+  /** Scale-out: this process reads the status shards s with s % instances == instance. */
+  readonly instances?: number;
+  readonly instance?: number;
+  /** Injected as DISCOVERED (through the URL filters) before the crawl starts. */
+  readonly seeds?: readonly string[];
+  /** Sees every transition record once written (the demo's table). */
+  readonly onTransition?: (record: TransitionRecord) => void;
+}
+
+export interface Crawl {
+  readonly crawler: Crawler;
+  /** The cluster's first address, for logs. */
+  readonly cluster: string | undefined;
+  /** The User-Agent sent with every request. */
+  readonly userAgent: string;
+  /** Closes what `buildCrawl` opened (connections, parser threads, timers); once, after the run. */
+  close(): Promise<void>;
+}
+
+/**
+ * Every part of a crawl, from the validated configuration. Throws a ConfigError for bad settings
+ * (before anything is fetched) and a CrawlerError for an unusable cluster or scale-out setting;
+ * whatever it opened before failing is closed again.
+ */
+export async function buildCrawl(config: Config, options: CrawlOptions): Promise<Crawl> {
+  const { log } = options;
+  const clock = options.clock ?? systemClock;
+  // Checked before anything else: a crawl without a name would be refused later anyway.
+  checkAgentName(config['http.agent.name']);
+  const closers: (() => unknown)[] = [];
+  const closeAll = async () => {
+    for (const c of closers.reverse()) await c();
+    closers.length = 0;
+  };
+  try {
+    let client = options.client;
+    let cluster: string | undefined;
+    if (!client) {
+      const conn = await connect(config, log);
+      client = conn.client;
+      cluster = conn.url;
+      const owned = client;
+      closers.push(() => owned.close());
+      await ensureIndices(client, planIndices(config));
+    }
+    const shards = await chooseShards(client, config, log, options.instances ?? 1, options.instance ?? 0);
+    // Everything that validates settings comes before anything is written or started.
+    const filter = loadURLFilters(config, { logger: log });
+    const loopOptions = crawlerOptions(config);
+    const protocol = new HttpProtocol(config, { clock });
+    closers.push(() => protocol.close());
+    const robots = robotsSource(new RobotsService(config, { protocol, clock }));
+    const inline = createPageParser(config, { filter, clock, log });
+    const stores = buildStores(client, config, clock, log, options.onTransition);
+    closers.push(() => stores.close());
+    await inject(client, config, stores, filter, options.seeds ?? [], log);
+    await inline.ready;
+    // The inline parser is built even with parser threads: it checks the parse settings at once,
+    // with the configuration's own error messages, before any thread starts.
+    let parser: PageParser = inline;
+    if (config['parser.threads'] > 0) {
+      const pool = await ParserPool.start(config, config['parser.threads'], log);
+      closers.push(() => pool.close());
+      parser = pool;
+    }
+    const source = new Spout(client, spoutOptions(config, shards), clock, log);
+    const crawler = new Crawler(
+      { source, stores, parser, protocol, robots, filter, transfer: stores.transfer, clock, log },
+      loopOptions,
+    );
+    return { crawler, cluster, userAgent: protocol.userAgent, close: closeAll };
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+}
+
+/** Seeds given on the command line: DISCOVERED through the URL filters, visible before the crawl. */
+async function inject(
+  client: Client,
+  config: Config,
+  stores: StoreSet,
+  filter: ReturnType<typeof loadURLFilters>,
+  seeds: readonly string[],
+  log: Logger,
+): Promise<void> {
+  if (seeds.length === 0) return;
+  for (const s of seeds) {
+    const kept = filter.filter(null, new Metadata(), s);
+    if (kept === null) log.warn({ url: s }, `--seed ${s} is rejected by the URL filters; skipped`);
+    else await stores.status.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
+  }
+  await stores.flush();
+  await client.indices.refresh({ index: config['opensearch.status.index.name'] });
+}
