@@ -2,7 +2,6 @@ import type { ValueOf } from '../config/define.js';
 import { parseKeys } from '../config/keys/parse.js';
 import { ConfigError } from '../util/errors.js';
 import { compileSelector, type SimpleSelector } from './html/selectors.js';
-import { MAX_INCLUDE_SELECTORS } from './html/text.js';
 import { SITEMAP_EXTENSIONS, type SitemapExtension } from './sitemap/extensions.js';
 
 /** The configuration the parse stage reads: its own keys plus three owned by other roles. */
@@ -49,6 +48,12 @@ export interface SitemapSettings {
   /** Decompressed gzip sitemaps larger than this are broken (the sitemaps.org limit is 50 MB). */
   readonly maxDecompressedBytes: number;
 }
+
+/**
+ * The number of include selectors the text collector can track: one bit each in its element flags,
+ * after its own four.
+ */
+export const MAX_INCLUDE_SELECTORS = 27;
 
 /** 50 MiB: the sitemaps.org limit on an uncompressed sitemap, plus a little slack. */
 export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;

@@ -233,6 +233,7 @@ export class Crawler {
 
   /** Hands a fetched page to the parse pool; waits while the pool's backlog is full. */
   private async parse(url: string, metadata: Metadata, content: Buffer): Promise<void> {
+    if (this.closed) return;
     this.metrics.fetched++;
     this.metrics.bytes += content.length;
     await this.parsePool.onSizeLessThan(this.options.parseBacklog);

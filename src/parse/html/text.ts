@@ -15,9 +15,6 @@ import { matches } from './selectors.js';
  * twice; here every block boundary separates words and nested matches count once.
  */
 
-/** The number of include selectors the element flags can track. */
-export const MAX_INCLUDE_SELECTORS = 27;
-
 const HIDDEN = 1;
 const RAW = 2;
 const PRE = 4;

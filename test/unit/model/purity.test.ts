@@ -1,14 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type Import, importsOf, resolveImport, root, tsFiles } from '../../support/imports.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const modelDir = join(root, 'src/model');
-
-// The rules must stay replayable with a simulated clock: nothing that touches disk, network,
-// processes or a real logger. Packages are refused unless listed here on purpose.
-const ALLOWED_PACKAGES: readonly string[] = [];
+// The rules and the URL filters must stay replayable with a simulated clock and callable on any
+// thread: nothing that touches disk, network, processes or a real logger. Packages are refused
+// unless listed on purpose. (Loading urlfilters.json from disk is the filters' one I/O edge.)
 const IO = [
   /^node:/,
   /^(fs|http|https|net|dns|child_process|worker_threads)$/,
@@ -17,44 +13,30 @@ const IO = [
   /^pino/,
 ];
 
-interface Import {
-  readonly file: string;
-  readonly specifier: string;
-  readonly typeOnly: boolean;
+interface PureModule {
+  readonly name: string;
+  readonly dir: string;
+  readonly allowedPackages: readonly string[];
+  /** Files of the folder that may do I/O; what they import is not followed. */
+  readonly edges: readonly string[];
 }
 
-const STATIC = /(?:^|\n)\s*(import|export)\s+(type\s+)?([\s\S]*?)\s*from\s*['"]([^'"]+)['"]/g;
-const BARE = /(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
-const DYNAMIC = /\b(?:import|require)\s*\(/;
+const MODULES: readonly PureModule[] = [
+  { name: 'the rules module', dir: 'src/model', allowedPackages: [], edges: [] },
+  {
+    name: 'the URL filters',
+    dir: 'src/urlfilters',
+    // The public-suffix list, compiled into the package: no I/O.
+    allowedPackages: ['tldts'],
+    edges: ['src/urlfilters/load.ts', 'src/urlfilters/index.ts'],
+  },
+];
 
-function importsOf(file: string): Import[] {
-  const text = readFileSync(file, 'utf8');
-  const out: Import[] = [];
-  for (const m of text.matchAll(STATIC)) {
-    const names = m[3] ?? '';
-    const allTypes =
-      /^\{[\s\S]*\}$/.test(names) &&
-      names
-        .slice(1, -1)
-        .split(',')
-        .every((n) => /^\s*(type\s+\S|$)/.test(n));
-    out.push({ file, specifier: m[4]!, typeOnly: Boolean(m[2]) || allTypes });
-  }
-  for (const m of text.matchAll(BARE)) out.push({ file, specifier: m[1]!, typeOnly: false });
-  if (DYNAMIC.test(text)) out.push({ file, specifier: '<dynamic import or require>', typeOnly: false });
-  return out;
-}
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
-}
-
-/** Every import of src/model and of the modules it loads at run time. */
-function reachableImports(): Import[] {
+/** Every import of the module's files and of the modules they load at run time. */
+function reachableImports(m: PureModule): Import[] {
+  const edges = new Set(m.edges.map((e) => join(root, e)));
   const seen = new Set<string>();
-  const queue = tsFiles(modelDir);
+  const queue = tsFiles(join(root, m.dir)).filter((f) => !edges.has(f));
   const all: Import[] = [];
   while (queue.length > 0) {
     const file = queue.pop()!;
@@ -64,27 +46,33 @@ function reachableImports(): Import[] {
       // A package is refused even for its types; a relative type-only import loads nothing, so it is
       // not followed (src/config/schema.ts is read for its types only).
       all.push(imp);
-      if (!imp.typeOnly && imp.specifier.startsWith('.')) {
-        queue.push(resolve(dirname(file), imp.specifier.replace(/\.js$/, '.ts')));
-      }
+      if (!imp.typeOnly && imp.specifier.startsWith('.')) queue.push(resolveImport(imp));
     }
   }
   return all;
 }
 
-describe('the rules module', () => {
+describe.each(MODULES)('$name', (m) => {
   it('imports nothing that does I/O, directly or through the modules it uses', () => {
-    const bad = reachableImports()
+    const bad = reachableImports(m)
       .filter((i) => !i.specifier.startsWith('.'))
-      .filter((i) => IO.some((re) => re.test(i.specifier)) || !ALLOWED_PACKAGES.includes(i.specifier))
+      .filter((i) => IO.some((re) => re.test(i.specifier)) || !m.allowedPackages.includes(i.specifier))
       .map((i) => `${relative(root, i.file)} imports ${i.specifier}`);
     expect(bad).toEqual([]);
   });
+});
 
-  it('the scanner sees the imports it must refuse', () => {
+describe('the purity scanner', () => {
+  it('sees the imports it must refuse', () => {
     const sample = join(root, 'test/unit/model/purity.test.ts');
-    const specifiers = importsOf(sample).map((i) => i.specifier);
+    const specifiers = [...importsOf(sample), ...importsOf(join(root, 'test/support/imports.ts'))].map(
+      (i) => i.specifier,
+    );
     expect(specifiers).toEqual(expect.arrayContaining(['node:fs', 'node:path', 'vitest']));
-    expect(reachableImports().some((i) => i.specifier === '../util/errors.js')).toBe(true);
+    expect(reachableImports(MODULES[0]!).some((i) => i.specifier === '../util/errors.js')).toBe(true);
+    // The file loader is left out of the URL filters' check, and is indeed I/O.
+    const loader = importsOf(join(root, 'src/urlfilters/load.ts')).map((i) => i.specifier);
+    expect(loader).toContain('node:fs');
+    expect(reachableImports(MODULES[1]!).some((i) => i.specifier === 'node:fs')).toBe(false);
   });
 });

@@ -1,0 +1,357 @@
+import { describe, expect, it, vi } from 'vitest';
+import { buildConfig } from '../../../src/config/load.js';
+import type { FetchProtocol, RobotsSource } from '../../../src/fetch/ports.js';
+import { Metadata } from '../../../src/model/metadata.js';
+import { MetadataTransfer } from '../../../src/model/metadata-transfer.js';
+import type { StatusEvent } from '../../../src/model/status-updater.js';
+import type { PageParser, ParseResult } from '../../../src/parse/types.js';
+import { Crawler } from '../../../src/pipeline/crawler.js';
+import { crawlerOptions } from '../../../src/pipeline/options.js';
+import type {
+  ContentWrite,
+  PollResult,
+  SourceItem,
+  StatusStore,
+  Stores,
+  UrlSource,
+} from '../../../src/pipeline/ports.js';
+import { FetchException } from '../../../src/protocol/http/errors.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/log.js';
+
+// The crawl loop against in-memory ports: what it must guarantee whatever a stage does is that
+// every URL it takes from the source is settled back exactly once.
+
+class MemorySource implements UrlSource {
+  readonly settles = new Map<string, number>();
+  readonly emitted: string[] = [];
+  private readonly due: SourceItem[];
+  private inFlight = 0;
+
+  constructor(urls: readonly string[]) {
+    this.due = urls.map((url) => ({ url, metadata: new Metadata(), status: 'DISCOVERED' }));
+  }
+
+  async poll(): Promise<PollResult> {
+    const item = this.due.shift();
+    if (!item) return 'empty';
+    this.emitted.push(item.url);
+    this.inFlight++;
+    return item;
+  }
+
+  settle(url: string): void {
+    this.settles.set(url, (this.settles.get(url) ?? 0) + 1);
+    this.inFlight--;
+  }
+
+  async isExhausted(): Promise<boolean> {
+    return this.due.length === 0 && this.inFlight === 0;
+  }
+
+  stats() {
+    return { queries: 1, queryMsP50: 1, queryMsP95: 1, inFlight: this.inFlight };
+  }
+
+  /** URLs settled a number of times other than once. */
+  notSettledOnce(): Record<string, number> {
+    const bad: Record<string, number> = {};
+    for (const url of this.emitted) {
+      const n = this.settles.get(url) ?? 0;
+      if (n !== 1) bad[url] = n;
+    }
+    return bad;
+  }
+}
+
+/** Acknowledges writes on a later turn of the event loop, as a bulk request would. */
+class MemoryStatusStore implements StatusStore {
+  readonly events: StatusEvent[] = [];
+  readonly stats = { written: 0, existing: 0, skippedCached: 0, failed: 0 };
+  pending = 0;
+  private idle: (() => void)[] = [];
+
+  private readonly held: (() => void)[] = [];
+
+  constructor(
+    private readonly failing: ReadonlySet<string> = new Set(),
+    /** Writes of these URLs are acknowledged only by `acknowledgeHeld` (a cluster that went away). */
+    private readonly holding: ReadonlySet<string> = new Set(),
+  ) {}
+
+  acknowledgeHeld(): void {
+    for (const ack of this.held.splice(0)) ack();
+  }
+
+  async write(event: StatusEvent, settled?: (written: boolean) => void): Promise<void> {
+    this.events.push(event);
+    this.pending++;
+    const acknowledge = () => {
+      const ok = !this.failing.has(event.url);
+      if (ok) this.stats.written++;
+      else this.stats.failed++;
+      this.pending--;
+      settled?.(ok);
+      if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
+    };
+    if (this.holding.has(event.url)) this.held.push(acknowledge);
+    else setImmediate(acknowledge);
+  }
+
+  async drained(): Promise<void> {
+    if (this.pending > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+
+  own(url: string): StatusEvent[] {
+    return this.events.filter((e) => e.url === url && e.status !== 'DISCOVERED');
+  }
+}
+
+function stores(status: MemoryStatusStore, content: (url: string) => ContentWrite): Stores {
+  return {
+    status,
+    content: {
+      async index(page, settled) {
+        setImmediate(() => settled(content(page.url)));
+      },
+    },
+    async flush() {
+      // A settled content write queues a status write: wait until both are quiet.
+      do await status.drained();
+      while (status.pending > 0);
+    },
+  };
+}
+
+const html = Buffer.from('<html><head><title>t</title></head><body><a href="/next">n</a></body></html>');
+
+/** Answers 200 with a small page, or whatever `special` says for a URL. */
+function protocol(special: Record<string, (() => Promise<never>) | 'hang'> = {}): FetchProtocol & {
+  release(): void;
+} {
+  const hanging: (() => void)[] = [];
+  return {
+    async fetch(url) {
+      const s = special[new URL(url).pathname];
+      if (s === 'hang') await new Promise<void>((resolve) => hanging.push(resolve));
+      else if (s) await s();
+      return {
+        statusCode: 200,
+        headers: { 'content-type': ['text/html'] },
+        content: html,
+        byteLength: html.length,
+        loadingTimeMs: 1,
+      };
+    },
+    release() {
+      for (const resolve of hanging.splice(0)) resolve();
+    },
+  };
+}
+
+const robots: RobotsSource = {
+  async rulesFor() {
+    return { isAllowed: () => true, sitemaps: [], fromCache: true };
+  },
+};
+
+/** Parses every page into text and one outlink, or throws for the URLs in `throwing`. */
+function parser(throwing: ReadonlySet<string> = new Set()): PageParser {
+  return {
+    parse(page): ParseResult {
+      if (throwing.has(new URL(page.url).pathname)) throw new Error('parser bug');
+      return {
+        kind: 'parsed',
+        url: page.url,
+        metadata: page.metadata.copy(),
+        text: 'text',
+        noIndex: false,
+        outlinks: [{ url: `${page.url}/out`, metadata: new Metadata() }],
+      };
+    },
+  };
+}
+
+const config = buildConfig([
+  {
+    source: 'test',
+    // Few URLs in the fetcher at once, so that the loop takes URLs only as fast as it fetches them.
+    entries: { 'fetcher.server.delay': 0, 'fetcher.threads.number': 4, 'fetcher.max.urls.in.queues': 8 },
+  },
+]).config;
+
+interface Setup {
+  readonly urls: readonly string[];
+  readonly protocol?: ReturnType<typeof protocol>;
+  readonly parser?: PageParser;
+  readonly content?: (url: string) => ContentWrite;
+  readonly status?: MemoryStatusStore;
+}
+
+function crawler(s: Setup) {
+  const source = new MemorySource(s.urls);
+  const status = s.status ?? new MemoryStatusStore();
+  const p = s.protocol ?? protocol();
+  const c = new Crawler(
+    {
+      source,
+      stores: stores(status, s.content ?? (() => ({ kind: 'indexed' }))),
+      parser: s.parser ?? parser(),
+      protocol: p,
+      robots,
+      filter: { filter: (_s, _m, url) => url },
+      transfer: new MetadataTransfer({ transfer: [], persist: [], trackPath: false, trackDepth: false }),
+      clock: systemClock,
+      log: silentLogger,
+    },
+    crawlerOptions(config),
+  );
+  return { crawler: c, source, status, protocol: p };
+}
+
+const urls = (...paths: string[]) => paths.map((p) => `http://a.test${p}`);
+
+describe('the crawl loop settles every URL it took exactly once', () => {
+  it('a good page ends FETCHED after its content is stored, its outlink DISCOVERED', async () => {
+    const { crawler: c, source, status } = crawler({ urls: urls('/ok') });
+    await c.run({ once: true });
+    expect(source.notSettledOnce()).toEqual({});
+    expect(status.own('http://a.test/ok').map((e) => e.status)).toEqual(['FETCHED']);
+    expect(status.events.find((e) => e.status === 'DISCOVERED')?.url).toBe('http://a.test/ok/out');
+  });
+
+  it('a fetch error ends FETCH_ERROR with its fetch.exception', async () => {
+    const refused = async () => {
+      throw FetchException.of('connectionRefused', 'refused');
+    };
+    const {
+      crawler: c,
+      source,
+      status,
+    } = crawler({
+      urls: urls('/ok', '/refused'),
+      protocol: protocol({ '/refused': refused }),
+    });
+    await c.run({ once: true });
+    expect(source.notSettledOnce()).toEqual({});
+    const [event] = status.own('http://a.test/refused');
+    expect(event?.status).toBe('FETCH_ERROR');
+    expect(event?.metadata.getFirstValue('fetch.exception')).toBe('Connection refused');
+  });
+
+  it('a parser that throws ends the page ERROR with error.source "content parsing"', async () => {
+    const {
+      crawler: c,
+      source,
+      status,
+    } = crawler({
+      urls: urls('/ok', '/bug'),
+      parser: parser(new Set(['/bug'])),
+    });
+    await c.run({ once: true });
+    expect(source.notSettledOnce()).toEqual({});
+    const events = status.own('http://a.test/bug');
+    expect(events.map((e) => e.status)).toEqual(['ERROR']);
+    expect(events[0]?.metadata.getFirstValue('error.source')).toBe('content parsing');
+  });
+
+  it('content the store rejects (4xx) ends ERROR with error.source "OpenSearch indexing"', async () => {
+    const {
+      crawler: c,
+      source,
+      status,
+    } = crawler({
+      urls: urls('/ok', '/invalid'),
+      content: (url) =>
+        url.endsWith('/invalid')
+          ? { kind: 'rejected', error: 'mapper_parsing_exception' }
+          : { kind: 'indexed' },
+    });
+    await c.run({ once: true });
+    expect(source.notSettledOnce()).toEqual({});
+    const events = status.own('http://a.test/invalid');
+    expect(events.map((e) => e.status)).toEqual(['ERROR']);
+    expect(events[0]?.metadata.getFirstValue('error.source')).toBe('OpenSearch indexing');
+  });
+
+  it('a content write that fails after its retries (5xx) is given up: no status, settled once', async () => {
+    const {
+      crawler: c,
+      source,
+      status,
+    } = crawler({
+      urls: urls('/ok', '/unavailable'),
+      content: (url) =>
+        url.endsWith('/unavailable')
+          ? { kind: 'failed', status: 503, error: 'unavailable' }
+          : { kind: 'indexed' },
+    });
+    await c.run({ once: true });
+    expect(source.notSettledOnce()).toEqual({});
+    expect(status.own('http://a.test/unavailable')).toEqual([]);
+    expect(status.own('http://a.test/ok').map((e) => e.status)).toEqual(['FETCHED']);
+  });
+
+  it('a status write that fails for good releases the URL unchanged', async () => {
+    const status = new MemoryStatusStore(new Set(['http://a.test/lost']));
+    const { crawler: c, source } = crawler({ urls: urls('/ok', '/lost'), status });
+    await c.run({ once: true });
+    expect(source.notSettledOnce()).toEqual({});
+    expect(status.stats.failed).toBe(1);
+  });
+
+  it('at the drain deadline a fetch still running is given up once, and its late answer writes nothing', async () => {
+    const p = protocol({ '/stuck': 'hang' });
+    const { crawler: c, source, status } = crawler({ urls: urls('/ok', '/stuck'), protocol: p });
+    const running = c.run({ drainDeadlineMs: 200 });
+    await vi.waitFor(() => expect(source.settles.get('http://a.test/ok')).toBe(1), { timeout: 10_000 });
+    c.requestStop();
+    await running;
+    expect(source.notSettledOnce()).toEqual({});
+    expect(c.metrics.abandoned).toBe(1);
+    expect(c.summary()).toMatchObject({ notWritten: 1 });
+    const writes = status.events.length;
+    p.release();
+    // The late page goes through fetcher and parser (nothing stops a socket that answered); once the
+    // fetcher is idle again, nothing of it may have reached the store.
+    await vi.waitFor(() => expect(c.metrics.fetched).toBe(1), { timeout: 10_000 });
+    await new Promise((r) => setImmediate(r));
+    expect(status.events.length).toBe(writes);
+    expect(source.notSettledOnce()).toEqual({});
+  });
+
+  it('at the drain deadline a write not yet acknowledged is given up once, even if acknowledged later', async () => {
+    const status = new MemoryStatusStore(new Set(), new Set(['http://a.test/slow-ack']));
+    const { crawler: c, source } = crawler({ urls: urls('/ok', '/slow-ack'), status });
+    const running = c.run({ drainDeadlineMs: 200 });
+    await vi.waitFor(() => expect(status.own('http://a.test/slow-ack')).toHaveLength(1), { timeout: 10_000 });
+    c.requestStop();
+    await running;
+    expect(c.metrics.abandoned).toBe(1);
+    expect(source.notSettledOnce()).toEqual({});
+    status.acknowledgeHeld();
+    expect(source.notSettledOnce()).toEqual({});
+  });
+
+  it('a stop request mid-crawl takes no more URLs and settles every one it took', async () => {
+    const all = urls(...Array.from({ length: 200 }, (_, i) => `/p${i}`));
+    let fetches = 0;
+    let crawlerRef: Crawler | undefined;
+    const p = protocol();
+    const counting: typeof p = {
+      ...p,
+      fetch(url, md) {
+        if (++fetches === 10) crawlerRef?.requestStop();
+        return p.fetch(url, md);
+      },
+    };
+    const { crawler: c, source, status } = crawler({ urls: all, protocol: counting });
+    crawlerRef = c;
+    await c.run();
+    expect(source.emitted.length).toBeGreaterThanOrEqual(10);
+    expect(source.emitted.length).toBeLessThan(all.length);
+    expect(source.notSettledOnce()).toEqual({});
+    expect(c.metrics.abandoned).toBe(0);
+    for (const url of source.emitted) expect(status.own(url).map((e) => e.status)).toEqual(['FETCHED']);
+  });
+});
