@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TOPOLOGY } from '../../src/pipeline/topology.js';
 
@@ -25,5 +25,23 @@ describe('README quick start', () => {
 describe('README diagram', () => {
   it('is the one crawler topology prints', () => {
     expect(readme).toContain(TOPOLOGY);
+  });
+});
+
+describe('README layout table', () => {
+  const table = readme.split('## Layout')[1]!.split('\n## ')[0]!;
+  const named = [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
+
+  it('names folders that exist', () => {
+    const missing = named.filter((f) => !existsSync(new URL(f, root)));
+    expect(missing).toEqual([]);
+  });
+
+  it('names every folder of src/', () => {
+    const folders = readdirSync(new URL('src/', root), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `src/${e.name}/`);
+    expect(folders.filter((f) => !named.includes(f))).toEqual([]);
+    expect(folders.length).toBeGreaterThan(5);
   });
 });

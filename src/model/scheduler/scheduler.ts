@@ -16,7 +16,9 @@ export interface Schedule {
 }
 
 /**
- * Decides when a URL is fetched next: the extension point of `scheduler.class`.
+ * Decides when a URL is fetched next. `scheduler.class` chooses one of the two built-ins
+ * (DefaultScheduler, AdaptiveScheduler); it is a closed list, not a plug-in point, because a
+ * scheduler's keys are part of the status documents' contract (see `ownKeys`).
  *
  * Lifecycle contract:
  * - Built once at start-up by `createScheduler(config, clock)`. Invalid configuration is rejected
