@@ -1,4 +1,6 @@
 import type { Client } from '@opensearch-project/opensearch';
+import { MD } from '../model/keys.js';
+import { encodeMetadataKey, metadataField } from './status-doc.js';
 
 export interface ResetSelection {
   /** error.cause values; empty = any. */
@@ -16,12 +18,12 @@ export interface ResetSelection {
 /** The status documents a reset touches. */
 export function resetQuery(s: ResetSelection): object {
   const filter: object[] = [{ term: { status: s.status ?? 'ERROR' } }];
-  if (s.causes && s.causes.length > 0) filter.push({ terms: { 'metadata.error%2Ecause': s.causes } });
+  if (s.causes && s.causes.length > 0) filter.push({ terms: { [metadataField(MD.errorCause)]: s.causes } });
   if (s.host) filter.push({ term: { key: s.host } });
   if (s.since || s.until) {
     filter.push({
       range: {
-        'metadata.lastProcessedDate': {
+        [metadataField(MD.lastProcessedDate)]: {
           ...(s.since ? { gte: s.since } : {}),
           ...(s.until ? { lt: s.until } : {}),
         },
@@ -40,7 +42,7 @@ export const RESET_SCRIPT = [
   "ctx._source.status = 'DISCOVERED';",
   'ctx._source.nextFetchDate = params.now;',
   'if (ctx._source.metadata != null) {',
-  "  for (k in ['fetch%2Eerror%2Ecount', 'error%2Ecause', 'error%2Emessage', 'error%2Esource']) { ctx._source.metadata.remove(k); }",
+  `  for (k in [${[MD.fetchErrorCount, MD.errorCause, MD.errorMessage, MD.errorSource].map((k) => `'${encodeMetadataKey(k)}'`).join(', ')}]) { ctx._source.metadata.remove(k); }`,
   '}',
 ].join(' ');
 
@@ -61,7 +63,7 @@ export async function previewReset(
       size,
       track_total_hits: true,
       query: resetQuery(s),
-      _source: ['url', 'metadata.error%2Ecause'],
+      _source: ['url', metadataField(MD.errorCause)],
     } as never,
   });
   const body = res.body as unknown as {
@@ -74,7 +76,7 @@ export async function previewReset(
     count: body.hits.total.value,
     sample: body.hits.hits.map((h) => ({
       url: h._source.url,
-      cause: h._source.metadata?.['error%2Ecause']?.[0],
+      cause: h._source.metadata?.[encodeMetadataKey(MD.errorCause)]?.[0],
     })),
   };
 }

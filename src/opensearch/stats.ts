@@ -1,4 +1,6 @@
 import type { Client } from '@opensearch-project/opensearch';
+import { MD } from '../model/keys.js';
+import { metadataField } from './status-doc.js';
 
 export interface CrawlStats {
   readonly total: number;
@@ -26,8 +28,7 @@ const counts = (t: Terms | undefined): Record<string, number> =>
   Object.fromEntries((t?.buckets ?? []).map((b) => [b.key, b.doc_count]));
 
 // lastProcessedDate is a keyword (ISO-8601 string) in metadata; its first 10 characters are the day.
-const DAY_SCRIPT =
-  "def f = 'metadata.lastProcessedDate'; if (!doc.containsKey(f) || doc[f].size() == 0) return null; return doc[f].value.substring(0, 10);";
+const DAY_SCRIPT = `def f = '${metadataField(MD.lastProcessedDate)}'; if (!doc.containsKey(f) || doc[f].size() == 0) return null; return doc[f].value.substring(0, 10);`;
 
 /** Counts that explain a crawl: one search with aggregations on the status index. */
 export async function crawlStats(
@@ -39,8 +40,8 @@ export async function crawlStats(
   const hour = new Date(options.now + 3_600_000).toISOString();
   const top = options.top ?? 10;
   const byCause = {
-    cause: { terms: { field: 'metadata.error%2Ecause', size: 50, missing: '(none)' } },
-    exception: { terms: { field: 'metadata.fetch%2Eexception', size: 50 } },
+    cause: { terms: { field: metadataField(MD.errorCause), size: 50, missing: '(none)' } },
+    exception: { terms: { field: metadataField(MD.fetchException), size: 50 } },
   };
   const res = await client.search({
     index,

@@ -45,6 +45,11 @@ export function encodeMetadataKey(key: string): string {
   return key.replaceAll('.', '%2E');
 }
 
+/** The field of a metadata key in a status document, for queries and aggregations. */
+export function metadataField(key: string): string {
+  return `metadata.${encodeMetadataKey(key)}`;
+}
+
 export function decodeMetadataKey(key: string): string {
   return key.replaceAll('%2E', '.');
 }
