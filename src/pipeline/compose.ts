@@ -22,7 +22,7 @@ import { RobotsService } from '../protocol/robots/fetch-robots.js';
 import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { CrawlerError } from '../util/errors.js';
-import type { Logger } from '../util/log.js';
+import { type Logger, transitionLogger } from '../util/log.js';
 import { Crawler } from './crawler.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
 import type { Stores } from './ports.js';
@@ -63,7 +63,7 @@ export function buildStores(
     bulk: statusBulk,
     index: config['opensearch.status.index.name'],
     partition: config['partition.url.mode'],
-    transitions: TransitionLog.fromConfig(log.child({ component: 'transitions' }), config),
+    transitions: TransitionLog.fromConfig(transitionLogger(log), config),
     deleter,
     log,
     recordTransition: (r) => {

@@ -9,7 +9,7 @@ import type { StatusEvent } from '../model/status-updater.js';
 import type { Outlink, OutlinkFilter, PageParser, ParseResult } from '../parse/types.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
-import type { Logger } from '../util/log.js';
+import { droppedLogLines, type Logger } from '../util/log.js';
 import { IndexerStage } from './indexer-stage.js';
 import { CrawlMetrics } from './metrics.js';
 import type { Stores, UrlSource } from './ports.js';
@@ -278,6 +278,7 @@ export class Crawler {
       cpuUserMs: Math.round(usage.userCPUTime / 1000),
       cpuSystemMs: Math.round(usage.systemCPUTime / 1000),
       maxRssMb: Math.round(usage.maxRSS / 1024),
+      logLinesDropped: droppedLogLines(),
     };
   }
 

@@ -51,8 +51,8 @@ export const rulesKeys = {
   ),
   'status.transitions.log': bool(true, 'log one structured line per status update (the transition log)'),
   'status.transitions.warn.dropped': list(
-    ['fetch.exception', 'lastProcessedDate', 'discoveryDate', 'error.message', 'fetch.statusCode'],
-    'keys whose loss to the persist filter is warned about once each',
+    [],
+    'keys whose loss to the persist filter is warned about once each (none by default)',
   ),
   'status.updater.delete.redirections': bool(
     true,

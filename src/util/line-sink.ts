@@ -1,0 +1,87 @@
+import { write } from 'node:fs';
+
+export interface LineSinkOptions {
+  /** Where lines go: a file descriptor (2 = stderr), written asynchronously. */
+  readonly fd: number;
+  /**
+   * Bytes buffered at most for lines written with `droppable`; beyond it such lines are dropped
+   * and counted. Other lines are always kept (they are few: warnings, progress, the summary).
+   */
+  readonly maxBufferBytes: number;
+  /** Turns each line into what is written (the terminal format); identity by default. */
+  readonly format?: (line: string) => string | undefined;
+}
+
+/**
+ * The log's one writer to stderr: lines are buffered and written by `fs.write` on libuv's thread
+ * pool, so a slow reader of the pipe (a full pipe, a slow terminal) never puts the event loop to
+ * sleep, as a synchronous destination does. Memory stays bounded: lines marked droppable (the
+ * transition log, one or two lines per page) are dropped and counted once the buffer is full.
+ * Pending writes keep the process alive until they are done, so a normal exit loses nothing.
+ */
+export class LineSink {
+  private chunks: string[] = [];
+  private bytes = 0;
+  private writing = false;
+  /** Droppable lines refused because the buffer was full. */
+  dropped = 0;
+
+  constructor(private readonly options: LineSinkOptions) {}
+
+  /** For pino: one serialised line (with its newline). */
+  write(line: string): void {
+    this.push(line, false);
+  }
+
+  /** Like `write`, but dropped (and counted) while the buffer is full. */
+  writeDroppable(line: string): void {
+    this.push(line, true);
+  }
+
+  private push(line: string, droppable: boolean): void {
+    if (droppable && this.bytes >= this.options.maxBufferBytes) {
+      this.dropped++;
+      return;
+    }
+    const out = this.options.format ? this.options.format(line) : line;
+    if (out === undefined || out === '') return;
+    this.chunks.push(out);
+    // Characters, not bytes: close enough for a bound, and free.
+    this.bytes += out.length;
+    if (!this.writing) this.next();
+  }
+
+  private next(): void {
+    if (this.chunks.length === 0) {
+      this.writing = false;
+      return;
+    }
+    this.writing = true;
+    const data = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
+    this.chunks = [];
+    const length = data.length;
+    const attempt = (buffer: Buffer, retries: number) => {
+      write(this.options.fd, buffer, 0, buffer.length, null, (err, written) => {
+        if (err) {
+          // A non-blocking pipe that is full says EAGAIN: try again shortly. Anything else (the
+          // reader went away) ends logging quietly; the crawl goes on.
+          if ((err.code === 'EAGAIN' || err.code === 'EBUSY') && retries < 10_000) {
+            setTimeout(() => attempt(buffer, retries + 1), 5);
+            return;
+          }
+          this.bytes = 0;
+          this.chunks = [];
+          this.writing = false;
+          return;
+        }
+        if (written < buffer.length) {
+          attempt(buffer.subarray(written), retries);
+          return;
+        }
+        this.bytes -= length;
+        this.next();
+      });
+    };
+    attempt(Buffer.from(data, 'utf8'), 0);
+  }
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { formatForTerminal, shorten } from '../../../src/util/terminal.js';
+
+const at = new Date(2026, 11, 1, 10, 4, 5).getTime();
+const line = (o: Record<string, unknown>) =>
+  JSON.stringify({ level: 30, time: at, pid: 1, hostname: 'h', ...o });
+
+describe('log lines on a terminal', () => {
+  it('a transition is one line: time, old -> new status, URL, reason, next fetch', () => {
+    const out = formatForTerminal(
+      line({
+        component: 'transitions',
+        event: 'transition',
+        url: 'http://a.test/p',
+        previousStatus: 'DISCOVERED',
+        status: 'FETCH_ERROR',
+        reason: 'HTTP 503',
+        nextFetchDate: new Date(2026, 11, 1, 12, 4, 5).toISOString(),
+        metadata: { depth: ['1'] },
+        dropped: ['protocol.date', 'fetch.statusCode'],
+        msg: 'long',
+      }),
+    );
+    expect(out).toBe(
+      '10:04:05 INFO  DISCOVERED -> FETCH_ERROR  http://a.test/p  (HTTP 503)  next 2026-12-01 12:04\n',
+    );
+  });
+
+  it('the progress line reads at a glance', () => {
+    const out = formatForTerminal(
+      line({
+        msg: 'progress',
+        fetchedPerSec: 12.5,
+        fetched: 300,
+        queued: 20,
+        hosts: 3,
+        errors: 'HTTP 404=2',
+      }),
+    );
+    expect(out).toBe(
+      '10:04:05 INFO  progress: 12.5 pages/s, fetched 300, queued 20, hosts 3, errors HTTP 404=2\n',
+    );
+  });
+
+  it('other lines keep their fields on the same line, long values cut, control characters escaped', () => {
+    const out = formatForTerminal(
+      line({ level: 40, msg: 'spout query failed', err: `${'x'.repeat(200)}\u0000`, attempt: 2 }),
+    );
+    expect(out.split('\n')).toHaveLength(2);
+    expect(out).toMatch(/^10:04:05 WARN {2}spout query failed {2}err=x{79}… {2}attempt=2\n$/);
+    expect(shorten('a\nb\u001b[31m')).toBe('a\\x0ab\\x1b[31m');
+  });
+
+  it('a line that is not JSON passes unchanged', () => {
+    expect(formatForTerminal('plain text\n')).toBe('plain text\n');
+  });
+});
