@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentId } from '../../../src/opensearch/status-doc.js';
-import { buildCli, spawnCrawler, until } from '../../support/child.js';
+import { buildCli, type Child, spawnCrawler, until } from '../../support/child.js';
 import { contentDocs, fastCrawlSettings, statusDocs, testClient, writeConf } from '../../support/crawl.js';
 import { deleteIndices, opensearchUrl, uniqueIndexNames } from '../../support/opensearch.js';
 import { page, robots, Site } from '../../support/site.js';
@@ -40,6 +40,22 @@ function crawlSetup(label: string, hosts: readonly string[], extra: Record<strin
   return { names, conf, seeds, all };
 }
 
+/**
+ * Resolves at the request that brings the hosts' requests (robots.txt included) to `n`, after
+ * calling `act` right there, before that request is answered: the crawl is then exactly that far.
+ */
+function atRequest(hosts: readonly string[], n: number, act: () => void): Promise<void> {
+  const count = () => hosts.reduce((k, h) => k + site.hosts.get(h)!.requests.length, 0);
+  return new Promise((resolve) => {
+    const off = site.onRequest((host) => {
+      if (!hosts.includes(host) || count() < n) return;
+      off();
+      act();
+      resolve();
+    });
+  });
+}
+
 async function inject(conf: string, seeds: string): Promise<void> {
   const c = spawnCrawler(['inject', seeds, '--conf', conf]);
   expect(await c.exited).toBe(0);
@@ -61,10 +77,10 @@ describe('the crawler daemon as a process', () => {
     const hosts = HOSTS.slice(0, 3);
     const { names, conf, seeds, all } = crawlSetup('kill', hosts);
     await inject(conf, seeds);
-    const first = spawnCrawler(['run', '--conf', conf]);
-    const fetched = () => hosts.reduce((n, h) => n + site.hosts.get(h)!.requests.length, 0);
-    await until(() => fetched() >= 12, 60_000, 'a dozen requests');
-    first.proc.kill('SIGKILL');
+    let first: Child | undefined;
+    const killed = atRequest(hosts, 12, () => first!.proc.kill('SIGKILL'));
+    first = spawnCrawler(['run', '--conf', conf]);
+    await killed;
     expect(await first.exited).toBe(null);
     const docs = await statusDocs(names.status);
     expect([...docs.values()].some((d) => d.status !== 'FETCHED')).toBe(true);
@@ -78,10 +94,10 @@ describe('the crawler daemon as a process', () => {
     const hosts = HOSTS.slice(16, 18);
     const { names, conf, seeds } = crawlSetup('sigterm', hosts);
     await inject(conf, seeds);
-    const child = spawnCrawler(['run', '--conf', conf]);
-    const fetched = () => hosts.reduce((n, h) => n + site.hosts.get(h)!.requests.length, 0);
-    await until(() => fetched() >= 6, 60_000, 'a few requests');
-    child.proc.kill('SIGTERM');
+    let child: Child | undefined;
+    const stopped = atRequest(hosts, 6, () => child!.proc.kill('SIGTERM'));
+    child = spawnCrawler(['run', '--conf', conf]);
+    await stopped;
     expect(await child.exited).toBe(0);
     expect(child.stderr.some((l) => l.includes('SIGTERM: finishing fetches in flight'))).toBe(true);
     expect(child.stdout.at(-1)).toMatch(/^fetched \d+ pages/);
@@ -104,12 +120,21 @@ describe('the crawler daemon as a process', () => {
       'opensearch.connect.timeout': 2000,
     });
     await inject(conf, seeds);
+    let cutAt = 0;
+    const cut = atRequest(hosts, 9, () => {
+      proxy.cut();
+      cutAt = Date.now();
+    });
     const child = spawnCrawler(['run', '--once', '--conf', conf]);
     const stop = child.sampleRss();
-    const fetched = () => hosts.reduce((n, h) => n + site.hosts.get(h)!.requests.length, 0);
-    await until(() => fetched() >= 9, 60_000, 'a few requests');
-    proxy.cut();
-    await new Promise((r) => setTimeout(r, 30_000));
+    await cut;
+    await until(
+      () => child.stderr.some((l) => l.includes('OpenSearch cannot be reached')),
+      60_000,
+      'the daemon to notice the outage',
+    );
+    // The outage lasts 30 s in all: a duration of the scenario, not a wait for something to happen.
+    await new Promise((r) => setTimeout(r, Math.max(0, 30_000 - (Date.now() - cutAt))));
     proxy.restore();
     expect(await child.exited).toBe(0);
     stop();
