@@ -1,11 +1,45 @@
+// @ts-check
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
+/**
+ * One profile of the synthetic web as run.mjs runs it.
+ * @typedef {{ profile: 'small' | 'large', hosts: number, pages: number, peerMax: number, threadsVariant?: boolean }} ProfileSpec
+ */
+/** @typedef {import('./crawl.mjs').CrawlResult & { statusDocs: number }} CrawlRun */
+/**
+ * Everything measured on one profile.
+ * @typedef {ProfileSpec & {
+ *   expected: import('./web.mjs').Expected,
+ *   settings: Record<string, unknown>,
+ *   fetch: import('./stages.mjs').FetchResult,
+ *   parse: import('./stages.mjs').ParseResult,
+ *   bulk: import('./stages.mjs').BulkResult,
+ *   crawl: CrawlRun,
+ *   threaded: CrawlRun | undefined,
+ *   peer: import('./peer.mjs').PeerResult,
+ * }} ProfileResult
+ */
+/**
+ * The machine and versions of a run.
+ * @typedef {{
+ *   cpu: string, memGiB: number, node: string, opensearch: string, crawler: string, crawlee: string,
+ *   date: string, minutes: number, quick: boolean,
+ * }} Machine
+ */
+
+/** @typedef {(n: number) => string} Format */
+/** @type {Format} */
 const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
+/** @type {Format} */
 const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+/** @type {Format} */
 const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+/** @type {Format} */
 const pct = (n) => `${Math.round(n * 100)}%`;
+/** @type {(cpuSecs: number, pages: number) => number} */
 const per1000 = (cpuSecs, pages) => (cpuSecs / pages) * 1000;
 
+/** @param {ProfileResult} p */
 function limits(p) {
   const writesPerPage = p.crawl.statusWrites.written / p.crawl.fetched;
   const rows = [
@@ -20,9 +54,12 @@ function limits(p) {
   return { rows, slowest, writesPerPage };
 }
 
-function threadedSection(p) {
+/**
+ * @param {ProfileResult} p
+ * @param {CrawlRun} b the threaded variant's crawl
+ */
+function threadedSection(p, b) {
   const a = p.crawl;
-  const b = p.threaded;
   return `### Variant: \`parser.threads: 1\` (parsing on a worker thread)
 
 | figure | parser.threads 0 (default) | parser.threads 1 |
@@ -36,6 +73,7 @@ function threadedSection(p) {
 `;
 }
 
+/** @param {ProfileResult} p */
 function profileSection(p) {
   const { slowest, writesPerPage } = limits(p);
   const c = p.crawl;
@@ -75,7 +113,7 @@ Slowest limit: **${slowest.name}**, ${f0(slowest.rate)} pages/s.
 | crawler rate over the slowest stage limit | ${pct(c.pagesPerSec / slowest.rate)} |
 | crawler rate over the parse-only limit | ${pct(c.pagesPerSec / p.parse.pagesPerSec)} |
 
-${p.threaded ? threadedSection(p) : ''}### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
+${p.threaded ? threadedSection(p, p.threaded) : ''}### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
 
 | figure | crawler | Crawlee | crawler / Crawlee |
 |---|---:|---:|---:|
@@ -86,6 +124,7 @@ ${p.threaded ? threadedSection(p) : ''}### Peer: Crawlee ${'`'}CheerioCrawler${'
 `;
 }
 
+/** @param {readonly import('./spout.mjs').SpoutRow[]} rows */
 function spoutSection(rows) {
   const lines = rows.map(
     (r) => `| ${f0(r.docs)} | ${r.form} | ${f1(r.p50)} | ${f1(r.p95)} | ${f0(r.loadSecs)} |`,
@@ -102,10 +141,16 @@ ${lines.join('\n')}
 `;
 }
 
+/**
+ * @param {readonly ProfileResult[]} profiles
+ * @param {readonly import('./spout.mjs').SpoutRow[]} spout
+ */
 function targets(profiles, spout) {
   const small = profiles.find((p) => p.profile === 'small');
   const large = profiles.find((p) => p.profile === 'large');
+  /** @type {(docs: number, form: import('./spout.mjs').QueryForm) => import('./spout.mjs').SpoutRow | undefined} */
   const at = (docs, form) => spout.find((r) => r.docs === docs && r.form === form);
+  /** @type {[string, string, string, boolean][]} */
   const rows = [];
   if (small) {
     rows.push([
@@ -121,7 +166,7 @@ function targets(profiles, spout) {
     const r = large.crawl.pagesPerSec / large.parse.pagesPerSec;
     rows.push(['large: end to end / parse-only limit', '>= 70%', pct(r), r >= 0.7]);
   }
-  for (const form of ['aggregation', 'collapse']) {
+  for (const form of /** @type {const} */ (['aggregation', 'collapse'])) {
     const big = at(1_000_000, form);
     const smallIdx = at(100_000, form);
     if (big) rows.push([`spout p95 at 1 M (${form})`, '<= 100 ms', `${f1(big.p95)} ms`, big.p95 <= 100]);
@@ -140,8 +185,17 @@ ${rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d ? 'yes' : '**no**'} |`)
 `;
 }
 
+/**
+ * @param {{
+ *   machine: Machine,
+ *   profiles: readonly ProfileResult[],
+ *   spout: readonly import('./spout.mjs').SpoutRow[],
+ *   concurrency: number,
+ * }} run
+ * @returns {string} the Markdown of RESULTS.md
+ */
 export function report({ machine, profiles, spout, concurrency }) {
-  const s = profiles[0].settings;
+  const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
     .map(([k, v]) => `\`${k}: ${JSON.stringify(v)}\``)
