@@ -4,7 +4,8 @@
 // For each profile (small: 50 hosts x 2,000 pages of ~10 KB; large: 20 hosts x 150 pages of
 // ~90 KB) it serves the synthetic web from one process, measures the stage limits (undici fetch,
 // parse, raw _bulk) on the same pages, crawls it end to end with `crawler run --once`, and crawls it
-// with the peer (Crawlee's CheerioCrawler). Then the spout query at 100 k and 1 M status documents.
+// with the peer (Crawlee's CheerioCrawler). Then the spout query at 100 k and 1 M status documents,
+// and `crawler inject` of a million seed lines.
 //
 // Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
 // stopped after); BENCH_QUICK=1 for a smoke run of small sizes (not a report).
@@ -16,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { injectBench } from './inject.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
 import { report } from './report.mjs';
 import { spoutBench } from './spout.mjs';
@@ -200,6 +202,14 @@ try {
   const maxDocs = quick ? 100_000 : 1_000_000;
   say(`spout at scale: loading ${maxDocs.toLocaleString('en-US')} status documents`);
   const spout = await spoutBench({ opensearchUrl: os.url, maxDocs, log: say });
+  const lines = quick ? 100_000 : 1_000_000;
+  say(`inject at scale: crawler inject of ${lines.toLocaleString('en-US')} seed lines`);
+  const inject = await injectBench({
+    opensearchUrl: os.url,
+    lines,
+    dir: join(root, '.bench', 'inject'),
+    log: say,
+  });
   /** @type {(path: string) => string} */
   const pkg = (path) => JSON.parse(readFileSync(path, 'utf8')).version;
   let commit = 'unknown';
@@ -219,7 +229,7 @@ try {
     minutes: (Date.now() - started) / 60_000,
     quick,
   };
-  const md = report({ machine, profiles, spout, concurrency: CONCURRENCY });
+  const md = report({ machine, profiles, spout, inject, concurrency: CONCURRENCY });
   if (!quick) writeFileSync(join(here, 'RESULTS.md'), md);
   console.log(`\n${md}`);
   say(quick ? 'quick run: RESULTS.md left unchanged' : 'written to scripts/bench/RESULTS.md');
