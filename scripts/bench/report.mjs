@@ -150,7 +150,7 @@ function injectSection(r) {
 A file of ${f0(r.lines)} lines (${f0(r.fileMb)} MB; 10 k hosts, \`url<TAB>source=file\` per line, two bad
 lines) into a fresh status index: the built CLI in its own process with a ${f0(r.heapMb)} MB heap
 (\`--max-old-space-size\`), 2,000 actions per bulk, no transitions index. The suite's test of the same
-(100,000 URLs) checks that memory does not grow with the file; this is the million-line run.
+(100,000 URLs) checks that memory does not grow with the file; here the figures are measured.
 
 | figure | value |
 |---|---:|
