@@ -1,3 +1,4 @@
+// @ts-check
 // End to end: `crawler run --once` (the built CLI, its own process) seeded with each host's first
 // page, until nothing is due. Timed from its "crawling" log line to its "crawl stopped" line, whose
 // summary gives statuses, status writes, spout query latency, CPU and peak RSS. The OpenSearch node's
@@ -9,13 +10,23 @@ import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
 import { cpuSeconds, machineBusySeconds, runNode } from './proc.mjs';
 
-/** The crawl's config: StormCrawler-style defaults, with politeness off for the measurement. */
+/** @typedef {import('../../src/pipeline/crawler.js').CrawlSummary} CrawlSummary */
+/** @typedef {{ t: number, busy: number, cpu: Record<string, number> }} Mark */
+/** @typedef {Awaited<ReturnType<typeof crawlEndToEnd>>} CrawlResult */
+
+/**
+ * The crawl's config: StormCrawler-style defaults, with politeness off for the measurement.
+ * @param {string} dir where the files go
+ * @param {string} root the repository
+ * @param {{ opensearchUrl: string, concurrency: number, hosts: number, extra?: Record<string, unknown> }} options
+ */
 export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts, extra = {} }) {
   mkdirSync(dir, { recursive: true });
   // Hosts are IP addresses, which HostURLFilter treats as domains of their own: keep cross-host
   // links, as a crawl of many sites would.
+  /** @type {Record<string, { name: string, params: Record<string, unknown> }[]>} */
   const filters = JSON.parse(readFileSync(join(root, 'conf/urlfilters.json'), 'utf8'));
-  for (const f of filters['org.apache.stormcrawler.filtering.URLFilters']) {
+  for (const f of filters['org.apache.stormcrawler.filtering.URLFilters'] ?? []) {
     if (f.name === 'HostURLFilter') f.params.ignoreOutsideDomain = false;
   }
   writeFileSync(join(dir, 'urlfilters.json'), JSON.stringify(filters, null, 2));
@@ -52,35 +63,53 @@ export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts, e
   return { path, settings };
 }
 
+/**
+ * @param {readonly number[]} values
+ * @returns {number}
+ */
 function median(values) {
-  if (values.length === 0) return Number.NaN;
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
 }
 
+/**
+ * @param {{
+ *   root: string,
+ *   conf: string,
+ *   seeds: readonly string[],
+ *   pids: Record<string, number | undefined>,
+ *   log?: (line: string) => void,
+ * }} options
+ */
 export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} }) {
   const args = [join(root, 'dist/cli/main.js'), 'run', '--once', '--conf', conf];
   for (const s of seeds) args.push('--seed', s);
+  /** @type {Mark | undefined} */
   let start;
+  /** @type {(Mark & { summary: CrawlSummary }) | undefined} */
   let end;
+  /** @type {number[]} */
   const rates = [];
   const { done } = runNode(args, {
     env: { LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
     onLine: (_stream, v) => {
-      if (typeof v !== 'object' || v === null) return;
+      if (typeof v !== 'object') return;
+      /** @type {() => Mark} */
       const mark = () => ({
         t: performance.now(),
         busy: machineBusySeconds(),
         cpu: Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)])),
       });
       if (v.msg === 'crawling') start = mark();
-      if (v.msg === 'crawl stopped') end = { ...mark(), summary: v };
+      if (v.msg === 'crawl stopped')
+        end = { ...mark(), summary: /** @type {CrawlSummary} */ (/** @type {unknown} */ (v)) };
       if (v.msg === 'progress') {
+        const fetchedPerSec = Number(v.fetchedPerSec);
         // The first line has no previous one to compare with; the rest are 10-s windows.
-        if (rates.length > 0 || v.fetchedPerSec > 0) rates.push(v.fetchedPerSec);
-        log(`  ${v.fetched} fetched, ${v.fetchedPerSec} pages/s`);
+        if (rates.length > 0 || fetchedPerSec > 0) rates.push(fetchedPerSec);
+        log(`  ${v.fetched} fetched, ${fetchedPerSec} pages/s`);
       }
-      if (v.level >= 50) log(`  crawler error: ${v.msg}`);
+      if (Number(v.level) >= 50) log(`  crawler error: ${v.msg}`);
     },
   });
   const { code, err } = await done;
@@ -91,7 +120,10 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
   const secs = (end.t - start.t) / 1000;
   const s = end.summary;
   const cpuSecs = (s.cpuUserMs + s.cpuSystemMs) / 1000;
-  const share = (k) => (end.cpu[k] - start.cpu[k]) / secs / 2;
+  // Narrowed copies for the closure below.
+  const [from, to] = [start, end];
+  /** @type {(k: string) => number} */
+  const share = (k) => ((to.cpu[k] ?? Number.NaN) - (from.cpu[k] ?? Number.NaN)) / secs / 2;
   return {
     secs,
     fetched: s.fetched,

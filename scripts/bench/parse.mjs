@@ -1,3 +1,4 @@
+// @ts-check
 // Micro-benchmark of the parse stage: pages/s for parse-and-extract (charset, SAX pass, title and
 // meta fields, text, ~50 outlinks through MetadataTransfer, robots, parse filters) on generated,
 // deterministic pages of ~10 KB and ~90 KB with realistic markup.
@@ -8,17 +9,26 @@
 // cores): pages/s, µs/page and MB/s. No assertion: numbers are for reading, not for CI.
 
 import { performance } from 'node:perf_hooks';
+import { dist } from './dist.mjs';
 import { rng } from './web.mjs';
 
-const dist = new URL('../../dist/', import.meta.url);
-const load = (path) => import(new URL(path, dist).href);
+/** @typedef {import('../../src/parse/index.js').OutlinkFilter} OutlinkFilter */
+/** @typedef {import('../../src/parse/index.js').ParseInput} ParseInput */
+/**
+ * What the measurement needs of a parser (the baseline below is not a crawler parser).
+ * @typedef {{
+ *   parse(input: ParseInput): { kind: string, status?: string, outlinks: readonly unknown[] },
+ *   ready: Promise<unknown>,
+ * }} BenchParser
+ */
 
 const { createPageParser, defaultParseConfig, ParseFilters, buildParseFilters } =
-  await load('parse/index.js');
-const { Metadata } = await load('model/metadata.js');
-const { systemClock } = await load('util/clock.js');
+  await dist('parse/index.js');
+const { Metadata } = await dist('model/metadata.js');
+const { systemClock } = await dist('util/clock.js');
 
 const args = process.argv.slice(2);
+/** @type {(name: string, fallback: number) => number} */
 const arg = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
@@ -35,9 +45,16 @@ const WORDS = (
   'résumé café naïve über straße — “quoted” words & entities'
 ).split(' ');
 
+/**
+ * @param {number} seed
+ * @param {number} targetBytes
+ * @returns {Buffer}
+ */
 function generatePage(seed, targetBytes, links = 50) {
   const r = rng(seed);
-  const pick = (a) => a[Math.floor(r() * a.length)];
+  /** @type {(a: readonly string[]) => string} */
+  const pick = (a) => a[Math.floor(r() * a.length)] ?? '';
+  /** @type {(n: number) => string} */
   const words = (n) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
   const href = () => {
     const k = r();
@@ -93,16 +110,18 @@ const config = {
   'metadata.track.depth': true,
 };
 
+/** @type {OutlinkFilter | null} */
 let urlFilters = null;
 try {
-  const { loadURLFilters } = await load('urlfilters/load.js');
+  const { loadURLFilters } = await dist('urlfilters/load.js');
   const chain = loadURLFilters();
-  urlFilters = (source, md, target) => chain.filter(source, md, target);
+  urlFilters = chain;
 } catch (e) {
-  console.error(`(default URL filters unavailable: ${e.message})`);
+  console.error(`(default URL filters unavailable: ${e instanceof Error ? e.message : String(e)})`);
 }
 
-const identity = (_s, _m, target) => target;
+/** @type {OutlinkFilter} */
+const identity = { filter: (_s, _m, target) => target };
 const domFilters = buildParseFilters(
   {
     'org.apache.stormcrawler.parse.ParseFilters': [
@@ -117,6 +136,7 @@ const domFilters = buildParseFilters(
 
 // Baseline for calibrating the numbers on another machine: htmlparser2 alone, no-op handlers.
 const { Parser } = await import('htmlparser2');
+/** @type {BenchParser} */
 const baseline = {
   parse(input) {
     new Parser({ onopentag() {}, ontext() {}, onclosetag() {} }).end(input.content.toString('utf8'));
@@ -125,6 +145,7 @@ const baseline = {
   ready: Promise.resolve(),
 };
 
+/** @type {{ name: string, parser: BenchParser }[]} */
 const setups = [
   { name: 'baseline: htmlparser2 tokenise only, no-op handlers', parser: baseline },
   {
@@ -151,6 +172,10 @@ const setups = [
 
 // ---- measurement ------------------------------------------------------------------------------
 
+/**
+ * @param {BenchParser} parser
+ * @param {readonly Buffer[]} pages
+ */
 function bench(parser, pages) {
   const md = Metadata.of({ 'protocol.content-type': 'text/html; charset=utf-8', depth: '1' });
   let n = 0;
@@ -161,12 +186,14 @@ function bench(parser, pages) {
     metadata: md,
     content,
   }));
-  for (let i = 0; i < 200; i++) parser.parse(inputs[i % inputs.length]); // warm-up
+  /** @type {(k: number) => ParseInput} */
+  const nth = (k) => /** @type {ParseInput} */ (inputs[k % inputs.length]);
+  for (let i = 0; i < 200; i++) parser.parse(nth(i)); // warm-up
   const end = performance.now() + SECONDS * 1000;
   const start = performance.now();
   while (performance.now() < end) {
     for (let k = 0; k < 20; k++) {
-      const input = inputs[n % inputs.length];
+      const input = nth(n);
       const r = parser.parse(input);
       if (r.kind !== 'parsed') throw new Error(`unexpected ${r.kind} ${r.status}`);
       links += r.outlinks.length;
@@ -189,11 +216,13 @@ for (const size of sizes) {
   console.log(`\n${size.label} pages (average ${(avg / 1024).toFixed(1)} KiB)`);
   for (const setup of setups) {
     await setup.parser.ready;
+    /** @type {ReturnType<typeof bench> | undefined} */
     let best;
     for (let run = 0; run < RUNS; run++) {
       const r = bench(setup.parser, pages);
       if (!best || r.pagesPerSec > best.pagesPerSec) best = r;
     }
+    if (!best) continue;
     console.log(
       `  ${setup.name.padEnd(52)} ${best.pagesPerSec.toFixed(0).padStart(6)} pages/s  ` +
         `${best.usPerPage.toFixed(0).padStart(5)} µs/page  ${best.mbPerSec.toFixed(1).padStart(5)} MB/s  ` +

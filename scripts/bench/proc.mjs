@@ -1,3 +1,4 @@
+// @ts-check
 // Process measurements from /proc (Linux): CPU seconds of a pid, and the OpenSearch node's pid.
 
 import { spawn } from 'node:child_process';
@@ -6,7 +7,17 @@ import { createInterface } from 'node:readline';
 
 const TICKS = 100; // USER_HZ on Linux
 
-/** User+system CPU seconds a process has used so far; NaN when it cannot be read. */
+/**
+ * A line a child printed: the object when the line is a JSON object (pino logs, results), else the
+ * text.
+ * @typedef {string | Record<string, unknown>} Line
+ */
+
+/**
+ * User+system CPU seconds a process has used so far; NaN when it cannot be read.
+ * @param {number | undefined} pid
+ * @returns {number}
+ */
 export function cpuSeconds(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -17,7 +28,10 @@ export function cpuSeconds(pid) {
   }
 }
 
-/** The pid of the local OpenSearch JVM (the embedded node or a tarball install), if any. */
+/**
+ * The pid of the local OpenSearch JVM (the embedded node or a tarball install), if any.
+ * @returns {number | undefined}
+ */
 export function findOpenSearchPid() {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -31,16 +45,26 @@ export function findOpenSearchPid() {
   return undefined;
 }
 
-/** Total CPU seconds of the machine (all cores, busy time), from /proc/stat. */
+/**
+ * Total CPU seconds of the machine (all cores, busy time), from /proc/stat.
+ * @returns {number}
+ */
 export function machineBusySeconds() {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, , , irq, softirq, steal] = line;
+  const first = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  const line = first.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line;
   return (user + nice + system + irq + softirq + steal) / TICKS;
 }
 
 /**
  * Starts `node args...`; resolves with its exit code and every stdout line parsed as JSON where it
- * is JSON (stderr lines likewise, for pino logs).
+ * is a JSON object (stderr lines likewise, for pino logs).
+ * @param {readonly string[]} args
+ * @param {{
+ *   env?: Record<string, string>,
+ *   onLine?: (stream: 'out' | 'err', line: Line) => void,
+ *   cwd?: string,
+ * }} [options]
  */
 export function runNode(args, { env = {}, onLine, cwd } = {}) {
   const child = spawn(process.execPath, args, {
@@ -48,15 +72,18 @@ export function runNode(args, { env = {}, onLine, cwd } = {}) {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  /** @type {{ out: Line[], err: Line[] }} */
   const lines = { out: [], err: [] };
-  for (const [name, stream] of [
+  for (const [name, stream] of /** @type {const} */ ([
     ['out', child.stdout],
     ['err', child.stderr],
-  ]) {
+  ])) {
     createInterface({ input: stream }).on('line', (line) => {
+      /** @type {Line} */
       let value = line;
       try {
-        value = JSON.parse(line);
+        const parsed = JSON.parse(line);
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) value = parsed;
       } catch {
         // plain text
       }
@@ -64,6 +91,7 @@ export function runNode(args, { env = {}, onLine, cwd } = {}) {
       onLine?.(name, value);
     });
   }
+  /** @type {Promise<{ code: number | null, out: Line[], err: Line[] }>} */
   const done = new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, ...lines }));

@@ -1,9 +1,11 @@
+// @ts-check
 // `npm run bench`: the whole benchmark in one run, written to scripts/bench/RESULTS.md.
 //
 // For each profile (small: 50 hosts x 2,000 pages of ~10 KB; large: 20 hosts x 150 pages of
 // ~90 KB) it serves the synthetic web from one process, measures the stage limits (undici fetch,
 // parse, raw _bulk) on the same pages, crawls it end to end with `crawler run --once`, and crawls it
-// with the peer (Crawlee's CheerioCrawler). Then the spout query at 100 k and 1 M status documents.
+// with the peer (Crawlee's CheerioCrawler). Then the spout query at 100 k and 1 M status documents,
+// and `crawler inject` of a million seed lines.
 //
 // Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
 // stopped after); BENCH_QUICK=1 for a smoke run of small sizes (not a report).
@@ -15,14 +17,32 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { injectBench } from './inject.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
 import { report } from './report.mjs';
 import { spoutBench } from './spout.mjs';
+
+/** @typedef {import('./report.mjs').ProfileSpec} ProfileSpec */
+/** @typedef {import('./report.mjs').ProfileResult} ProfileResult */
+/**
+ * What web.mjs prints once it listens.
+ * @typedef {{ port: number, hosts: number, pages: number, seeds: string[], expected: import('./web.mjs').Expected }} WebInfo
+ */
+/**
+ * Options and result of each stage of stages.mjs.
+ * @typedef {{
+ *   fetch: [import('./stages.mjs').FetchOptions, import('./stages.mjs').FetchResult],
+ *   parse: [import('./stages.mjs').ParseOptions, import('./stages.mjs').ParseResult],
+ *   bulk: [import('./stages.mjs').BulkOptions, import('./stages.mjs').BulkResult],
+ * }} Stages
+ */
+/** @typedef {{ url: string, client: Client, version: string, startedHere: boolean }} OpenSearch */
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const quick = process.env.BENCH_QUICK === '1';
 const CONCURRENCY = 50;
+/** @type {ProfileSpec[]} */
 const PROFILES = quick
   ? [
       { profile: 'small', hosts: 10, pages: 300, peerMax: 500, threadsVariant: true },
@@ -33,8 +53,14 @@ const PROFILES = quick
       { profile: 'large', hosts: 20, pages: 150, peerMax: 500 },
     ];
 const started = Date.now();
+/** @type {(line: string) => void} */
 const say = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
+/**
+ * Runs `node args...` and resolves with the last JSON object it printed: the result of a stage.
+ * @param {readonly string[]} args
+ * @returns {Promise<object>}
+ */
 async function json(args) {
   const { code, out, err } = await runNode(args).done;
   const result = out.findLast((l) => typeof l === 'object');
@@ -43,6 +69,7 @@ async function json(args) {
   return result;
 }
 
+/** @returns {Promise<OpenSearch>} */
 async function opensearch() {
   const url = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
   const client = new Client({ node: url });
@@ -58,23 +85,32 @@ async function opensearch() {
   return { url, client, version: info.body.version.number, startedHere: true };
 }
 
+/**
+ * Starts the synthetic web in its own process; resolves once it listens (its first stdout line).
+ * @param {ProfileSpec} p
+ */
 async function startWeb(p) {
-  const { child, done } = runNode([
-    join(here, 'web.mjs'),
-    '--profile',
-    p.profile,
-    '--hosts',
-    String(p.hosts),
-    '--pages',
-    String(p.pages),
-  ]);
+  /** @type {(info: WebInfo) => void} */
+  let listening = () => {};
+  const args = ['--profile', p.profile, '--hosts', String(p.hosts), '--pages', String(p.pages)];
+  const { child, done } = runNode([join(here, 'web.mjs'), ...args], {
+    onLine: (stream, line) => {
+      if (stream === 'out' && typeof line === 'object') listening(/** @type {WebInfo} */ (line));
+    },
+  });
+  /** @type {WebInfo} */
   const info = await new Promise((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(JSON.parse(String(d))));
+    listening = resolve;
     done.then(({ err }) => reject(new Error(`web server ended: ${err.join('\n')}`)));
   });
   return { ...info, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * @param {ProfileSpec} p
+ * @param {OpenSearch} os
+ * @returns {Promise<ProfileResult>}
+ */
 async function profileRun(p, os) {
   say(`profile ${p.profile}: ${p.hosts} hosts x ${p.pages} pages; rendering the web`);
   const web = await startWeb(p);
@@ -82,10 +118,20 @@ async function profileRun(p, os) {
   const dir = join(root, '.bench', p.profile);
   const confOptions = { opensearchUrl: os.url, concurrency: CONCURRENCY, hosts: p.hosts };
   const conf = writeBenchConf(dir, root, confOptions);
-  const stage = (name, options) => json([join(here, 'stages.mjs'), name, JSON.stringify(options)]);
+  /**
+   * @template {keyof Stages} S
+   * @param {S} name
+   * @param {Stages[S][0]} options
+   * @returns {Promise<Stages[S][1]>}
+   */
+  const stage = async (name, options) =>
+    /** @type {Stages[S][1]} */ (await json([join(here, 'stages.mjs'), name, JSON.stringify(options)]));
   const clearIndices = () =>
     os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
-  /** One `crawler run --once` over the web from empty indices, which it leaves empty again. */
+  /**
+   * One `crawler run --once` over the web from empty indices, which it leaves empty again.
+   * @param {string} confPath
+   */
   async function endToEnd(confPath) {
     await clearIndices();
     const r = await crawlEndToEnd({
@@ -96,9 +142,9 @@ async function profileRun(p, os) {
       log: say,
     });
     say(`  ${r.fetched} pages in ${r.secs.toFixed(1)} s: ${r.pagesPerSec.toFixed(0)} pages/s`);
-    r.statusDocs = (await os.client.count({ index: 'bench-status' })).body.count;
+    const statusDocs = (await os.client.count({ index: 'bench-status' })).body.count;
     await clearIndices();
-    return r;
+    return { ...r, statusDocs };
   }
   try {
     say('stage limit: undici fetch only');
@@ -126,10 +172,12 @@ async function profileRun(p, os) {
       threaded = await endToEnd(variant.path);
     }
     say(`peer: Crawlee CheerioCrawler, first ${p.peerMax} pages`);
-    const peer = await json([
-      join(here, 'peer.mjs'),
-      JSON.stringify({ seeds: web.seeds, concurrency: CONCURRENCY, maxRequests: p.peerMax }),
-    ]);
+    const peer = /** @type {import('./peer.mjs').PeerResult} */ (
+      await json([
+        join(here, 'peer.mjs'),
+        JSON.stringify({ seeds: web.seeds, concurrency: CONCURRENCY, maxRequests: p.peerMax }),
+      ])
+    );
     say(`  ${peer.pages} pages: ${peer.pagesPerSec.toFixed(0)} pages/s`);
     return {
       ...p,
@@ -151,8 +199,18 @@ const os = await opensearch();
 try {
   const profiles = [];
   for (const p of PROFILES) profiles.push(await profileRun(p, os));
-  say('spout at scale: loading 1 M status documents');
-  const spout = await spoutBench({ opensearchUrl: os.url, maxDocs: quick ? 100_000 : 1_000_000, log: say });
+  const maxDocs = quick ? 100_000 : 1_000_000;
+  say(`spout at scale: loading ${maxDocs.toLocaleString('en-US')} status documents`);
+  const spout = await spoutBench({ opensearchUrl: os.url, maxDocs, log: say });
+  const lines = quick ? 100_000 : 1_000_000;
+  say(`inject at scale: crawler inject of ${lines.toLocaleString('en-US')} seed lines`);
+  const inject = await injectBench({
+    opensearchUrl: os.url,
+    lines,
+    dir: join(root, '.bench', 'inject'),
+    log: say,
+  });
+  /** @type {(path: string) => string} */
   const pkg = (path) => JSON.parse(readFileSync(path, 'utf8')).version;
   let commit = 'unknown';
   try {
@@ -161,7 +219,7 @@ try {
     // not a git checkout
   }
   const machine = {
-    cpu: `${cpus().length} x ${cpus()[0].model.trim()}`,
+    cpu: `${cpus().length} x ${cpus()[0]?.model.trim()}`,
     memGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     opensearch: os.version,
@@ -171,7 +229,7 @@ try {
     minutes: (Date.now() - started) / 60_000,
     quick,
   };
-  const md = report({ machine, profiles, spout, concurrency: CONCURRENCY });
+  const md = report({ machine, profiles, spout, inject, concurrency: CONCURRENCY });
   if (!quick) writeFileSync(join(here, 'RESULTS.md'), md);
   console.log(`\n${md}`);
   say(quick ? 'quick run: RESULTS.md left unchanged' : 'written to scripts/bench/RESULTS.md');

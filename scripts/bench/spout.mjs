@@ -1,23 +1,41 @@
+// @ts-check
 // Spout query cost at scale: bulk-loads synthetic status documents (10 k hosts, ~half due) into a
 // scratch index of 4 shards and times both query forms (collapse on key, terms + top_hits
 // aggregation) at 100 k and 1 M documents, 50 buckets x 2 URLs as the daemon's defaults.
 // Part of `npm run bench`; alone: node scripts/bench/spout.mjs [maxDocs] (needs `npm run build` and
 // OpenSearch at OPENSEARCH_URL, default http://127.0.0.1:9200).
 import { Client } from '@opensearch-project/opensearch';
-import { readMapping } from '../../dist/opensearch/indices.js';
-import { aggregationQuery, collapseQuery } from '../../dist/opensearch/spout/query.js';
-import { documentId } from '../../dist/opensearch/status-doc.js';
+import { dist } from './dist.mjs';
+
+const { readMapping } = await dist('opensearch/indices.js');
+const { aggregationQuery, collapseQuery } = await dist('opensearch/spout/query.js');
+const { documentId } = await dist('opensearch/status-doc.js');
 
 const HOSTS = 10_000;
 const DAY = 86_400_000;
 const index = 'bench-spout-status';
 
+/**
+ * @param {readonly number[]} values
+ * @param {number} p
+ * @returns {number}
+ */
 function pct(values, p) {
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? Number.NaN;
 }
 
-/** Rows {docs, loadSecs, form, p50, p95} for each size up to maxDocs and each query form. */
+/** @typedef {'collapse' | 'aggregation'} QueryForm */
+/**
+ * One measurement: query latency at a number of status documents.
+ * @typedef {{ docs: number, loadSecs: number, form: QueryForm, p50: number, p95: number }} SpoutRow
+ */
+
+/**
+ * Rows for each size up to maxDocs and each query form.
+ * @param {{ opensearchUrl: string, maxDocs?: number, runs?: number, log?: (line: string) => void }} options
+ * @returns {Promise<SpoutRow[]>}
+ */
 export async function spoutBench({ opensearchUrl, maxDocs = 1_000_000, runs = 30, log = () => {} }) {
   const client = new Client({ node: opensearchUrl, requestTimeout: 120_000 });
   const now = Date.now();
@@ -28,9 +46,14 @@ export async function spoutBench({ opensearchUrl, maxDocs = 1_000_000, runs = 30
     return seed / 0x7fffffff;
   };
 
+  /**
+   * @param {number} from
+   * @param {number} to
+   */
   async function load(from, to) {
     const batch = 5000;
     for (let start = from; start < to; start += batch) {
+      /** @type {object[]} */
       const body = [];
       for (let i = start; i < Math.min(to, start + batch); i++) {
         const host = `h${i % HOSTS}.example.com`;
@@ -51,6 +74,10 @@ export async function spoutBench({ opensearchUrl, maxDocs = 1_000_000, runs = 30
     await client.indices.refresh({ index });
   }
 
+  /**
+   * @param {QueryForm} form
+   * @param {number} n
+   */
   async function time(form, n) {
     const params = { maxBuckets: 50, maxUrlsPerBucket: 2, filterQueries: [], timeoutSecs: -1 };
     const out = [];
@@ -62,7 +89,8 @@ export async function spoutBench({ opensearchUrl, maxDocs = 1_000_000, runs = 30
           ? collapseQuery({ ...params, queryDate })
           : aggregationQuery({ ...params, queryDate });
       const t = performance.now();
-      await client.search({ index, body, request_cache: false });
+      // The queries are plain objects (as the spout sends them); the client's body type is narrower.
+      await client.search({ index, body: /** @type {never} */ (body), request_cache: false });
       out.push(performance.now() - t);
     }
     return { p50: pct(out, 50), p95: pct(out, 95) };
@@ -72,7 +100,8 @@ export async function spoutBench({ opensearchUrl, maxDocs = 1_000_000, runs = 30
   const mapping = readMapping('status');
   mapping.settings.index.number_of_shards = 4;
   mapping.settings.index.number_of_replicas = 0;
-  await client.indices.create({ index, body: mapping });
+  await client.indices.create({ index, body: /** @type {never} */ (mapping) });
+  /** @type {SpoutRow[]} */
   const rows = [];
   let loaded = 0;
   for (const size of [100_000, 1_000_000].filter((s) => s <= maxDocs)) {
@@ -81,7 +110,7 @@ export async function spoutBench({ opensearchUrl, maxDocs = 1_000_000, runs = 30
     const loadSecs = (Date.now() - t) / 1000;
     loaded = size;
     await client.indices.forcemerge({ index, max_num_segments: 5 }).catch(() => {});
-    for (const form of ['collapse', 'aggregation']) {
+    for (const form of /** @type {const} */ (['collapse', 'aggregation'])) {
       await time(form, 5); // warm up
       const r = await time(form, runs);
       rows.push({ docs: size, loadSecs, form, ...r });

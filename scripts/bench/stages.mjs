@@ -1,3 +1,4 @@
+// @ts-check
 // Stage limits of the machine on the synthetic web's own pages, each in a process of its own so its
 // CPU and RSS are its own:
 //   fetch  undici `request` of every page, concurrency C, keep-alive pools per origin, body read
@@ -9,10 +10,24 @@
 //   node scripts/bench/stages.mjs <fetch|parse|bulk> '<json options>'   (prints one JSON line)
 
 import { performance } from 'node:perf_hooks';
+import { dist } from './dist.mjs';
 import { createWeb } from './web.mjs';
 
-const dist = (path) => import(new URL(`../../dist/${path}`, import.meta.url).href);
+/** @typedef {import('./web.mjs').WebOptions} WebOptions */
+/** @typedef {{ secs: number, cpuSecs: number, maxRssMb: number }} Usage */
+/** @typedef {{ web: WebOptions, concurrency: number, limit?: number }} FetchOptions */
+/** @typedef {Usage & { pages: number, bytes: number, pagesPerSec: number }} FetchResult */
+/** @typedef {{ web: WebOptions, conf: string, sample: number, seconds: number }} ParseOptions */
+/** @typedef {Usage & { pages: number, outlinksPerPage: number, pagesPerSec: number }} ParseResult */
+/** @typedef {{ web: WebOptions, opensearchUrl: string, concurrency: number, bulkActions: number }} BulkOptions */
+/** @typedef {Usage & { docs: number, docsPerSec: number }} BulkResult */
 
+/**
+ * Wall time, CPU and peak RSS of this process since `t0` and `cpu0`.
+ * @param {number} t0
+ * @param {NodeJS.CpuUsage} cpu0
+ * @returns {Usage}
+ */
 function usage(t0, cpu0) {
   const secs = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -23,8 +38,14 @@ function usage(t0, cpu0) {
   };
 }
 
-/** Page URLs host by host in turn (as a crawl spreads them), limited to `limit`. */
+/**
+ * Page URLs host by host in turn (as a crawl spreads them), limited to `limit`.
+ * @param {import('./web.mjs').Web} web
+ * @param {number} limit
+ * @returns {[number, number][]} [host, page] pairs
+ */
 function interleaved(web, limit) {
+  /** @type {[number, number][]} */
   const urls = [];
   for (let i = 0; i < web.pages && urls.length < limit; i++) {
     for (let h = 0; h < web.hosts && urls.length < limit; h++) urls.push([h, i]);
@@ -32,6 +53,10 @@ function interleaved(web, limit) {
   return urls;
 }
 
+/**
+ * @param {FetchOptions} o
+ * @returns {Promise<FetchResult>}
+ */
 async function fetchStage(o) {
   const { Agent, request } = await import('undici');
   const web = createWeb(o.web);
@@ -44,7 +69,7 @@ async function fetchStage(o) {
   await Promise.all(
     Array.from({ length: o.concurrency }, async () => {
       while (next < work.length) {
-        const [h, i] = work[next++];
+        const [h, i] = /** @type {[number, number]} */ (work[next++]);
         const res = await request(web.pageUrl(h, i), { dispatcher, headers: { 'user-agent': 'benchbot' } });
         for await (const chunk of res.body) bytes += chunk.length;
       }
@@ -55,17 +80,21 @@ async function fetchStage(o) {
   return { pages: work.length, bytes, pagesPerSec: work.length / u.secs, ...u };
 }
 
+/**
+ * @param {ParseOptions} o
+ * @returns {Promise<ParseResult>}
+ */
 async function parseStage(o) {
   const { loadConfig } = await dist('config/load.js');
-  const { buildFilter } = await dist('pipeline/build.js');
+  const { loadURLFilters } = await dist('urlfilters/load.js');
   const { createPageParser } = await dist('parse/index.js');
   const { Metadata } = await dist('model/metadata.js');
   const { systemClock } = await dist('util/clock.js');
   const { silentLogger } = await dist('util/log.js');
   const { config } = loadConfig({ files: [o.conf], env: {} });
-  const { chain } = buildFilter(config, silentLogger);
+  const chain = loadURLFilters(config, { logger: silentLogger });
   const parser = createPageParser(config, {
-    filter: (source, md, target) => chain.filter(source, md, target),
+    filter: chain,
     clock: systemClock,
     log: silentLogger,
   });
@@ -95,6 +124,10 @@ async function parseStage(o) {
   return { pages, outlinksPerPage: outlinks / pages, pagesPerSec: pages / u.secs, ...u };
 }
 
+/**
+ * @param {BulkOptions} o
+ * @returns {Promise<BulkResult>}
+ */
 async function bulkStage(o) {
   const { Client } = await import('@opensearch-project/opensearch');
   const { readMapping } = await dist('opensearch/indices.js');
@@ -104,21 +137,23 @@ async function bulkStage(o) {
   const index = 'bench-bulk-status';
   await client.indices.delete({ index, ignore_unavailable: true });
   const mapping = readMapping('status');
-  await client.indices.create({ index, body: mapping });
+  await client.indices.create({ index, body: /** @type {never} */ (mapping) });
   const web = createWeb(o.web);
   const work = interleaved(web, Number.POSITIVE_INFINITY);
   const now = Date.now();
   // What the crawler writes per page: a create when the link is discovered, an index once fetched.
+  /** @returns {Generator<[object, object]>} */
   function* actions() {
     for (const [h, i] of work) {
       const url = web.pageUrl(h, i);
       const key = new URL(url).hostname;
       const md = new Metadata();
       md.setValue('depth', '3');
+      /** @type {(op: 'create' | 'index') => object} */
       const head = (op) => ({ [op]: { _index: index, _id: documentId(url), routing: key } });
-      yield [head('create'), toStatusSource(url, 'DISCOVERED', md, new Date(now), key)];
+      yield [head('create'), toStatusSource(url, 'DISCOVERED', md, now, key)];
       md.setValue('fetch.statusCode', '200');
-      yield [head('index'), toStatusSource(url, 'FETCHED', md, new Date(now + 86_400_000), key)];
+      yield [head('index'), toStatusSource(url, 'FETCHED', md, now + 86_400_000, key)];
     }
   }
   const gen = actions();
@@ -128,6 +163,7 @@ async function bulkStage(o) {
   await Promise.all(
     Array.from({ length: o.concurrency }, async () => {
       for (;;) {
+        /** @type {object[]} */
         const body = [];
         for (let k = 0; k < o.bulkActions; k++) {
           const n = gen.next();
@@ -137,7 +173,7 @@ async function bulkStage(o) {
         if (body.length === 0) return;
         const res = await client.bulk({ body });
         if (res.body.errors) {
-          const bad = res.body.items.find((it) => Object.values(it)[0].error);
+          const bad = res.body.items.find((it) => Object.values(it)[0]?.error);
           throw new Error(`bulk error: ${JSON.stringify(bad)}`);
         }
         docs += body.length / 2;
@@ -151,12 +187,15 @@ async function bulkStage(o) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [stage, json] = process.argv.slice(2);
-  const run = { fetch: fetchStage, parse: parseStage, bulk: bulkStage }[stage];
+  const [stage = '', json = '{}'] = process.argv.slice(2);
+  /** @type {Record<string, ((o: never) => Promise<object>) | undefined>} */
+  const stages = { fetch: fetchStage, parse: parseStage, bulk: bulkStage };
+  const run = stages[stage];
   if (!run) {
     console.error('usage: stages.mjs <fetch|parse|bulk> <json options>');
     process.exit(2);
   }
-  const result = await run(JSON.parse(json));
+  // The options are the JSON run.mjs wrote for that stage.
+  const result = await run(/** @type {never} */ (JSON.parse(json)));
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The synthetic web of the benchmark: H hosts (distinct loopback addresses 127.1.x.y, one port) x P
 // pages, deterministic and pre-rendered, served by one lightweight process.
 //
@@ -14,6 +15,18 @@
 
 import { createServer } from 'node:http';
 
+/** @typedef {'small' | 'large'} Profile */
+/**
+ * Which web: its profile (page size), number of hosts and of pages per host, and the port (0: any).
+ * @typedef {{ profile?: string, hosts?: number, pages?: number, port?: number }} WebOptions
+ */
+/**
+ * URLs a complete crawl of a web knows.
+ * @typedef {{ pages: number, notFound: number, redirects: number, disallowed: number }} Expected
+ */
+/** @typedef {ReturnType<typeof createWeb>} Web */
+
+/** @type {Record<Profile, { bytes: number }>} */
 export const PROFILES = {
   small: { bytes: 10 * 1024 },
   large: { bytes: 90 * 1024 },
@@ -26,7 +39,11 @@ const WORDS = (
   'résumé café naïve über straße — “quoted” words'
 ).split(' ');
 
-/** A small deterministic generator (mulberry32): the same seed gives the same web. */
+/**
+ * A small deterministic generator (mulberry32): the same seed gives the same web.
+ * @param {number} seed
+ * @returns {() => number} numbers in [0, 1)
+ */
 export function rng(seed) {
   let a = seed >>> 0;
   return () => {
@@ -38,15 +55,25 @@ export function rng(seed) {
   };
 }
 
+/**
+ * @param {number} h host number
+ * @returns {string}
+ */
 export function hostAddress(h) {
   return `127.1.${Math.floor(h / 200)}.${(h % 200) + 10}`;
 }
 
-/** The pages, links and expected crawl outcome of one web; bodies are built on demand from parts. */
+/**
+ * The pages, links and expected crawl outcome of one web; bodies are built on demand from parts.
+ * @param {WebOptions} options
+ */
 export function createWeb({ profile = 'small', hosts = 50, pages = 2000, port = 0 }) {
+  if (profile !== 'small' && profile !== 'large') {
+    throw new Error(`unknown profile "${profile}": use small or large`);
+  }
   const spec = PROFILES[profile];
-  if (!spec) throw new Error(`unknown profile "${profile}": use small or large`);
   const r0 = rng(7);
+  /** @type {(r: () => number, n: number) => string} */
   const words = (r, n) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
   // Filler blocks shared by all pages (text, inline markup, no links): ~spec.bytes minus the
   // page's own head and link sections.
@@ -58,7 +85,9 @@ export function createWeb({ profile = 'small', hosts = 50, pages = 2000, port = 
     }
     return Buffer.from(out, 'utf8');
   });
+  /** @type {(h: number) => string} */
   const base = (h) => `http://${hostAddress(h)}:${port}`;
+  /** @type {(h: number, i: number) => string} */
   const pageUrl = (h, i) => `${base(h)}/p/${i}.html`;
 
   // Snippets drawn once; a page picks from them with its own seeded generator, so building all
@@ -66,9 +95,15 @@ export function createWeb({ profile = 'small', hosts = 50, pages = 2000, port = 
   const SNIPPETS = Array.from({ length: 512 }, (_, k) => words(r0, 1 + (k % 12)));
   const ANCHORS = Array.from({ length: 128 }, (_, k) => words(r0, 1 + (k % 3)));
 
+  /**
+   * @param {number} h
+   * @param {number} i
+   */
   function head(h, i) {
     const r = rng(h * 1_000_003 + i);
-    const pick = (a) => a[(r() * a.length) | 0];
+    /** @type {(a: readonly string[]) => string} */
+    const pick = (a) => a[(r() * a.length) | 0] ?? '';
+    /** @type {(href: string) => string} */
     const a = (href) => `<a href="${href}" class="link">${pick(ANCHORS)}</a>`;
     let nav = '';
     for (let k = 0; k < 12; k++) nav += `<li class="nav-item">${a(`/p/${k}.html`)}</li>`;
@@ -102,13 +137,20 @@ export function createWeb({ profile = 'small', hosts = 50, pages = 2000, port = 
     };
   }
 
-  /** The body of page i of host h as [head, filler, tail] buffers (concatenated = the page). */
+  /**
+   * The body of page i of host h as [head, filler, tail] buffers (concatenated = the page).
+   * @param {number} h
+   * @param {number} i
+   * @returns {[Buffer, Buffer, Buffer]}
+   */
   function parts(h, i) {
     const { top, bottom } = head(h, i);
-    return [Buffer.from(top, 'utf8'), FILLERS[(h * 31 + i) % FILLERS.length], Buffer.from(bottom, 'utf8')];
+    const filler = /** @type {Buffer} */ (FILLERS[(h * 31 + i) % FILLERS.length]);
+    return [Buffer.from(top, 'utf8'), filler, Buffer.from(bottom, 'utf8')];
   }
 
   const robots = Buffer.from('User-agent: *\nDisallow: /private/\n');
+  /** @type {(k: number) => number} */
   const specialCount = (k) => (pages > k ? Math.floor((pages - 1 - k) / 100) + 1 : 0);
   return {
     profile,
@@ -117,9 +159,13 @@ export function createWeb({ profile = 'small', hosts = 50, pages = 2000, port = 
     seeds: Array.from({ length: hosts }, (_, h) => pageUrl(h, 0)),
     pageUrl,
     parts,
+    /** @type {(h: number, i: number) => Buffer} */
     body: (h, i) => Buffer.concat(parts(h, i)),
     robots,
-    /** URLs a complete crawl knows: pages, and per host the 404s, redirects and disallowed paths. */
+    /**
+     * URLs a complete crawl knows: pages, and per host the 404s, redirects and disallowed paths.
+     * @type {Expected}
+     */
     expected: {
       pages: hosts * pages,
       notFound: hosts * specialCount(1),
@@ -129,16 +175,22 @@ export function createWeb({ profile = 'small', hosts = 50, pages = 2000, port = 
   };
 }
 
-/** Serves a web on one port of every host address; resolves once all listen. */
+/**
+ * Serves a web on one port of every host address; resolves once all listen.
+ * @param {WebOptions} options
+ */
 export async function serve(options) {
   let web = createWeb(options);
   // The port is part of every absolute link, so pages are rendered once the servers listen.
+  /** @type {[Buffer, Buffer, Buffer][]} */
   let rendered = [];
+  /** @type {(h: number) => import('node:http').RequestListener} */
   const handler = (h) => (req, res) => {
-    const m = /^\/p\/(\d+)\.html$/.exec(req.url);
+    const url = req.url ?? '/';
+    const m = /^\/p\/(\d+)\.html$/.exec(url);
     const i = m ? Number(m[1]) : -1;
     if (i >= 0 && i < web.pages) {
-      const p = rendered[h * web.pages + i];
+      const p = /** @type {[Buffer, Buffer, Buffer]} */ (rendered[h * web.pages + i]);
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
         'content-length': p[0].length + p[1].length + p[2].length,
@@ -150,12 +202,12 @@ export async function serve(options) {
       res.uncork();
       return;
     }
-    if (req.url === '/robots.txt') {
+    if (url === '/robots.txt') {
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': web.robots.length });
       res.end(web.robots);
       return;
     }
-    const r = /^\/r\/(\d+)\.html$/.exec(req.url);
+    const r = /^\/r\/(\d+)\.html$/.exec(url);
     if (r) {
       res.writeHead(301, { location: `/p/${(Number(r[1]) * 7) % web.pages}.html`, 'content-length': 0 });
       res.end();
@@ -164,15 +216,16 @@ export async function serve(options) {
     res.writeHead(404, { 'content-type': 'text/html', 'content-length': 9 });
     res.end('not found');
   };
+  /** @type {import('node:http').Server[]} */
   const servers = [];
   let port = options.port ?? 0;
   for (let h = 0; h < web.hosts; h++) {
     const server = createServer({ keepAliveTimeout: 60_000 }, handler(h));
     await new Promise((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, hostAddress(h), resolve);
+      server.listen(port, hostAddress(h), () => resolve(undefined));
     });
-    if (port === 0) port = server.address().port;
+    if (port === 0) port = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
     servers.push(server);
   }
   web = createWeb({ ...options, port });
@@ -183,15 +236,16 @@ export async function serve(options) {
   return {
     web,
     port,
-    close: () => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))),
+    close: () => Promise.all(servers.map((s) => new Promise((r) => s.close(() => r(undefined))))),
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
+  /** @type {(name: string, fallback: string | number) => string} */
   const arg = (name, fallback) => {
     const i = args.indexOf(`--${name}`);
-    return i >= 0 ? args[i + 1] : fallback;
+    return String(i >= 0 ? args[i + 1] : fallback);
   };
   const { web, port } = await serve({
     profile: arg('profile', 'small'),

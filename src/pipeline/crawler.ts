@@ -12,7 +12,7 @@ import { errorMessage } from '../util/errors.js';
 import { droppedLogLines, type Logger } from '../util/log.js';
 import { IndexerStage } from './indexer-stage.js';
 import { CrawlMetrics } from './metrics.js';
-import type { Stores, UrlSource } from './ports.js';
+import type { StatusStoreStats, Stores, UrlSource } from './ports.js';
 
 export interface CrawlerParts {
   readonly source: UrlSource;
@@ -36,6 +36,22 @@ export interface CrawlerOptions {
   readonly progressIntervalMs: number;
   /** --once: URLs due within this many ms count as due (the rounding unit of nextFetchDate). */
   readonly onceLookAheadMs: number;
+}
+
+/** The last log line of a crawl ("crawl stopped"): operators and scripts/bench read it. */
+export interface CrawlSummary {
+  readonly byStatus: Record<string, number>;
+  readonly errors: string;
+  readonly fetched: number;
+  readonly discovered: number;
+  /** URLs given up at the shutdown deadline (absent when none were). */
+  readonly notWritten?: number;
+  readonly statusWrites: StatusStoreStats;
+  readonly spout: { readonly queries: number; readonly queryMsP50: number; readonly queryMsP95: number };
+  readonly cpuUserMs: number;
+  readonly cpuSystemMs: number;
+  readonly maxRssMb: number;
+  readonly logLinesDropped: number;
 }
 
 /** A URL taken from the source and not released yet. */
@@ -263,7 +279,7 @@ export class Crawler {
    * What the crawl did and cost, for the last log line (operators and scripts/bench read it):
    * statuses, errors by cause, status writes, spout query latency and the process's CPU and peak RSS.
    */
-  summary(): Record<string, unknown> {
+  summary(): CrawlSummary {
     const s = this.parts.source.stats();
     const usage = process.resourceUsage();
     const round = (n: number) => Math.round(n * 10) / 10;

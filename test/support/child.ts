@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,10 +18,14 @@ export interface Child {
   readonly proc: ChildProcess;
   readonly stdout: string[];
   readonly stderr: string[];
-  /** Highest resident set size seen by `sampleRss`, bytes. */
+  /** Peak resident set size (the kernel's VmHWM) at the last sample of `sampleRss`, bytes. */
   peakRss: number;
+  /** The exit code (null when killed by a signal), once every output line has been read. */
   exited: Promise<number | null>;
-  /** Starts sampling /proc/<pid>/status every `ms`. */
+  /**
+   * Starts reading the process's peak RSS from /proc/<pid>/status every `ms`. The kernel keeps the
+   * peak itself, so a short spike between two samples is not missed.
+   */
   sampleRss(ms?: number): () => void;
 }
 
@@ -33,18 +38,26 @@ export function spawnCrawler(args: readonly string[], env: Record<string, string
   });
   const stdout: string[] = [];
   const stderr: string[] = [];
-  proc.stdout!.setEncoding('utf8').on('data', (d: string) => stdout.push(...d.split('\n').filter(Boolean)));
-  proc.stderr!.setEncoding('utf8').on('data', (d: string) => stderr.push(...d.split('\n').filter(Boolean)));
+  // Whole lines: a chunk of output can end in the middle of a JSON log line.
+  for (const [stream, lines] of [
+    [proc.stdout!, stdout],
+    [proc.stderr!, stderr],
+  ] as const) {
+    createInterface({ input: stream }).on('line', (l) => {
+      if (l) lines.push(l);
+    });
+  }
   const child: Child = {
     proc,
     stdout,
     stderr,
     peakRss: 0,
-    exited: new Promise((resolve) => proc.on('exit', (code) => resolve(code))),
+    // 'close' comes after the output streams ended, so the last lines are in.
+    exited: new Promise((resolve) => proc.on('close', (code) => resolve(code))),
     sampleRss(ms = 200) {
       const read = () => {
         try {
-          const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'));
+          const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'));
           if (m) child.peakRss = Math.max(child.peakRss, Number(m[1]) * 1024);
         } catch {
           // The process has exited.

@@ -48,11 +48,21 @@ export class Site {
   private readonly servers: Server[] = [];
   private readonly sockets = new Set<Socket>();
   private readonly routes = new Map<string, Route>();
+  private readonly listeners = new Set<(host: string, path: string) => void>();
   private port = 0;
 
   /** Sets what `http://<host>:<port><path>` answers. */
   route(host: string, path: string, r: Route): void {
     this.routes.set(`${host}${path}`, r);
+  }
+
+  /**
+   * Calls `listener` on every request, once it is counted in `requests` and before it is answered,
+   * so a test can act at an exact point of a crawl. Returns a function that removes the listener.
+   */
+  onRequest(listener: (host: string, path: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   async start(hostAddresses: readonly string[]): Promise<void> {
@@ -64,6 +74,7 @@ export class Site {
         const n = counts.get(path) ?? 0;
         counts.set(path, n + 1);
         requests.push({ path, userAgent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
+        for (const l of this.listeners) l(host, path);
         const r = this.routes.get(`${host}${path}`);
         if (r) r(n, req, res);
         else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

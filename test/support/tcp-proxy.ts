@@ -9,12 +9,15 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private down = false;
   port = 0;
+  /** Connections refused while cut: a client that keeps retrying makes it grow. */
+  refused = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
   async start(): Promise<string> {
     this.server = createServer((client) => {
       if (this.down) {
+        this.refused++;
         client.destroy();
         return;
       }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Fetcher, type FetcherOptions, type FetcherSink } from '../../../src/fetch/fetcher.js';
 import { type RobotsSource, robotsSource } from '../../../src/fetch/ports.js';
 import { Metadata } from '../../../src/model/metadata.js';
@@ -67,13 +67,19 @@ interface Log {
   end: number;
 }
 
-async function site(host: string, log: Log[], robots = 'User-agent: *\nDisallow: /private\n') {
+async function site(
+  host: string,
+  log: Log[],
+  robots = 'User-agent: *\nDisallow: /private\n',
+  onPageRequest: () => void = () => {},
+) {
   const s = await startServer((req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
     if (path === '/robots.txt') {
       res.end(robots);
       return;
     }
+    onPageRequest();
     const entry = { host, path, start: Date.now(), end: 0 };
     res.on('finish', () => {
       entry.end = Date.now();
@@ -138,7 +144,11 @@ describe('the fetcher against real servers', () => {
 
   it('a parse stage that falls behind holds the fetch threads: no more pages fetched than it takes', async () => {
     const log: Log[] = [];
-    const a = await site('127.0.0.2', log);
+    // How many pages the parse stage had taken when each page request reached a server.
+    let taken = 0;
+    const takenAtRequest: number[] = [];
+    const onPageRequest = () => takenAtRequest.push(taken);
+    const a = await site('127.0.0.2', log, undefined, onPageRequest);
     const protocol = testProtocol({}, { clock: systemClock });
     protocols.push(protocol);
     const release: (() => void)[] = [];
@@ -151,28 +161,37 @@ describe('the fetcher against real servers', () => {
         discovered: () => {},
         fetched: () => {
           handed++;
-          return new Promise<void>((resolve) => release.push(resolve));
+          return new Promise<void>((resolve) =>
+            release.push(() => {
+              taken++;
+              resolve();
+            }),
+          );
         },
       },
       clock: systemClock,
     });
     const hosts = ['127.0.0.2', '127.0.0.3', '127.0.0.5', '127.0.0.6'];
-    const others = await Promise.all(hosts.slice(1).map((h) => site(h, log)));
+    const others = await Promise.all(hosts.slice(1).map((h) => site(h, log, undefined, onPageRequest)));
     for (const s of [a, ...others])
       for (let i = 0; i < 5; i++) await fetcher.submit(item(`${s.origin}/p${i}`));
-    await new Promise((r) => setTimeout(r, 500));
+    // Three pages served and handed over, none taken: the three threads are held, the other 17
+    // URLs stay queued (the fetcher took nothing else to fetch).
+    await vi.waitFor(() => expect([handed, log.length]).toEqual([3, 3]), { timeout: 10_000 });
+    expect(fetcher.stats).toMatchObject({ inFlight: 3, queued: 17 });
     // Three threads, each holding a page the parse stage has not taken: nothing else is fetched.
     expect(handed).toBe(3);
     expect(log.length).toBe(3);
-    for (;;) {
-      const r = release.shift();
-      if (r) r();
-      else if (handed === 20) break;
-      else await new Promise((res) => setTimeout(res, 10));
+    // The parse stage takes one page at a time, as the pages come.
+    while (taken < 20) {
+      await vi.waitFor(() => expect(release.length).toBeGreaterThan(0), { timeout: 10_000 });
+      release.shift()!();
     }
     await fetcher.idle();
     fetcher.close();
     expect(log.length).toBe(20);
+    // With three threads, the n-th page request (from 0) waited until n - 2 pages were taken.
+    expect(takenAtRequest.map((t, n) => t >= n - 2)).toEqual(Array(20).fill(true));
   });
 
   it('a robots.txt denial is ERROR robots.txt without fetching the page', async () => {

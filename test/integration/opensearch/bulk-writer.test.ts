@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildConfig } from '../../../src/config/load.js';
 import { BulkWriter, type BulkWriterOptions } from '../../../src/opensearch/bulk-writer.js';
 import { createClient } from '../../../src/opensearch/client.js';
@@ -118,7 +118,10 @@ describe('bulk writer on a real node', () => {
         sixthAccepted = true;
         return r;
       });
-    await new Promise((r) => setTimeout(r, 1500));
+    // The writer notices the outage, then retries into it at least once more.
+    await vi.waitFor(() => expect(w.inOutage).toBe(true), { timeout: 10_000 });
+    const refusedBefore = proxy.refused;
+    await vi.waitFor(() => expect(proxy.refused).toBeGreaterThan(refusedBefore), { timeout: 10_000 });
     expect(w.inOutage).toBe(true);
     expect(sixthAccepted).toBe(false);
     proxy.restore();

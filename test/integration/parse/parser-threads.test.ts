@@ -9,6 +9,25 @@ import { systemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/log.js';
 import { buildCli } from '../../support/child.js';
 
+// The pool's threads are real; this only records each Worker it starts and whether it has exited,
+// so a test can end one thread and count threads without reaching into the pool.
+const threads = vi.hoisted(() => ({
+  started: [] as import('node:worker_threads').Worker[],
+  exited: new Set<import('node:worker_threads').Worker>(),
+}));
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:worker_threads')>();
+  class RecordedWorker extends real.Worker {
+    constructor(...args: ConstructorParameters<typeof real.Worker>) {
+      super(...args);
+      threads.started.push(this);
+      this.once('exit', () => threads.exited.add(this));
+    }
+  }
+  return { ...real, Worker: RecordedWorker };
+});
+const running = () => threads.started.filter((w) => !threads.exited.has(w));
+
 // Parser threads run the compiled worker (dist/), as `crawler run` does.
 const { config } = loadConfig({ env: {}, sets: ['parser.threads=2'] });
 let pool: ParserPool;
@@ -64,12 +83,17 @@ describe('parser threads (parser.threads > 0)', () => {
   });
 
   it('replace a thread that dies, keeping as many threads as configured; later pages parse', async () => {
-    const inside = pool as unknown as { threads: { worker: { terminate(): Promise<number> } }[] };
-    await inside.threads[0]!.worker.terminate();
-    await vi.waitFor(() => expect(inside.threads).toHaveLength(2), { timeout: 10_000 });
-    // Give a second restart, were there one, time to show itself.
-    await new Promise((r) => setTimeout(r, 500));
-    expect(inside.threads).toHaveLength(2);
+    const before = threads.started.length;
+    // The pool hears the exit before terminate() resolves: a replacement is started by then.
+    await running()[0]!.terminate();
+    await vi.waitFor(() => expect(running()).toHaveLength(2), { timeout: 10_000 });
+    // Both threads answer: the replacement is up, and any restart this death caused has shown itself.
+    const both = await Promise.all(
+      [1, 2, 3, 4].map((k) => pool.parse(input(`http://site.test/${k}`, page(k)))),
+    );
+    expect(both.map((o) => o.outlinks.length)).toEqual([1, 2, 3, 4]);
+    expect(threads.started.length - before).toBe(1);
+    expect(running()).toHaveLength(2);
     const outcome = await pool.parse(input('http://site.test/after', page(3)));
     expect(outcome.outlinks).toHaveLength(3);
   });

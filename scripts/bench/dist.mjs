@@ -1,0 +1,31 @@
+// @ts-check
+// The built crawler (dist/, from `npm run build`) as the bench loads it. dist/<path>.js is compiled
+// from src/<path>.ts, so the sources give the types: the bench type-checks without a build.
+
+/**
+ * The modules of dist/ the bench uses.
+ * @typedef {{
+ *   'config/load.js': typeof import('../../src/config/load.js'),
+ *   'model/metadata.js': typeof import('../../src/model/metadata.js'),
+ *   'opensearch/indices.js': typeof import('../../src/opensearch/indices.js'),
+ *   'opensearch/spout/query.js': typeof import('../../src/opensearch/spout/query.js'),
+ *   'opensearch/status-doc.js': typeof import('../../src/opensearch/status-doc.js'),
+ *   'parse/index.js': typeof import('../../src/parse/index.js'),
+ *   'urlfilters/load.js': typeof import('../../src/urlfilters/load.js'),
+ *   'util/clock.js': typeof import('../../src/util/clock.js'),
+ *   'util/log.js': typeof import('../../src/util/log.js'),
+ * }} Dist
+ */
+
+/** The crawler's command line, built. */
+export const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+
+/**
+ * Imports dist/<path>.
+ * @template {keyof Dist} P
+ * @param {P} path
+ * @returns {Promise<Dist[P]>}
+ */
+export function dist(path) {
+  return import(new URL(`../../dist/${path}`, import.meta.url).href);
+}
