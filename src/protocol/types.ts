@@ -1,3 +1,5 @@
+import type { Exchange } from './exchange.js';
+
 /**
  * What the protocol layer reads of a URL's metadata. `Metadata` from src/model satisfies it; so does
  * any object with these two methods, which keeps this layer independent of the model.
@@ -31,6 +33,8 @@ export interface ProtocolResponse {
   readonly loadingTimeMs: number;
   /** The address connected to, when known (not through a proxy). */
   readonly ip?: string;
+  /** WARC output: the heads as sent and received; only when the protocol was built to capture. */
+  readonly exchange?: Exchange;
 }
 
 /**
