@@ -1,0 +1,93 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Archive, ArchivedAnswer, ArchiveLocation } from '../fetch/archive.js';
+import { CrawlerError, errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import type { WarcFiles } from './files.js';
+import { answerRecords, serialize, type WarcVersion } from './records.js';
+
+const gzip = promisify(zlib.gzip);
+
+/** A WARC write that failed warc.write.attempts times: the crawl stops (code WARC_WRITE_FAILED). */
+export class WarcWriteError extends CrawlerError {}
+
+export interface WarcArchiveOptions {
+  readonly files: Pick<WarcFiles, 'append' | 'close'>;
+  /** For the message: warc.dir as configured. */
+  readonly dir: string;
+  readonly version: WarcVersion;
+  readonly requestRecords: boolean;
+  /** warc.status.codes */
+  readonly archived: (statusCode: number) => boolean;
+  /** warc.write.attempts */
+  readonly attempts: number;
+  /** Wait before the n-th retry: n times this. */
+  readonly backoffMs: number;
+  readonly log: Logger;
+  /** Called once, when a write failed for good; the crawl should stop. */
+  readonly onFailure?: (error: WarcWriteError) => void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * WARC output: each answer becomes its records (warcio serialises them and computes the SHA-1
+ * digests), each record one gzip member, appended to the rotating files in one write. Records are
+ * built and compressed concurrently; only the append is one at a time. See `Archive` for the
+ * contract; a failed write is undone and tried again before the archive gives up for good.
+ */
+export class WarcArchive implements Archive {
+  private failure: WarcWriteError | undefined;
+
+  constructor(private readonly o: WarcArchiveOptions) {}
+
+  /** The error that stopped the archive, if any. */
+  get failed(): WarcWriteError | undefined {
+    return this.failure;
+  }
+
+  async record(answer: ArchivedAnswer): Promise<ArchiveLocation | undefined> {
+    if (this.failure) throw this.failure;
+    if (!this.o.archived(answer.statusCode)) return undefined;
+    const records = answerRecords(answer, { version: this.o.version, requestRecords: this.o.requestRecords });
+    const ordered = records.request ? [records.request, records.main] : [records.main];
+    const members = await Promise.all(ordered.map(async (r) => gzip(await serialize(r))));
+    const digest = records.main.warcType === 'response' ? records.main.warcPayloadDigest : undefined;
+    for (let attempt = 1; ; attempt++) {
+      if (this.failure) throw this.failure;
+      try {
+        const at = await this.o.files.append(members);
+        return {
+          file: at.file,
+          offset: at.offsets.at(-1)!,
+          length: members.at(-1)!.length,
+          date: records.date,
+          ...(digest ? { digest } : {}),
+        };
+      } catch (e) {
+        if (attempt >= this.o.attempts) throw this.fail(e, attempt);
+        this.o.log.warn(
+          { err: errorMessage(e), attempt, url: answer.url, dir: this.o.dir },
+          'WARC write failed; undone and tried again',
+        );
+        await sleep(this.o.backoffMs * attempt);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.o.files.close();
+  }
+
+  private fail(e: unknown, attempts: number): WarcWriteError {
+    if (this.failure) return this.failure;
+    this.failure = new WarcWriteError(
+      'WARC_WRITE_FAILED',
+      `cannot write WARC records to warc.dir "${this.o.dir}" (${attempts} tries): ${errorMessage(e)}; ` +
+        'the crawl stops and the URLs not archived keep their state: fix the disk or warc.dir, then start again',
+      { cause: e },
+    );
+    this.o.onFailure?.(this.failure);
+    return this.failure;
+  }
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { WARCRecord } from 'warcio';
+import { WARCSerializer } from 'warcio/node';
+import type { ArchivedAnswer } from '../fetch/archive.js';
+import { WARC_MD } from '../fetch/archive.js';
+import { ConfigError } from '../util/errors.js';
+
+export type WarcVersion = '1.0' | '1.1';
+
+/** Readers expect SHA-1 in base32 (RFC 4648), as Heritrix, wget and StormCrawler write it. */
+const DIGEST = { algo: 'sha-1', prefix: 'sha1:', base32: true } as const;
+
+/** Response headers that would describe the body as it was on the wire rather than as archived. */
+const HIDDEN_PREFIX = 'X-Crawler-';
+
+const ASCII = /^[\x20-\x7e\t]*$/;
+
+/**
+ * undici decodes header bytes as latin1 and warcio writes strings as UTF-8: this string's UTF-8
+ * bytes are the bytes received, whenever those were ASCII or valid UTF-8 (anything else is kept as
+ * the latin1 reading, so such a byte comes out as its UTF-8 form).
+ */
+export function wireText(value: string): string {
+  if (ASCII.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  const utf8 = bytes.toString('utf8');
+  return Buffer.from(utf8, 'utf8').equals(bytes) ? utf8 : value;
+}
+
+/**
+ * The response header fields as received, made consistent with the archived payload: undici has
+ * removed the chunked framing, so Transfer-Encoding is hidden; a decoded body hides its
+ * Content-Encoding; a Content-Length that does not give the payload's length is hidden and the
+ * right one appended. Hidden fields keep their name and value behind the `X-Crawler-` prefix (the
+ * convention of StormCrawler's WARC module and Common Crawl), so nothing the server sent is lost.
+ */
+export function archivedResponseHeaders(
+  raw: readonly string[],
+  payloadLength: number,
+  decoded: boolean,
+): [string, string][] {
+  const out: [string, string][] = [];
+  const length = String(payloadLength);
+  let lengthStated = false;
+  let hidden = false;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    const value = wireText(raw[i + 1]!);
+    const lower = name.toLowerCase();
+    const stale =
+      lower === 'transfer-encoding' ||
+      (lower === 'content-encoding' && decoded) ||
+      (lower === 'content-length' && (lengthStated || value.trim() !== length));
+    if (stale) {
+      out.push([HIDDEN_PREFIX + name, value]);
+      hidden = true;
+      continue;
+    }
+    if (lower === 'content-length') lengthStated = true;
+    out.push([name, value]);
+  }
+  if (!lengthStated && (hidden || payloadLength > 0)) out.push(['Content-Length', length]);
+  return out;
+}
+
+/** `warc.status.codes`: entries such as "404" or "4xx"; a ConfigError names a bad entry. */
+export function statusCodeFilter(entries: readonly string[]): (code: number) => boolean {
+  const codes = new Set<number>();
+  const classes = new Set<number>();
+  const bad: string[] = [];
+  for (const e of entries) {
+    const v = e.trim().toLowerCase();
+    if (/^[1-5]\d\d$/.test(v)) codes.add(Number(v));
+    else if (/^[1-5]xx$/.test(v)) classes.add(Number(v[0]));
+    else bad.push(JSON.stringify(e));
+  }
+  if (bad.length > 0) {
+    throw new ConfigError([
+      `key "warc.status.codes" has ${bad.join(', ')}: expected status codes such as 404 or classes such as 4xx`,
+    ]);
+  }
+  return (code) => codes.has(code) || classes.has(Math.floor(code / 100));
+}
+
+function warcDate(ms: number, version: WarcVersion): string {
+  const iso = new Date(ms).toISOString();
+  return version === '1.0' ? `${iso.slice(0, 19)}Z` : iso;
+}
+
+const recordId = () => `<urn:uuid:${randomUUID()}>`;
+
+const PROFILE_NOT_MODIFIED = {
+  '1.0': 'http://netpreserve.org/warc/1.0/revisit/server-not-modified',
+  '1.1': 'http://netpreserve.org/warc/1.1/revisit/server-not-modified',
+} as const;
+
+/** The records of one HTTP answer, in file order. `main` is the response or revisit record. */
+export interface AnswerRecords {
+  readonly request?: WARCRecord;
+  readonly main: WARCRecord;
+  readonly date: string;
+}
+
+/**
+ * The WARC records of one answer: a `request` record (when asked for) and a `response` record, or a
+ * `revisit` record (profile server-not-modified) for a 304. The two point at each other with
+ * WARC-Concurrent-To. A revisit names the capture it refers to when the URL's metadata kept it
+ * (warc.date and warc.digest persisted).
+ */
+export function answerRecords(
+  answer: ArchivedAnswer,
+  options: { readonly version: WarcVersion; readonly requestRecords: boolean },
+): AnswerRecords {
+  const { url, exchange: x, statusCode } = answer;
+  const warcVersion = options.version === '1.0' ? 'WARC/1.0' : 'WARC/1.1';
+  const date = warcDate(x.requestTime, options.version);
+  const mainId = recordId();
+  const requestId = options.requestRecords ? recordId() : undefined;
+  const revisit = statusCode === 304;
+  const common = (id: string, type: string): [string, string][] => [
+    ['WARC-Type', type],
+    ['WARC-Record-ID', id],
+    ['WARC-Target-URI', url],
+    ['WARC-Date', date],
+    ...(x.ip ? ([['WARC-IP-Address', x.ip]] as [string, string][]) : []),
+  ];
+
+  const mainHeaders = common(mainId, revisit ? 'revisit' : 'response');
+  if (requestId) mainHeaders.push(['WARC-Concurrent-To', requestId]);
+  if (revisit) {
+    mainHeaders.push(['WARC-Refers-To-Target-URI', url]);
+    const before = answer.metadata.getFirstValue(WARC_MD.date);
+    if (before) mainHeaders.push(['WARC-Refers-To-Date', before]);
+    const digest = answer.metadata.getFirstValue(WARC_MD.digest);
+    if (digest) mainHeaders.push(['WARC-Payload-Digest', digest]);
+  }
+  if (x.trimmed) mainHeaders.push(['WARC-Truncated', 'length']);
+  const statusline = wireText(`HTTP/1.1 ${statusCode}${x.statusText ? ` ${x.statusText}` : ''}`);
+  const main = WARCRecord.create(
+    {
+      url,
+      date,
+      type: revisit ? 'revisit' : 'response',
+      warcVersion,
+      warcHeaders: mainHeaders,
+      statusline,
+      httpHeaders: archivedResponseHeaders(x.rawHeaders, revisit ? 0 : x.payload.length, x.decoded),
+      keepHeadersCase: true,
+    },
+    revisit || x.payload.length === 0 ? [] : [x.payload],
+  );
+  // warcio gives every revisit the identical-payload-digest profile; a 304 is server-not-modified.
+  if (revisit) main.warcHeaders.headers.set('WARC-Profile', PROFILE_NOT_MODIFIED[options.version]);
+
+  if (!requestId) return { main, date };
+  const requestHeaders = common(requestId, 'request');
+  requestHeaders.push(['WARC-Concurrent-To', mainId]);
+  const request = WARCRecord.create(
+    {
+      url,
+      date,
+      type: 'request',
+      warcVersion,
+      warcHeaders: requestHeaders,
+      statusline: wireText(`${x.method} ${x.target} HTTP/1.1`),
+      httpHeaders: x.requestHeaders.map(([n, v]) => [n, wireText(v)] as [string, string]),
+      keepHeadersCase: true,
+    },
+    [],
+  );
+  return { request, main, date };
+}
+
+/** The `warcinfo` record that begins every file. */
+export function warcinfoRecord(
+  filename: string,
+  fields: Readonly<Record<string, string>>,
+  version: WarcVersion,
+  now: number,
+): WARCRecord {
+  return WARCRecord.createWARCInfo(
+    {
+      filename,
+      date: warcDate(now, version),
+      warcVersion: version === '1.0' ? 'WARC/1.0' : 'WARC/1.1',
+      warcHeaders: [['WARC-Record-ID', recordId()]],
+    },
+    { ...fields },
+  );
+}
+
+/** A record's bytes (uncompressed), with SHA-1 block and payload digests computed by warcio. */
+export async function serialize(record: WARCRecord): Promise<Buffer> {
+  const bytes = await WARCSerializer.serialize(record, { digest: DIGEST });
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
