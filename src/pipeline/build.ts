@@ -1,5 +1,6 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
+import type { Archive } from '../fetch/archive.js';
 import type { FetcherOptions } from '../fetch/fetcher.js';
 import { robotsSource } from '../fetch/ports.js';
 import { loadURLFilters } from '../filters/load.js';
@@ -135,6 +136,8 @@ export interface BuildOptions {
   readonly parser: PageParser;
   /** Sees every transition record once written (the demo's table). */
   readonly onTransition?: (record: TransitionRecord) => void;
+  /** WARC output (src/warc): the fetcher archives every answer; the protocol captures the heads. */
+  readonly archive?: Archive;
 }
 
 /** Every part of `crawler run`, from the validated config. Throws ConfigError for bad settings. */
@@ -145,7 +148,8 @@ export function buildCrawler(
   log: Logger,
   options: BuildOptions,
 ): { parts: CrawlerParts; crawlerOptions: CrawlerOptions; protocol: HttpProtocol } {
-  const protocol = new HttpProtocol(config, { clock });
+  // WARC output: the protocol keeps the heads only when there is an archive to write them to.
+  const protocol = new HttpProtocol(config, { clock, capture: options.archive !== undefined });
   const robotsService = new RobotsService(config, { protocol, clock });
   const robots = robotsSource(robotsService);
   const spout = new Spout(
@@ -191,6 +195,7 @@ export function buildCrawler(
     parser: options.parser,
     protocol,
     robots,
+    archive: options.archive, // WARC output
     filter: (source, md, target) => filter(source, md, target),
     transfer: side.updater.transfer,
     bulks: side.bulks,

@@ -1,5 +1,6 @@
 import type { Client } from '@opensearch-project/opensearch';
 import PQueue from 'p-queue';
+import type { Archive } from '../fetch/archive.js';
 import { Fetcher, type FetcherOptions } from '../fetch/fetcher.js';
 import type { FetchItem, FetchProtocol, RobotsSource } from '../fetch/ports.js';
 import { MD } from '../model/keys.js';
@@ -26,6 +27,8 @@ export interface CrawlerParts {
   readonly parser: PageParser;
   readonly protocol: FetchProtocol;
   readonly robots: RobotsSource;
+  /** WARC output: where the fetcher archives every answer (src/warc); none when off. */
+  readonly archive?: Archive;
   /** URL filters for URLs the fetcher finds (redirect targets, robots.txt sitemaps). */
   readonly filter: (source: URL, sourceMd: Metadata, target: string) => string | null;
   readonly transfer: MetadataTransfer;
@@ -83,6 +86,7 @@ export class Crawler {
     this.fetcher = new Fetcher(options.fetcher, {
       protocol: parts.protocol,
       robots: parts.robots,
+      archive: parts.archive, // WARC output
       clock: parts.clock,
       sink: {
         status: (o) => this.own({ url: o.url, status: o.status, metadata: o.metadata }),

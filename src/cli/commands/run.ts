@@ -9,6 +9,7 @@ import { Crawler } from '../../pipeline/crawler.js';
 import { checkAgentName } from '../../protocol/http/user-agent.js';
 import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
+import { openWarcOutput } from '../../warc/output.js';
 import type { Command } from '../command.js';
 
 /** The status shards instance `i` of `m` reads: every shard s with s % m == i. */
@@ -111,14 +112,22 @@ export const runCommand: Command = {
       const pool =
         cfg['parser.threads'] > 0 ? await ParserPool.start(cfg, cfg['parser.threads'], log) : undefined;
       let built: ReturnType<typeof buildCrawler>;
+      // WARC output: .open files a killed run left are closed first; a failed write stops the crawl.
+      let warc: Awaited<ReturnType<typeof openWarcOutput>>;
       try {
-        built = buildCrawler(client, cfg, systemClock, log, { shards, parser: pool ?? parser });
+        warc = await openWarcOutput(cfg, systemClock, log);
+        built = buildCrawler(client, cfg, systemClock, log, {
+          shards,
+          parser: pool ?? parser,
+          archive: warc?.archive,
+        });
       } catch (e) {
         await pool?.close();
         throw e;
       }
       const { parts, crawlerOptions, protocol } = built;
       const crawler = new Crawler(parts, crawlerOptions);
+      warc?.onFailure(() => crawler.requestStop()); // WARC output
       let signals = 0;
       const onSignal = (sig: string) => {
         signals++;
@@ -144,7 +153,9 @@ export const runCommand: Command = {
         process.off('SIGTERM', onSignal);
         await protocol.close();
         await pool?.close();
+        await warc?.close(); // WARC output
       }
+      warc?.throwIfFailed(); // WARC output: exit with the disk error's message
       const m = crawler.metrics;
       out(
         `fetched ${m.fetched} pages; statuses ${JSON.stringify(Object.fromEntries(m.byStatus))}; ` +
