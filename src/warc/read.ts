@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { WARCParser } from 'warcio';
+import { completeLength } from './recover.js';
 
 /** One record of a WARC file, as `crawler warc ls` shows it. */
 export interface ListedRecord {
@@ -32,5 +34,21 @@ export async function* listRecords(path: string): AsyncGenerator<ListedRecord> {
       contentLength: record.warcContentLength,
       ...(record.warcPayloadDigest ? { payloadDigest: record.warcPayloadDigest } : {}),
     };
+  }
+}
+
+/**
+ * For a .warc.gz file: where its whole gzip members (each one whole WARC record) end, when that is
+ * before the end of the file. warcio reads a cut file without complaint, so `crawler warc ls`
+ * checks this too.
+ */
+export async function damagedAt(path: string): Promise<{ wholeBytes: number; size: number } | undefined> {
+  if (!path.endsWith('.gz') && !path.endsWith('.gz.open')) return undefined;
+  const fh = await open(path, 'r');
+  try {
+    const { wholeBytes, size } = await completeLength(fh);
+    return wholeBytes < size ? { wholeBytes, size } : undefined;
+  } finally {
+    await fh.close();
   }
 }

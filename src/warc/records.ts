@@ -178,12 +178,19 @@ export function warcinfoRecord(
   version: WarcVersion,
   now: number,
 ): WARCRecord {
+  const date = warcDate(now, version);
   return WARCRecord.createWARCInfo(
     {
       filename,
-      date: warcDate(now, version),
+      date,
       warcVersion: version === '1.0' ? 'WARC/1.0' : 'WARC/1.1',
-      warcHeaders: [['WARC-Record-ID', recordId()]],
+      // Listed in the order they are written (warcio fills in the values it sets itself).
+      warcHeaders: [
+        ['WARC-Type', 'warcinfo'],
+        ['WARC-Record-ID', recordId()],
+        ['WARC-Date', date],
+        ['WARC-Filename', filename],
+      ],
     },
     { ...fields },
   );

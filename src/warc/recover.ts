@@ -55,9 +55,12 @@ function completeRecordType(data: Buffer): string | undefined {
 /**
  * How many leading bytes of a .warc.gz file are whole records: each gzip member must be complete
  * (CRC and size checked) and hold one complete WARC record. A trailing `request` record whose
- * response did not make it is not counted, so a cut file never ends with half an exchange.
+ * response did not make it is not counted, so a cut file never ends with half an exchange
+ * (`wholeBytes` counts it: the end of the last whole member).
  */
-export async function completeLength(fh: FileHandle): Promise<{ bytes: number; records: number }> {
+export async function completeLength(
+  fh: FileHandle,
+): Promise<{ bytes: number; records: number; wholeBytes: number; size: number }> {
   const size = (await fh.stat()).size;
   // A window of the file from `bufStart`, refilled (and grown for a large member) as `pos` moves.
   let buf = Buffer.alloc(0);
@@ -96,7 +99,7 @@ export async function completeLength(fh: FileHandle): Promise<{ bytes: number; r
       kept = records;
     }
   }
-  return { bytes: keep, records: kept };
+  return { bytes: keep, records: kept, wholeBytes: pos, size };
 }
 
 export interface Recovered {
@@ -115,13 +118,11 @@ export interface Recovered {
  */
 export async function recoverFile(path: string): Promise<Recovered> {
   const fh = await open(path, 'r+');
-  let kept: { bytes: number; records: number };
-  let size: number;
+  let kept: { bytes: number; records: number; size: number };
   try {
-    size = (await fh.stat()).size;
     kept = await completeLength(fh);
     if (kept.records > 0) {
-      if (kept.bytes < size) await fh.truncate(kept.bytes);
+      if (kept.bytes < kept.size) await fh.truncate(kept.bytes);
       await fh.sync();
     }
   } finally {
@@ -129,11 +130,11 @@ export async function recoverFile(path: string): Promise<Recovered> {
   }
   if (kept.records === 0) {
     await unlink(path);
-    return { from: path, records: 0, cutBytes: size };
+    return { from: path, records: 0, cutBytes: kept.size };
   }
   const to = path.slice(0, -OPEN_SUFFIX.length);
   await rename(path, to);
-  return { from: path, to, records: kept.records, cutBytes: size - kept.bytes };
+  return { from: path, to, records: kept.records, cutBytes: kept.size - kept.bytes };
 }
 
 /** True when a process with this id runs on this machine. */

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { CrawlerError, errorMessage } from '../../util/errors.js';
-import { listRecords } from '../../warc/read.js';
+import { damagedAt, listRecords } from '../../warc/read.js';
 import { recoverDir } from '../../warc/recover.js';
 import type { Command } from '../command.js';
 
@@ -20,7 +20,8 @@ export const warcCommand: Command = {
   },
   details:
     'ls prints one line per record: offset and length in the file, type, HTTP status, Content-Length,\n' +
-    'target URI; it reads the files with warcio, as replay tools do, and fails on a damaged file.\n' +
+    'target URI; it reads the files with warcio, as replay tools do, and fails (exit 3) on a file\n' +
+    'that is damaged or cut short.\n' +
     'recover cuts each .open file in DIR (default warc.dir) after its last complete record and\n' +
     'renames it; crawler run does this by itself at start-up for its own host.',
   async run({ positionals, values, config, out }) {
@@ -41,6 +42,14 @@ export const warcCommand: Command = {
           }
         } catch (e) {
           throw new CrawlerError('WARC_UNREADABLE', `${file} cannot be read as WARC: ${errorMessage(e)}`);
+        }
+        const damaged = await damagedAt(file);
+        if (damaged) {
+          throw new CrawlerError(
+            'WARC_INCOMPLETE',
+            `${file} holds whole records only up to byte ${damaged.wholeBytes} of ${damaged.size}: ` +
+              'the rest is cut or damaged (a .open file is recovered by crawler warc recover)',
+          );
         }
       }
       if (!values.json) out(`${records} records in ${args.length} file${args.length === 1 ? '' : 's'}`);
