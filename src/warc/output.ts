@@ -2,20 +2,16 @@ import { constants, readFileSync } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import type { Config } from '../config/schema.js';
 import { userAgent } from '../protocol/http/user-agent.js';
 import type { Clock } from '../util/clock.js';
 import { CrawlerError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { WarcArchive, type WarcWriteError } from './archive.js';
+import { gzipMember, WarcArchive, type WarcWriteError } from './archive.js';
 import { WarcFiles } from './files.js';
 import { safeHostname, type Writer } from './names.js';
 import { serialize, statusCodeFilter, type WarcVersion, warcinfoRecord } from './records.js';
 import { type Recovered, recoverDir } from './recover.js';
-
-const gzip = promisify(zlib.gzip);
 
 /** The crawler's name and version, for the warcinfo `software` field. */
 export function software(): string {
@@ -92,7 +88,8 @@ export class WarcOutput {
       maxAgeMs: config['warc.rotation.interval'],
       writer,
       clock,
-      warcinfo: async (name) => gzip(await serialize(warcinfoRecord(name, fields, version, clock.now()))),
+      warcinfo: async (name) =>
+        gzipMember(await serialize(warcinfoRecord(name, fields, version, clock.now()))),
     });
     this.archive = new WarcArchive({
       files,

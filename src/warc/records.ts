@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { WARCRecord } from 'warcio';
-import { WARCSerializer } from 'warcio/node';
+import { createHash, randomUUID } from 'node:crypto';
+import { WARCRecord, WARCSerializer } from 'warcio';
 import type { ArchivedAnswer } from '../fetch/archive.js';
 import { WARC_MD } from '../fetch/archive.js';
 import { ConfigError } from '../util/errors.js';
@@ -10,10 +9,46 @@ export type WarcVersion = '1.0' | '1.1';
 /** Readers expect SHA-1 in base32 (RFC 4648), as Heritrix, wget and StormCrawler write it. */
 const DIGEST = { algo: 'sha-1', prefix: 'sha1:', base32: true } as const;
 
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/**
+ * A digest in warcio's form (`sha1:` and RFC 4648 base32), computed with node:crypto. warcio would
+ * compute the same with hash-wasm, but it instantiates a WebAssembly hasher per digest: measured at
+ * ~0.5 ms CPU per answer against ~0.04 ms here (a test checks that both give the same headers).
+ */
+export function sha1Digest(...parts: readonly Uint8Array[]): string {
+  const h = createHash('sha1');
+  for (const p of parts) h.update(p);
+  const bytes = h.digest();
+  let out = 'sha1:';
+  let bits = 0;
+  let value = 0;
+  for (const b of bytes) {
+    value = ((value << 8) | b) & 0xfff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += BASE32[(value >>> bits) & 31];
+    }
+  }
+  // 160 bits are 32 base32 characters exactly: nothing is left over, no padding.
+  return out;
+}
+
+/** Sets WARC-Block-Digest (and WARC-Payload-Digest unless a revisit) of an HTTP record. */
+function digest(record: WARCRecord, payload: Buffer, withPayload: boolean): void {
+  // The bytes warcio writes for the HTTP head: its lines and the empty line that ends it.
+  const head = record.httpHeaders ? Buffer.from(`${record.httpHeaders.toString()}\r\n`, 'utf8') : EMPTY;
+  const headers = record.warcHeaders.headers;
+  if (withPayload) headers.set('WARC-Payload-Digest', sha1Digest(payload));
+  headers.set('WARC-Block-Digest', sha1Digest(head, payload));
+}
+
 /** Response headers that would describe the body as it was on the wire rather than as archived. */
 const HIDDEN_PREFIX = 'X-Crawler-';
 
 const ASCII = /^[\x20-\x7e\t]*$/;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * undici decodes header bytes as latin1 and warcio writes strings as UTF-8: this string's UTF-8
@@ -151,6 +186,7 @@ export function answerRecords(
   );
   // warcio gives every revisit the identical-payload-digest profile; a 304 is server-not-modified.
   if (revisit) main.warcHeaders.headers.set('WARC-Profile', PROFILE_NOT_MODIFIED[options.version]);
+  digest(main, revisit ? EMPTY : x.payload, !revisit);
 
   if (!requestId) return { main, date };
   const requestHeaders = common(requestId, 'request');
@@ -168,6 +204,7 @@ export function answerRecords(
     },
     [],
   );
+  digest(request, EMPTY, true);
   return { request, main, date };
 }
 
@@ -196,7 +233,7 @@ export function warcinfoRecord(
   );
 }
 
-/** A record's bytes (uncompressed), with SHA-1 block and payload digests computed by warcio. */
+/** A record's bytes (uncompressed), serialised by warcio (which fills in Content-Length). */
 export async function serialize(record: WARCRecord): Promise<Buffer> {
   const bytes = await WARCSerializer.serialize(record, { digest: DIGEST });
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -133,6 +133,31 @@ describe('the records of an answer', () => {
     );
   });
 
+  it('digests equal the ones warcio computes itself (with its own SHA-1), for every kind of record', async () => {
+    const cases = [
+      answer({ payload: Buffer.from('ünïcödé body \r\n\r\n end') }),
+      answer({ payload: Buffer.alloc(0), raw: ['Content-Length', '0'] }),
+      answer({ status: 304, statusText: 'Not Modified', raw: ['ETag', '"x"'], payload: Buffer.alloc(0) }),
+      answer({ raw: ['X-Name', Buffer.from('naïve', 'utf8').toString('latin1')] }),
+    ];
+    for (const a of cases) {
+      const ours = answerRecords(a, { version: '1.0', requestRecords: true });
+      const theirs = answerRecords(a, { version: '1.0', requestRecords: true });
+      for (const r of [theirs.request!, theirs.main]) {
+        r.warcHeaders.headers.delete('WARC-Block-Digest');
+        r.warcHeaders.headers.delete('WARC-Payload-Digest');
+      }
+      await roundTrip([ours.request!, ours.main, theirs.request!, theirs.main]);
+      for (const [o, t] of [
+        [ours.request!, theirs.request!],
+        [ours.main, theirs.main],
+      ] as const) {
+        expect(o.warcBlockDigest).toBe(t.warcBlockDigest);
+        if (o.warcType !== 'revisit') expect(o.warcPayloadDigest).toBe(t.warcPayloadDigest);
+      }
+    }
+  });
+
   it('without request records, a response alone', () => {
     const recs = answerRecords(answer(), { version: '1.0', requestRecords: false });
     expect(recs.request).toBeUndefined();
