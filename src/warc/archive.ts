@@ -4,7 +4,7 @@ import type { Archive, ArchivedAnswer, ArchiveLocation } from '../fetch/archive.
 import { CrawlerError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { WarcFiles } from './files.js';
-import { answerRecords, serialize, type WarcVersion } from './records.js';
+import { type AnswerRecords, answerRecords, serialize, type WarcVersion } from './records.js';
 
 const gzipAsync = promisify(zlib.gzip);
 /**
@@ -49,6 +49,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export class WarcArchive implements Archive {
   private failure: WarcWriteError | undefined;
+  /** Answers skipped because no record could be built for them; for logs and tests. */
+  unwritable = 0;
 
   constructor(private readonly o: WarcArchiveOptions) {}
 
@@ -60,9 +62,22 @@ export class WarcArchive implements Archive {
   async record(answer: ArchivedAnswer): Promise<ArchiveLocation | undefined> {
     if (this.failure) throw this.failure;
     if (!this.o.archived(answer.statusCode)) return undefined;
-    const records = answerRecords(answer, { version: this.o.version, requestRecords: this.o.requestRecords });
-    const ordered = records.request ? [records.request, records.main] : [records.main];
-    const members = await Promise.all(ordered.map(async (r) => gzipMember(await serialize(r))));
+    let records: AnswerRecords;
+    let members: Buffer[];
+    try {
+      records = answerRecords(answer, { version: this.o.version, requestRecords: this.o.requestRecords });
+      const ordered = records.request ? [records.request, records.main] : [records.main];
+      members = await Promise.all(ordered.map(async (r) => gzipMember(await serialize(r))));
+    } catch (e) {
+      // An answer warcio cannot write (e.g. a server repeating a WARC-* header field) is that
+      // answer's problem, not the disk's: it is logged and goes on unarchived.
+      this.unwritable++;
+      this.o.log.warn(
+        { url: answer.url, err: errorMessage(e) },
+        'answer not archived: no WARC record can hold it',
+      );
+      return undefined;
+    }
     const digest = records.main.warcType === 'response' ? records.main.warcPayloadDigest : undefined;
     for (let attempt = 1; ; attempt++) {
       if (this.failure) throw this.failure;

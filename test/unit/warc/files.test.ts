@@ -135,6 +135,24 @@ describe('the WARC archive', () => {
     expect(at?.digest).toMatch(/^sha1:[A-Z2-7]{32}$/);
   });
 
+  it('an answer no record can hold (a repeated WARC-* header) is logged and goes on unarchived', async () => {
+    let appends = 0;
+    const a = new WarcArchive(
+      options({
+        append: async () => {
+          appends++;
+          return { file: 'f.warc.gz', offsets: [0, 1] };
+        },
+        close: async () => {},
+      }),
+    );
+    expect(await a.record(answer({ raw: ['WARC-Odd', '1', 'WARC-Odd', '2'] }))).toBeUndefined();
+    expect(a.unwritable).toBe(1);
+    expect(appends).toBe(0);
+    expect(a.failed).toBeUndefined();
+    expect(await a.record(answer())).toMatchObject({ file: 'f.warc.gz' });
+  });
+
   it('skips status codes not listed', async () => {
     const a = new WarcArchive(
       options({
