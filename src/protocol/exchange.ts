@@ -62,3 +62,31 @@ export function sentHeaders(
   for (const [name, value] of Object.entries(headers)) out.push([name, value]);
   return out;
 }
+
+/** The exchange of one fetch, from what HttpProtocol.fetch has at hand once the body is read. */
+export function captured(c: {
+  readonly url: URL;
+  readonly method: string;
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly requestTime: number;
+  readonly res: { readonly statusText: string };
+  readonly raw: readonly string[];
+  readonly body: { readonly content: Buffer; readonly trimmed?: TrimReason };
+  readonly ip?: string;
+}): Exchange {
+  const encoding: string[] = [];
+  for (let i = 0; i + 1 < c.raw.length; i += 2)
+    if (c.raw[i]!.toLowerCase() === 'content-encoding') encoding.push(c.raw[i + 1]!);
+  return {
+    requestTime: c.requestTime,
+    method: c.method,
+    target: c.url.pathname + c.url.search,
+    requestHeaders: sentHeaders(c.url, c.method, c.requestHeaders),
+    statusText: c.res.statusText,
+    rawHeaders: c.raw,
+    payload: c.body.content,
+    decoded: contentDecoded(encoding),
+    ...(c.body.trimmed ? { trimmed: c.body.trimmed } : {}),
+    ...(c.ip ? { ip: c.ip } : {}),
+  };
+}

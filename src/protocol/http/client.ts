@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../../util/clock.js';
 import { raceAbort } from '../abort.js';
-import { contentDecoded, sentHeaders } from '../exchange.js';
+import { captured } from '../exchange.js';
 import type { ProtocolSettings } from '../settings.js';
 import { type MetadataView, metadataOf, type Protocol, type ProtocolResponse } from '../types.js';
 import { AddressFilter } from './address-filter.js';
@@ -135,20 +135,17 @@ export class HttpProtocol implements Protocol {
       }
       const ip = this.proxies ? undefined : this.addresses.get(target.origin);
       // WARC: the heads as sent and received, only when asked for (no cost otherwise).
-      const kept = redirectBody ?? body;
       const exchange = this.capture
-        ? {
-            requestTime,
+        ? captured({
+            url: target,
             method,
-            target: target.pathname + target.search,
-            requestHeaders: sentHeaders(target, method, requestHeaders),
-            statusText: res.statusText,
-            rawHeaders: raw,
-            payload: kept.content,
-            decoded: contentDecoded(headers['content-encoding']),
-            ...(kept.trimmed ? { trimmed: kept.trimmed } : {}),
-            ...(ip ? { ip } : {}),
-          }
+            requestHeaders,
+            requestTime,
+            res,
+            raw,
+            body: redirectBody ?? body,
+            ip,
+          })
         : undefined;
       return {
         statusCode: status,
