@@ -50,6 +50,13 @@ describe('HTTP capture for WARC output', () => {
     expect(x.ip).toBe('127.0.0.9');
   });
 
+  it('keeps the head of a HEAD request as received too (undici closes such connections)', async () => {
+    const r = await protocol().fetch(`${server.origin}/head`, metadataOf({ 'http.method.head': 'true' }));
+    expect(r.exchange!.method).toBe('HEAD');
+    expect(r.exchange!.requestHeaders.flat()).toEqual(received.get('/head'));
+    expect(r.exchange!.payload.length).toBe(0);
+  });
+
   it('keeps the response head as received: reason phrase, field names in their case, in order', async () => {
     const r = await protocol().fetch(`${server.origin}/plain`);
     expect(r.exchange!.statusText).toBe('Fine Thanks');
