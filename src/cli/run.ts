@@ -13,6 +13,7 @@ import { runCommand } from './commands/run.js';
 import { statsCommand } from './commands/stats.js';
 import { topologyCommand } from './commands/topology.js';
 import { urlCommand } from './commands/url.js';
+import { warcCommand } from './commands/warc.js';
 import { formatOptions, GLOBAL_OPTIONS } from './options.js';
 
 const COMMANDS: readonly Command[] = [
@@ -25,6 +26,7 @@ const COMMANDS: readonly Command[] = [
   urlCommand,
   topologyCommand,
   configCommand,
+  warcCommand, // WARC output
 ];
 
 function mainHelp(): string {

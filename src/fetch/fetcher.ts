@@ -5,6 +5,7 @@ import { isoDate, parseInteger } from '../model/values.js';
 import { FetchException } from '../protocol/http/errors.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
+import { type Archive, archiveAnswer } from './archive.js';
 import { type CrawlDelayPolicy, decideCrawlDelay } from './crawl-delay.js';
 import {
   type FetchedOutcome,
@@ -53,6 +54,8 @@ export interface FetcherDeps {
   readonly sink: FetcherSink;
   readonly clock: Clock;
   readonly resolve?: Resolve;
+  /** WARC output: every HTTP answer is archived (and awaited) before it goes on. */
+  readonly archive?: Archive;
 }
 
 /** The `fetch.exception` of an error that escaped the protocol's own classification. */
@@ -224,6 +227,11 @@ export class Fetcher {
         timeInQueuesMs: started - enqueuedAt,
         prefix: this.options.prefix,
       });
+      // WARC output: archived before it goes on; a failed archive gives the URL up unchanged.
+      const givenUp = this.deps.archive
+        ? await archiveAnswer(this.deps.archive, item, md, response, outcome.metadata, clock.now())
+        : undefined;
+      if (givenUp) return sink.status(givenUp);
       if (outcome.kind === 'fetched') {
         await sink.fetched({ ...outcome, content: response.content });
         return;

@@ -1,5 +1,6 @@
 import type { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';
+import type { Exchange } from '../protocol/exchange.js';
 import type { ResponseView } from './outcomes.js';
 
 /** A URL handed to the fetcher, as the spout read it from the status index. */
@@ -15,9 +16,13 @@ export interface FetchProtocol {
   /**
    * Fetches one URL. Resolves with any HTTP answer (any status code); rejects when there was no
    * answer, with a FetchException (protocol/http/errors.ts): its `fetchException` keyword goes into
-   * the URL's metadata and its `kind` tells which documented failure it was.
+   * the URL's metadata and its `kind` tells which documented failure it was. `exchange` (WARC
+   * output) is there when the protocol was built to capture the heads.
    */
-  fetch(url: string, metadata: Metadata): Promise<ResponseView & { readonly content: Buffer }>;
+  fetch(
+    url: string,
+    metadata: Metadata,
+  ): Promise<ResponseView & { readonly content: Buffer; readonly exchange?: Exchange }>;
 }
 
 /** What the fetcher needs of robots.txt for one URL. */

@@ -87,6 +87,16 @@ export const MD = {
   isSitemap: 'isSitemap',
   sitemapLastModified: 'sitemap.lastModified',
 
+  // --- WARC output: where an answer was archived; persisted only when listed in metadata.persist
+  // (e.g. "warc.*"). With warc.date and warc.digest kept, a later 304 is written as a revisit that
+  // names the capture it refers to.
+  warcFile: 'warc.file',
+  /** Byte offset of the response (or revisit) record in that file, and its compressed length. */
+  warcOffset: 'warc.offset',
+  warcLength: 'warc.length',
+  warcDate: 'warc.date',
+  warcDigest: 'warc.digest',
+
   // --- Written by the parse filters (their default `key` params) ---
   domain: 'domain',
   format: 'format',

@@ -23,6 +23,7 @@ import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { CrawlerError } from '../util/errors.js';
 import { type Logger, transitionLogger } from '../util/log.js';
+import { openWarcOutput } from '../warc/output.js';
 import { Crawler } from './crawler.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
 import type { Stores } from './ports.js';
@@ -158,7 +159,10 @@ export interface Crawl {
   readonly cluster: string | undefined;
   /** The User-Agent sent with every request. */
   readonly userAgent: string;
-  /** Closes what `buildCrawl` opened (connections, parser threads, timers); once, after the run. */
+  /**
+   * Closes what `buildCrawl` opened (connections, parser threads, timers, the WARC file); once,
+   * after the run. Throws the error that stopped the crawl, if one did (a WARC disk error).
+   */
   close(): Promise<void>;
 }
 
@@ -192,8 +196,12 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     // Everything that validates settings comes before anything is written or started.
     const filter = loadURLFilters(config, { logger: log });
     const loopOptions = crawlerOptions(config);
-    const protocol = new HttpProtocol(config, { clock });
-    closers.push(() => protocol.close());
+    // WARC output: the .open files a killed run left are closed first; the protocol keeps the
+    // heads only when there is an archive to write them to.
+    const warc = await openWarcOutput(config, clock, log);
+    const protocol = new HttpProtocol(config, { clock, capture: warc !== undefined });
+    const protocolCloser = () => protocol.close();
+    closers.push(protocolCloser);
     const robots = robotsSource(new RobotsService(config, { protocol, clock }));
     const inline = createPageParser(config, { filter, clock, log });
     const stores = buildStores(client, config, clock, log, options.onTransition);
@@ -210,10 +218,35 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     }
     const source = new Spout(client, spoutOptions(config, shards), clock, log);
     const crawler = new Crawler(
-      { source, stores, parser, protocol, robots, filter, transfer: stores.transfer, clock, log },
+      {
+        source,
+        stores,
+        parser,
+        protocol,
+        robots,
+        filter,
+        transfer: stores.transfer,
+        clock,
+        log,
+        ...(warc ? { archive: warc.archive } : {}),
+      },
       loopOptions,
     );
-    return { crawler, cluster, userAgent: protocol.userAgent, close: closeAll };
+    if (warc) {
+      // Closed after the protocol (reverse order of opening), once the last record is written.
+      closers.splice(closers.indexOf(protocolCloser), 0, () => warc.close());
+      warc.onFailure(() => crawler.requestStop());
+    }
+    return {
+      crawler,
+      cluster,
+      userAgent: protocol.userAgent,
+      async close() {
+        await closeAll();
+        // A disk error that stopped the WARC output ends the command with its message.
+        warc?.throwIfFailed();
+      },
+    };
   } catch (e) {
     await closeAll();
     throw e;

@@ -1,4 +1,5 @@
 import PQueue from 'p-queue';
+import type { Archive } from '../fetch/archive.js';
 import { Fetcher, type FetcherOptions } from '../fetch/fetcher.js';
 import type { FetchItem, FetchProtocol, RobotsSource } from '../fetch/ports.js';
 import { ERROR_SOURCE, MD } from '../model/keys.js';
@@ -20,6 +21,8 @@ export interface CrawlerParts {
   readonly parser: PageParser;
   readonly protocol: FetchProtocol;
   readonly robots: RobotsSource;
+  /** WARC output: where the fetcher archives every answer (src/warc); none when off. */
+  readonly archive?: Archive;
   /** URL filters for URLs the fetcher finds (redirect targets, robots.txt sitemaps). */
   readonly filter: OutlinkFilter;
   readonly transfer: Pick<MetadataTransfer, 'forOutlink'>;
@@ -100,6 +103,7 @@ export class Crawler {
     this.fetcher = new Fetcher(options.fetcher, {
       protocol: parts.protocol,
       robots: parts.robots,
+      archive: parts.archive, // WARC output
       clock: parts.clock,
       sink: {
         status: (o) => void this.settle({ url: o.url, status: o.status, metadata: o.metadata }),

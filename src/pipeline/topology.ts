@@ -12,6 +12,7 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
                   |                    v
                   |             Fetcher: politeness queues by host/domain/IP,
                   |             robots.txt cache, undici, global concurrency
+                  |             (warc.enabled: every answer -> WARC files first)
                   |        200 |                \ 304, 3xx, 4xx, 5xx, errors, robots, crawl delay
                   |            v                 \
                   |     Sitemap parser -> HTML parser (outlinks, text, meta)

@@ -31,6 +31,8 @@ export interface ProtocolResponse {
   readonly loadingTimeMs: number;
   /** The address connected to, when known (not through a proxy). */
   readonly ip?: string;
+  /** WARC output: the heads as sent and received; only when the protocol was built to capture. */
+  readonly exchange?: Exchange;
 }
 
 /**
@@ -59,4 +61,35 @@ export function metadataOf(record: Readonly<Record<string, string | readonly str
     return list.length > 0 ? list : undefined;
   };
   return { getFirstValue: (k) => values(k)?.[0], getValues: values };
+}
+
+/**
+ * What was said on the wire for one fetch: the request head as sent and the response head as
+ * received. The HTTP protocol keeps it only when it is built with `capture: true` (WARC output), so
+ * a crawl without an archive allocates none of this.
+ */
+export interface Exchange {
+  /** Epoch ms at which the request was sent (the WARC-Date of its records). */
+  readonly requestTime: number;
+  readonly method: string;
+  /** The request target as written in the request line: path and query. */
+  readonly target: string;
+  /** The request header fields in the order written, `host` and `connection` included. */
+  readonly requestHeaders: readonly (readonly [string, string])[];
+  /** The response's reason phrase (may be empty). */
+  readonly statusText: string;
+  /** The response header fields as received: [name, value, name, value...], names in their case. */
+  readonly rawHeaders: readonly string[];
+  /**
+   * The body as kept for the archive. It is the response's `content` (decoded from its
+   * Content-Encoding when `decoded`), except for redirects, whose body is read here (up to 64 KiB)
+   * only for the archive.
+   */
+  readonly payload: Buffer;
+  /** True when the Content-Encoding is one we undo, so `payload` is not the body as it was sent. */
+  readonly decoded: boolean;
+  /** Set when `payload` was cut at a limit (for a redirect: at 64 KiB). */
+  readonly trimmed?: TrimReason;
+  /** The address connected to, when known (not through a proxy). */
+  readonly ip?: string;
 }

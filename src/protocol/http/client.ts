@@ -3,6 +3,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { MD } from '../../model/keys.js';
 import { type Clock, systemClock } from '../../util/clock.js';
 import { raceAbort } from '../abort.js';
+import { captured } from '../exchange.js';
 import type { ProtocolSettings } from '../settings.js';
 import { type MetadataView, metadataOf, type Protocol, type ProtocolResponse } from '../types.js';
 import { AddressFilter } from './address-filter.js';
@@ -20,6 +21,8 @@ export interface HttpProtocolDeps {
   readonly resolver?: Resolver;
   /** Reads http.proxy.file. */
   readonly readFile?: (path: string) => string;
+  /** WARC output: keep each answer's request and response heads (`ProtocolResponse.exchange`). */
+  readonly capture?: boolean;
 }
 
 const NO_METADATA = metadataOf();
@@ -48,6 +51,7 @@ export class HttpProtocol implements Protocol {
   private readonly agent: Agent;
   private readonly proxies: ProxyRotation | undefined;
   private readonly addresses = new Map<string, string>();
+  private readonly capture: boolean;
   private closed = false;
 
   constructor(
@@ -59,6 +63,7 @@ export class HttpProtocol implements Protocol {
     this.filter = AddressFilter.fromEntries(s['http.filter.ipaddress.exclude']);
     this.resolver = deps.resolver ?? systemResolver;
     this.clock = deps.clock ?? systemClock;
+    this.capture = deps.capture === true;
     this.headers = new RequestHeaders({
       userAgent: this.userAgent,
       accept: s['http.accept'],
@@ -97,11 +102,13 @@ export class HttpProtocol implements Protocol {
     try {
       const dispatcher = await this.dispatcherFor(target, controller.signal);
       const head = md.getFirstValue(MD.httpMethodHead) === 'true';
+      const method = head ? 'HEAD' : 'GET';
+      const requestHeaders = this.headers.build(target, md, requestTime);
       const res = await dispatcher.request({
         origin: target.origin,
         path: target.pathname + target.search,
-        method: head ? 'HEAD' : 'GET',
-        headers: this.headers.build(target, md, requestTime),
+        method,
+        headers: requestHeaders,
         signal: controller.signal,
         responseHeaders: 'raw',
       });
@@ -110,7 +117,14 @@ export class HttpProtocol implements Protocol {
       const headers = headersByName(raw);
       const status = res.statusCode;
       let body: Body = { content: EMPTY };
-      if (head || (status >= 300 && status < 400)) await res.body.dump({ limit: DISCARD_LIMIT });
+      // WARC: a redirect's body is kept for the archive (as much as would be read to discard it).
+      let redirectBody: Body | undefined;
+      if (this.capture && !head && status >= 300 && status < 400)
+        redirectBody = await readBody(res.body, headers['content-encoding'], {
+          contentLimit: DISCARD_LIMIT,
+          decodedLimit: DISCARD_LIMIT,
+        });
+      else if (head || (status >= 300 && status < 400)) await res.body.dump({ limit: DISCARD_LIMIT });
       else
         body = await readBody(res.body, headers['content-encoding'], {
           contentLimit: this.contentLimit(md),
@@ -121,6 +135,19 @@ export class HttpProtocol implements Protocol {
         headers['_request.time_'] = [String(requestTime)];
       }
       const ip = this.proxies ? undefined : this.addresses.get(target.origin);
+      // WARC: the heads as sent and received, only when asked for (no cost otherwise).
+      const exchange = this.capture
+        ? captured({
+            url: target,
+            method,
+            requestHeaders,
+            requestTime,
+            res,
+            raw,
+            body: redirectBody ?? body,
+            ip,
+          })
+        : undefined;
       return {
         statusCode: status,
         headers,
@@ -129,6 +156,7 @@ export class HttpProtocol implements Protocol {
         ...(body.trimmed ? { trimmed: body.trimmed } : {}),
         loadingTimeMs: performance.now() - started,
         ...(ip ? { ip } : {}),
+        ...(exchange ? { exchange } : {}),
       };
     } catch (e) {
       if (signal?.aborted) throw FetchException.of('aborted', `${url}: aborted by the caller`, e);
