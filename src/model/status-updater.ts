@@ -144,6 +144,14 @@ export class StatusUpdater {
     });
   }
 
+  /**
+   * True when a DISCOVERED event of `url` would be `'skipped-cached'`: lets a caller skip it before
+   * building the event.
+   */
+  knowsDiscovered(url: string): boolean {
+    return this.options.cache?.has(url) ?? false;
+  }
+
   acknowledged(url: string): void {
     this.options.cache?.put(url);
   }

@@ -94,6 +94,13 @@ export class StatusWriter {
       });
   }
 
+  /** See StatusStore.skipDiscovered: the status rules' DISCOVERED cache, by URL alone. */
+  skipDiscovered(url: string): boolean {
+    if (!this.deps.updater.knowsDiscovered(url)) return false;
+    this.stats.skippedCached++;
+    return true;
+  }
+
   /** Writes accepted and not yet settled. */
   get pending(): number {
     return this.pendingWrites;

@@ -22,6 +22,34 @@ const RESOLVED = new Map<string, Map<string, string | null>>();
 const RESOLVED_MAX = 20_000;
 let resolvedCount = 0;
 
+/** One distinct link of the page; its metadata is built only when someone asks for it. */
+interface Entry {
+  readonly url: string;
+  /** Distinct anchor texts, detached from the page, in the order seen. */
+  anchors: string[] | undefined;
+  metadata: Metadata | undefined;
+}
+
+/**
+ * An outlink whose metadata (the page's transfer template plus its anchors) is built on first read
+ * and then kept: most outlinks of a crawl are known URLs that the status store skips by URL alone,
+ * and those never need one.
+ */
+class LazyOutlink implements Outlink {
+  constructor(
+    private readonly entry: Entry,
+    private readonly collector: OutlinkCollector,
+  ) {}
+
+  get url(): string {
+    return this.entry.url;
+  }
+
+  get metadata(): Metadata {
+    return this.collector.metadataOf(this.entry);
+  }
+}
+
 /**
  * Resolves, filters, deduplicates and decorates the links of one page or sitemap (StormCrawler's
  * `toOutlinks` + `filterOutlink`):
@@ -29,15 +57,17 @@ let resolvedCount = 0;
  *    throws for unknown schemes, so StormCrawler drops javascript: and friends the same way);
  * 2. the URL filter chain decides and normalises (with the page as source);
  * 3. links equal after filtering are one outlink, their anchors merged (each distinct anchor once);
- * 4. metadata from `MetadataTransfer.forOutlink`, computed once per page and copied per link;
+ * 4. metadata from `MetadataTransfer.forOutlink`, computed once per page and copied per link when
+ *    the link's metadata is first read;
  * 5. at most `max` distinct links; later new targets are dropped and counted.
  * Everything stored is a copy (`detach`), so outlinks never keep the page alive.
  */
 export class OutlinkCollector {
-  private readonly byUrl = new Map<string, { metadata: Metadata; anchors: Set<string> | undefined }>();
+  private readonly byUrl = new Map<string, Entry>();
   private readonly decided = new Map<string, string | null>();
   private readonly source: URL;
   private template: Metadata | undefined;
+  private lastAdded: Entry | undefined;
   /** Targets refused because `max` was reached. */
   overLimit = 0;
   /** Links that did not resolve to http(s) or that the URL filters rejected. */
@@ -105,39 +135,52 @@ export class OutlinkCollector {
   }
 
   /**
-   * Adds a link (absolute, or relative to `base`). Returns the outlink's metadata for the caller to
-   * decorate when the link is new, undefined when it was dropped or merged into an existing one.
+   * Adds a link of the page (absolute, or relative to `base`) with its anchor text; true when it
+   * is a new outlink. Its metadata is built only if read later.
    */
-  add(href: string, base: URL, anchor?: string): Metadata | undefined {
+  addLink(href: string, base: URL, anchor?: string, hints?: { readonly sitemap?: boolean }): boolean {
     const resolved = this.resolveCached(href, base);
     if (resolved === undefined) {
       this.rejected++;
-      return undefined;
+      return false;
     }
-    let target = this.decided.get(resolved);
+    let target = hints?.sitemap ? undefined : this.decided.get(resolved);
     if (target === undefined) {
       // URLs come from the URL parser (`href`) or a normaliser, never from the page's string.
-      target = this.urlFilter.filter(this.source, this.pageMetadata, resolved);
-      this.decided.set(resolved, target);
+      target = this.urlFilter.filter(this.source, this.pageMetadata, resolved, hints);
+      if (!hints?.sitemap) this.decided.set(resolved, target);
     }
     if (target === null) {
       this.rejected++;
-      return undefined;
+      return false;
     }
     const existing = this.byUrl.get(target);
     if (existing) {
       this.addAnchor(existing, anchor);
-      return undefined;
+      return false;
     }
     if (this.options.max >= 0 && this.byUrl.size >= this.options.max) {
       this.overLimit++;
-      return undefined;
+      return false;
     }
-    this.template ??= this.transfer.forOutlink(this.pageUrl, this.pageMetadata);
-    const entry = { metadata: this.template.copy(), anchors: undefined };
+    const entry: Entry = { url: target, anchors: undefined, metadata: undefined };
     this.byUrl.set(target, entry);
+    this.lastAdded = entry;
     this.addAnchor(entry, anchor);
-    return entry.metadata;
+    return true;
+  }
+
+  /**
+   * Adds a link like `addLink`, and returns the new outlink's metadata for the caller to decorate
+   * (sitemap entries, parse filters); undefined when the link was dropped or merged into another.
+   */
+  add(
+    href: string,
+    base: URL,
+    anchor?: string,
+    hints?: { readonly sitemap?: boolean },
+  ): Metadata | undefined {
+    return this.addLink(href, base, anchor, hints) ? this.metadataOf(this.lastAdded!) : undefined;
   }
 
   /** True if the (filtered) URL is already an outlink. */
@@ -145,16 +188,28 @@ export class OutlinkCollector {
     return this.byUrl.has(url);
   }
 
-  private addAnchor(entry: { metadata: Metadata; anchors: Set<string> | undefined }, anchor?: string): void {
+  /** The entry's metadata, built on first use from the page's template and the anchors so far. */
+  metadataOf(entry: Entry): Metadata {
+    if (entry.metadata) return entry.metadata;
+    this.template ??= this.transfer.forOutlink(this.pageUrl, this.pageMetadata);
+    const md = this.template.copy();
+    if (entry.anchors) md.addValues(MD.anchors, entry.anchors);
+    entry.metadata = md;
+    return md;
+  }
+
+  private addAnchor(entry: Entry, anchor?: string): void {
     if (!this.options.trackAnchors || anchor === undefined || anchor.trim() === '') return;
-    entry.anchors ??= new Set();
-    if (entry.anchors.has(anchor)) return;
-    entry.anchors.add(anchor);
-    entry.metadata.addValue(MD.anchors, detach(anchor));
+    if (entry.anchors?.includes(anchor)) return;
+    const copy = detach(anchor);
+    (entry.anchors ??= []).push(copy);
+    entry.metadata?.addValue(MD.anchors, copy);
   }
 
   /** The outlinks, in the order first seen. */
   outlinks(): Outlink[] {
-    return [...this.byUrl].map(([url, e]) => ({ url, metadata: e.metadata }));
+    const out: Outlink[] = [];
+    for (const e of this.byUrl.values()) out.push(new LazyOutlink(e, this));
+    return out;
   }
 }

@@ -14,7 +14,13 @@ export interface ParseInput {
  * rewritten) or `null`. `source` is the page the link was found on, parsed once per page.
  */
 export interface OutlinkFilter {
-  filter(source: URL, sourceMetadata: Metadata, target: string): string | null;
+  /** `hints.sitemap`: the target is a sitemap (a sitemap index entry). */
+  filter(
+    source: URL,
+    sourceMetadata: Metadata,
+    target: string,
+    hints?: { readonly sitemap?: boolean },
+  ): string | null;
 }
 
 /** A link to emit as DISCOVERED. */

@@ -234,7 +234,13 @@ export class Crawler {
     } catch {
       return;
     }
-    const kept = this.parts.filter.filter(sourceUrl, source.metadata, target);
+    const sitemap = extra?.[MD.isSitemap] === 'true';
+    const kept = this.parts.filter.filter(
+      sourceUrl,
+      source.metadata,
+      target,
+      sitemap ? { sitemap } : undefined,
+    );
     if (kept === null) return;
     const md = this.parts.transfer.forOutlink(source.url, source.metadata);
     for (const [k, v] of Object.entries(extra ?? {})) md.setValue(k, v);
@@ -244,10 +250,14 @@ export class Crawler {
   }
 
   private async outlinks(links: readonly Outlink[]): Promise<void> {
+    const status = this.parts.stores.status;
     for (const l of links) {
       if (this.closed) return;
       this.metrics.discovered++;
-      await this.parts.stores.status.write({ url: l.url, status: 'DISCOVERED', metadata: l.metadata });
+      // Most links of a crawl point at URLs stored recently: skipped by URL, before their metadata
+      // is built or an event allocated.
+      if (status.skipDiscovered(l.url)) continue;
+      await status.write({ url: l.url, status: 'DISCOVERED', metadata: l.metadata });
     }
   }
 

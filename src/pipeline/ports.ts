@@ -63,6 +63,11 @@ export type { StatusWriterStats as StatusStoreStats } from '../opensearch/status
  */
 export interface StatusStore {
   write(event: StatusEvent, settled?: (written: boolean) => void): Promise<void>;
+  /**
+   * True when a DISCOVERED write of `url` would change nothing (this store wrote the URL recently):
+   * the caller skips it, and it counts as skipped. Cheap, synchronous, by URL alone.
+   */
+  skipDiscovered(url: string): boolean;
   /** Writes accepted and not settled yet. */
   readonly pending: number;
   readonly stats: StatusStoreStats;

@@ -1,6 +1,6 @@
 import { formDecode, normalizeEscapes, PATH_CHARS, QUERY_CHARS, USERINFO_CHARS } from './percent.js';
 import type { MetadataView, URLFilter } from './types.js';
-import { isFetchableHost, parseWebUrl, rememberParsed, TwoGenerationCache } from './url.js';
+import { isFetchableHost, parseWebUrl, rememberParsed } from './url.js';
 
 export interface BasicURLNormalizerOptions {
   /** Drop the fragment (`#...`). @default true */
@@ -54,7 +54,6 @@ export class BasicURLNormalizer implements URLFilter {
   private readonly removeNames: ReadonlySet<string>;
   private readonly removeHashes: boolean;
   private readonly processParams: boolean;
-  private readonly cache = new TwoGenerationCache<string | null>(4096);
 
   constructor(
     options: BasicURLNormalizerOptions = {},
@@ -67,13 +66,11 @@ export class BasicURLNormalizer implements URLFilter {
     this.processParams = this.removeNames.size > 0 || this.removeHashes;
   }
 
+  /** The chain memoises it: pages of a site repeat the same navigation links. */
+  readonly pure = true;
+
   filter(_sourceUrl: URL | null, _md: MetadataView | null, url: string): string | null {
-    // Pages of a site repeat the same navigation links: most calls are answered from the cache.
-    const cached = this.cache.get(url);
-    if (cached !== undefined) return cached;
-    const out = this.normalize(url);
-    this.cache.set(url, out);
-    return out;
+    return this.normalize(url);
   }
 
   private normalize(url: string): string | null {

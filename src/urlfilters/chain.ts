@@ -1,6 +1,6 @@
 import { errorMessage } from '../util/errors.js';
-import type { MetadataView, URLFilter, WarnLogger } from './types.js';
-import { isFetchableHost, parseWebUrl } from './url.js';
+import type { FilterHints, MetadataView, URLFilter, WarnLogger } from './types.js';
+import { isFetchableHost, parseWebUrl, TwoGenerationCache } from './url.js';
 
 /**
  * The scheme as the WHATWG parser reads it, without parsing the rest: the input is parsed only once,
@@ -8,10 +8,15 @@ import { isFetchableHost, parseWebUrl } from './url.js';
  */
 const WEB_SCHEME = /^[\x00-\x20]*https?:/i;
 
-function isFetchable(url: string): boolean {
-  const u = parseWebUrl(url);
-  return u !== null && isFetchableHost(u.hostname);
-}
+/** The last step of every chain: only valid http(s) URLs with a host that can be resolved leave. */
+const FINAL_CHECK: URLFilter = {
+  name: '(http or https URL with a valid host)',
+  pure: true,
+  filter: (_s, _m, url) => {
+    const u = parseWebUrl(url);
+    return u !== null && isFetchableHost(u.hostname) ? url : null;
+  },
+};
 
 /** One step of `URLFilterChain.trace`: what a filter returned, or that it threw. */
 export interface TraceStep {
@@ -25,6 +30,20 @@ export interface ChainOptions {
   readonly logger?: WarnLogger;
   /** The file the chain was loaded from, for start-up logs; `null` when built in code or empty. */
   readonly source?: string | null;
+  /** Sees every URL a filter drops (debug logging); not called for memoised repeats' cost. */
+  readonly onDrop?: (filter: string, url: string) => void;
+  /** Entries of each memo generation (see `URLFilter.pure`). @default 20000 */
+  readonly memoSize?: number;
+}
+
+/**
+ * A run of consecutive pure filters, memoised by input URL: the kept URL (the same string object
+ * every time, so that later lookups of it hash once), or the index of the filter that dropped it.
+ */
+interface Segment {
+  readonly from: number;
+  readonly to: number;
+  readonly memo: TwoGenerationCache<string | number>;
 }
 
 /**
@@ -37,8 +56,11 @@ export interface ChainOptions {
  * - only valid http and https URLs come out, with a host name that can be resolved (see
  *   `isFetchableHost`): the result is parsed after the last filter, so malformed URLs never pass
  *   and no normaliser can turn a URL into something the fetcher cannot fetch. An empty chain still
- *   does both checks. (Only the scheme is checked on the way in: parsing is left to the filters that
- *   need it, and BasicURLNormalizer can still repair `http://a.com&x=1`.)
+ *   does both checks.
+ *
+ * Navigation links repeat on every page of a site, so runs of consecutive filters that depend on
+ * the URL alone (`pure`) are answered from a memo after the first time; the others (depth, host,
+ * self and sitemap filters) are cheap and run for every link.
  *
  * A filter that throws breaks its contract. The chain then keeps the URL as it was before that
  * filter, as StormCrawler does, so that a buggy normaliser does not silently lose the crawl; it
@@ -52,13 +74,38 @@ export class URLFilterChain implements URLFilter {
   readonly name = 'URLFilters';
   readonly filters: readonly URLFilter[];
   readonly source: string | null;
+  private readonly steps: readonly URLFilter[];
+  /** For each step: the segment it starts, when it starts one. */
+  private readonly segments: readonly (Segment | undefined)[];
+  private readonly dropCounts: number[];
   private readonly logger: WarnLogger | undefined;
+  private readonly onDrop: ((filter: string, url: string) => void) | undefined;
   private readonly failureCounts = new Map<URLFilter, number>();
 
   constructor(filters: readonly URLFilter[], options: ChainOptions = {}) {
     this.filters = [...filters];
+    this.steps = [...filters, FINAL_CHECK];
     this.logger = options.logger;
+    this.onDrop = options.onDrop;
     this.source = options.source ?? null;
+    this.dropCounts = this.steps.map(() => 0);
+    const segments: (Segment | undefined)[] = this.steps.map(() => undefined);
+    for (let i = 0; i < this.steps.length; ) {
+      if (!this.steps[i]!.pure) {
+        i++;
+        continue;
+      }
+      let to = i;
+      while (to + 1 < this.steps.length && this.steps[to + 1]!.pure) to++;
+      segments[i] = { from: i, to, memo: new TwoGenerationCache(options.memoSize ?? 20_000) };
+      i = to + 1;
+    }
+    this.segments = segments;
+  }
+
+  /** URL filters are pure when all of theirs are. */
+  get pure(): boolean {
+    return this.filters.every((f) => f.pure === true);
   }
 
   /** How many times each filter threw, by name; for metrics. */
@@ -68,27 +115,97 @@ export class URLFilterChain implements URLFilter {
     return byName;
   }
 
-  filter(sourceUrl: URL | null, sourceMetadata: MetadataView | null, url: string): string | null {
-    if (!WEB_SCHEME.test(url)) return null;
+  /** URLs each filter dropped, by name (the scheme check and the final check included). */
+  get drops(): ReadonlyMap<string, number> {
+    const byName = new Map<string, number>();
+    this.steps.forEach((f, i) => {
+      if (this.dropCounts[i]! > 0) byName.set(f.name, (byName.get(f.name) ?? 0) + this.dropCounts[i]!);
+    });
+    if (this.schemeDrops > 0) byName.set('(http or https scheme)', this.schemeDrops);
+    return byName;
+  }
+
+  private schemeDrops = 0;
+
+  filter(
+    sourceUrl: URL | null,
+    sourceMetadata: MetadataView | null,
+    url: string,
+    hints?: FilterHints,
+  ): string | null {
+    if (!WEB_SCHEME.test(url)) {
+      this.schemeDrops++;
+      this.onDrop?.('(http or https scheme)', url);
+      return null;
+    }
+    const sitemap = hints?.sitemap === true;
     let current = url;
-    for (const f of this.filters) {
-      let next: string | null;
-      try {
-        next = f.filter(sourceUrl, sourceMetadata, current);
-      } catch (e) {
-        this.reportFailure(f, current, e);
+    const steps = this.steps;
+    for (let i = 0; i < steps.length; i++) {
+      const segment = this.segments[i];
+      // The memo holds the chain's own answers, which a sitemap may not share (it skips filters).
+      if (segment && !(sitemap && this.skipsIn(segment))) {
+        let out = segment.memo.get(current);
+        if (out === undefined) {
+          out = this.runPure(segment, current);
+          segment.memo.set(current, out);
+        }
+        if (typeof out === 'number') return this.dropped(out, current);
+        current = out;
+        i = segment.to;
         continue;
       }
-      // A filter written in plain JavaScript may answer undefined: that is a rejection too.
-      if (typeof next !== 'string') return null;
+      const f = steps[i]!;
+      if (sitemap && f.sitemapsPass) continue;
+      const next = this.run(f, sourceUrl, sourceMetadata, current, hints);
+      if (next === null) return this.dropped(i, current);
       current = next;
     }
-    return isFetchable(current) ? current : null;
+    return current;
+  }
+
+  private skipsIn(segment: Segment): boolean {
+    for (let i = segment.from; i <= segment.to; i++) if (this.steps[i]!.sitemapsPass) return true;
+    return false;
+  }
+
+  /** A segment's filters in order: the kept URL, or the index of the one that dropped it. */
+  private runPure(segment: Segment, url: string): string | number {
+    let current = url;
+    for (let i = segment.from; i <= segment.to; i++) {
+      const next = this.run(this.steps[i]!, null, null, current, undefined);
+      if (next === null) return i;
+      current = next;
+    }
+    return current;
+  }
+
+  private run(
+    f: URLFilter,
+    sourceUrl: URL | null,
+    sourceMetadata: MetadataView | null,
+    url: string,
+    hints: FilterHints | undefined,
+  ): string | null {
+    try {
+      const next = f.filter(sourceUrl, sourceMetadata, url, hints);
+      // A filter written in plain JavaScript may answer undefined: that is a rejection too.
+      return typeof next === 'string' ? next : null;
+    } catch (e) {
+      this.reportFailure(f, url, e);
+      return url;
+    }
+  }
+
+  private dropped(step: number, url: string): null {
+    this.dropCounts[step]!++;
+    this.onDrop?.(this.steps[step]!.name, url);
+    return null;
   }
 
   /**
    * Runs the chain like `filter`, recording each filter's result: for `crawler` commands that
-   * explain why a URL is dropped. Slower; not for the hot path.
+   * explain why a URL is dropped. Slower (no memo); not for the hot path.
    */
   trace(sourceUrl: URL | null, sourceMetadata: MetadataView | null, url: string): TraceStep[] {
     const steps: TraceStep[] = [];
@@ -104,7 +221,8 @@ export class URLFilterChain implements URLFilter {
         steps.push({ filter: f.name, result: current, error: errorMessage(e) });
       }
     }
-    if (!isFetchable(current)) steps.push({ filter: '(http or https URL with a valid host)', result: null });
+    if (FINAL_CHECK.filter(null, null, current) === null)
+      steps.push({ filter: FINAL_CHECK.name, result: null });
     return steps;
   }
 

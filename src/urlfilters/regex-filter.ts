@@ -48,30 +48,41 @@ export function parseRegexRules(
  * Rules come from the `urlFilters` param (a JSON array of rule lines) or else from the file named by
  * `regexFilterFile` (default `default-regex-filters.txt`). Regexes are compiled once, with Java's
  * leading `(?i)` accepted (see `compileJavaRegex`).
+ *
+ * URLs known to be sitemaps pass it unless the param `applyToSitemaps` is true: the usual rules
+ * judge a URL by its extension (`-\.(gz|zip|...)$`), which would drop `sitemap.xml.gz`.
+ * DIFFERS FROM STORMCRAWLER, which drops such sitemaps without a word.
  */
 export class RegexURLFilter implements URLFilter {
+  readonly pure = true;
+  readonly sitemapsPass: boolean;
+
   constructor(
     private readonly rules: readonly RegexRule[],
     readonly name = 'RegexURLFilter',
-  ) {}
+    options: { readonly applyToSitemaps?: boolean } = {},
+  ) {
+    this.sitemapsPass = options.applyToSitemaps !== true;
+  }
 
   static fromContext(ctx: FilterContext): RegexURLFilter {
+    const options = { applyToSitemaps: ctx.params.bool('applyToSitemaps', false) };
     const inline = ctx.params.raw('urlFilters');
     if (inline !== undefined) {
       if (!Array.isArray(inline) || !inline.every((l) => typeof l === 'string')) {
         ctx.params.fail('urlFilters', 'an array of rule lines such as "-\\\\.gif$" or "+."');
-        return new RegexURLFilter([], ctx.name);
+        return new RegexURLFilter([], ctx.name, options);
       }
       const rules = parseRegexRules(inline, ctx.problem, (i) => `param "urlFilters"[${i}]`);
-      return new RegexURLFilter(rules, ctx.name);
+      return new RegexURLFilter(rules, ctx.name, options);
     }
     const file = ctx.readFile(
       'regexFilterFile',
       ctx.params.string('regexFilterFile', DEFAULT_REGEX_FILTER_FILE),
     );
-    if (!file) return new RegexURLFilter([], ctx.name);
+    if (!file) return new RegexURLFilter([], ctx.name, options);
     const rules = parseRegexRules(file.text.split('\n'), (m) => ctx.problem(`${file.path} ${m}`));
-    return new RegexURLFilter(rules, ctx.name);
+    return new RegexURLFilter(rules, ctx.name, options);
   }
 
   filter(_sourceUrl: URL | null, _md: MetadataView | null, url: string): string | null {

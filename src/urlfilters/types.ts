@@ -46,5 +46,28 @@ export interface WarnLogger {
  */
 export interface URLFilter {
   readonly name: string;
-  filter(sourceUrl: URL | null, sourceMetadata: MetadataView | null, url: string): string | null;
+  /**
+   * True when the result depends on `url` alone, never on the source or its metadata: the chain
+   * then answers repeats of a URL from a memo (links repeat on every page of a site). Leave it
+   * unset when in doubt; a wrong `true` makes the filter see each URL once per memo lifetime.
+   */
+  readonly pure?: boolean;
+  /**
+   * True when URLs known to be sitemaps (robots.txt `Sitemap:` lines, sitemap index entries) skip
+   * this filter: for filters that judge what a URL probably serves by its name (`.gz`, `.xml`...),
+   * which says nothing about a sitemap the site itself names.
+   */
+  readonly sitemapsPass?: boolean;
+  filter(
+    sourceUrl: URL | null,
+    sourceMetadata: MetadataView | null,
+    url: string,
+    hints?: FilterHints,
+  ): string | null;
+}
+
+/** What the caller knows about the URL being filtered, besides the URL itself. */
+export interface FilterHints {
+  /** The URL is a sitemap: a robots.txt `Sitemap:` line or a sitemap index entry. */
+  readonly sitemap?: boolean;
 }

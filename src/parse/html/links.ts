@@ -40,6 +40,6 @@ export function addPageLinks(
   for (const link of links) {
     const nofollow = policy.pageNoFollow || link.nofollow;
     if (nofollow && policy.strict) continue;
-    collector.add(link.href, base, nofollow ? undefined : link.anchor);
+    collector.addLink(link.href, base, nofollow ? undefined : link.anchor);
   }
 }

@@ -75,7 +75,7 @@ function parse(input: ParseInput, md: Metadata, deps: SitemapDeps): ParseStatus 
       return;
     }
     // Locations should be absolute (sitemaps.org); relative ones are resolved, as browsers would.
-    const out = collector.add(e.loc, base);
+    const out = collector.add(e.loc, base, undefined, { sitemap: type === 'sitemapindex' });
     if (!out) return;
     const index = type === 'sitemapindex';
     out.setValue(MD.isSitemap, String(index));

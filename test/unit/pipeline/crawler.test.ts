@@ -98,6 +98,15 @@ class MemoryStatusStore implements StatusStore {
     else setImmediate(acknowledge);
   }
 
+  /** URLs this store says it wrote recently. */
+  readonly known = new Set<string>();
+
+  skipDiscovered(url: string): boolean {
+    if (!this.known.has(url)) return false;
+    this.stats.skippedCached++;
+    return true;
+  }
+
   async drained(): Promise<void> {
     if (this.pending > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
@@ -218,6 +227,35 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     expect(source.notSettledOnce()).toEqual({});
     expect(status.own('http://a.test/ok').map((e) => e.status)).toEqual(['FETCHED']);
     expect(status.events.find((e) => e.status === 'DISCOVERED')?.url).toBe('http://a.test/ok/out');
+  });
+
+  it('an outlink the store knows is skipped before its metadata is built', async () => {
+    const status = new MemoryStatusStore();
+    status.known.add('http://a.test/ok/out');
+    const lazy: PageParser = {
+      parse(page) {
+        const outlink = {
+          url: `${page.url}/out`,
+          get metadata(): Metadata {
+            throw new Error('the metadata of a known outlink was built');
+          },
+        };
+        return {
+          kind: 'parsed',
+          url: page.url,
+          metadata: page.metadata.copy(),
+          text: '',
+          noIndex: false,
+          outlinks: [outlink],
+        };
+      },
+    };
+    const { crawler: c, source } = crawler({ urls: urls('/ok'), status, parser: lazy });
+    await c.run({ once: true });
+    expect(source.notSettledOnce()).toEqual({});
+    expect(status.events.map((e) => e.status)).toEqual(['FETCHED']);
+    expect(status.stats.skippedCached).toBe(1);
+    expect(c.metrics.discovered).toBe(1);
   });
 
   it('a fetch error ends FETCH_ERROR with its fetch.exception', async () => {
