@@ -30,8 +30,6 @@ export class BasicURLFilter implements URLFilter {
     this.maxPathRepetition = options.maxPathRepetition ?? 3;
   }
 
-  readonly pure = true;
-
   filter(_sourceUrl: URL | null, _md: MetadataView | null, url: string): string | null {
     if (this.maxLength > 0 && url.length > this.maxLength) return null;
     if (this.maxPathRepetition > 1 && this.repeatsPath(url)) return null;

@@ -66,9 +66,6 @@ export class BasicURLNormalizer implements URLFilter {
     this.processParams = this.removeNames.size > 0 || this.removeHashes;
   }
 
-  /** The chain memoises it: pages of a site repeat the same navigation links. */
-  readonly pure = true;
-
   filter(_sourceUrl: URL | null, _md: MetadataView | null, url: string): string | null {
     return this.normalize(url);
   }

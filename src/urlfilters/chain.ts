@@ -1,6 +1,6 @@
 import { errorMessage } from '../util/errors.js';
 import type { FilterHints, MetadataView, URLFilter, WarnLogger } from './types.js';
-import { isFetchableHost, parseWebUrl, TwoGenerationCache } from './url.js';
+import { isFetchableHost, parseWebUrl } from './url.js';
 
 /**
  * The scheme as the WHATWG parser reads it, without parsing the rest: the input is parsed only once,
@@ -11,7 +11,6 @@ const WEB_SCHEME = /^[\x00-\x20]*https?:/i;
 /** The last step of every chain: only valid http(s) URLs with a host that can be resolved leave. */
 const FINAL_CHECK: URLFilter = {
   name: '(http or https URL with a valid host)',
-  pure: true,
   filter: (_s, _m, url) => {
     const u = parseWebUrl(url);
     return u !== null && isFetchableHost(u.hostname) ? url : null;
@@ -30,20 +29,8 @@ export interface ChainOptions {
   readonly logger?: WarnLogger;
   /** The file the chain was loaded from, for start-up logs; `null` when built in code or empty. */
   readonly source?: string | null;
-  /** Sees every URL a filter drops (debug logging); not called for memoised repeats' cost. */
+  /** Sees every URL a filter drops (debug logging). */
   readonly onDrop?: (filter: string, url: string) => void;
-  /** Entries of each memo generation (see `URLFilter.pure`). @default 20000 */
-  readonly memoSize?: number;
-}
-
-/**
- * A run of consecutive pure filters, memoised by input URL: the kept URL (the same string object
- * every time, so that later lookups of it hash once), or the index of the filter that dropped it.
- */
-interface Segment {
-  readonly from: number;
-  readonly to: number;
-  readonly memo: TwoGenerationCache<string | number>;
 }
 
 /**
@@ -58,9 +45,11 @@ interface Segment {
  *   and no normaliser can turn a URL into something the fetcher cannot fetch. An empty chain still
  *   does both checks.
  *
- * Navigation links repeat on every page of a site, so runs of consecutive filters that depend on
- * the URL alone (`pure`) are answered from a memo after the first time; the others (depth, host,
- * self and sitemap filters) are cheap and run for every link.
+ * Each filter's drops are counted (`drops`), and URLs known to be sitemaps skip the filters marked
+ * `sitemapsPass`.
+ *
+ * (A memo of the URL-only filters across pages was measured: with the benchmark's 100,000 URLs its
+ * Map lookups and copies cost more than the normaliser and regexes they saved.)
  *
  * A filter that throws breaks its contract. The chain then keeps the URL as it was before that
  * filter, as StormCrawler does, so that a buggy normaliser does not silently lose the crawl; it
@@ -75,8 +64,6 @@ export class URLFilterChain implements URLFilter {
   readonly filters: readonly URLFilter[];
   readonly source: string | null;
   private readonly steps: readonly URLFilter[];
-  /** For each step: the segment it starts, when it starts one. */
-  private readonly segments: readonly (Segment | undefined)[];
   private readonly dropCounts: number[];
   private readonly logger: WarnLogger | undefined;
   private readonly onDrop: ((filter: string, url: string) => void) | undefined;
@@ -89,23 +76,6 @@ export class URLFilterChain implements URLFilter {
     this.onDrop = options.onDrop;
     this.source = options.source ?? null;
     this.dropCounts = this.steps.map(() => 0);
-    const segments: (Segment | undefined)[] = this.steps.map(() => undefined);
-    for (let i = 0; i < this.steps.length; ) {
-      if (!this.steps[i]!.pure) {
-        i++;
-        continue;
-      }
-      let to = i;
-      while (to + 1 < this.steps.length && this.steps[to + 1]!.pure) to++;
-      segments[i] = { from: i, to, memo: new TwoGenerationCache(options.memoSize ?? 20_000) };
-      i = to + 1;
-    }
-    this.segments = segments;
-  }
-
-  /** URL filters are pure when all of theirs are. */
-  get pure(): boolean {
-    return this.filters.every((f) => f.pure === true);
   }
 
   /** How many times each filter threw, by name; for metrics. */
@@ -142,39 +112,10 @@ export class URLFilterChain implements URLFilter {
     let current = url;
     const steps = this.steps;
     for (let i = 0; i < steps.length; i++) {
-      const segment = this.segments[i];
-      // The memo holds the chain's own answers, which a sitemap may not share (it skips filters).
-      if (segment && !(sitemap && this.skipsIn(segment))) {
-        let out = segment.memo.get(current);
-        if (out === undefined) {
-          out = this.runPure(segment, current);
-          segment.memo.set(current, out);
-        }
-        if (typeof out === 'number') return this.dropped(out, current);
-        current = out;
-        i = segment.to;
-        continue;
-      }
       const f = steps[i]!;
       if (sitemap && f.sitemapsPass) continue;
       const next = this.run(f, sourceUrl, sourceMetadata, current, hints);
       if (next === null) return this.dropped(i, current);
-      current = next;
-    }
-    return current;
-  }
-
-  private skipsIn(segment: Segment): boolean {
-    for (let i = segment.from; i <= segment.to; i++) if (this.steps[i]!.sitemapsPass) return true;
-    return false;
-  }
-
-  /** A segment's filters in order: the kept URL, or the index of the one that dropped it. */
-  private runPure(segment: Segment, url: string): string | number {
-    let current = url;
-    for (let i = segment.from; i <= segment.to; i++) {
-      const next = this.run(this.steps[i]!, null, null, current, undefined);
-      if (next === null) return i;
       current = next;
     }
     return current;
@@ -205,7 +146,7 @@ export class URLFilterChain implements URLFilter {
 
   /**
    * Runs the chain like `filter`, recording each filter's result: for `crawler` commands that
-   * explain why a URL is dropped. Slower (no memo); not for the hot path.
+   * explain why a URL is dropped. Slower; not for the hot path.
    */
   trace(sourceUrl: URL | null, sourceMetadata: MetadataView | null, url: string): TraceStep[] {
     const steps: TraceStep[] = [];

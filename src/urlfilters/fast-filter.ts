@@ -126,15 +126,12 @@ export const DEFAULT_FAST_FILTER_FILE = 'fast.urlfilter.json';
  */
 export class FastURLFilter implements URLFilter {
   private readonly byHostOrDomain: boolean;
-  /** Without metadata scopes the verdict depends on the URL alone. */
-  readonly pure: boolean;
 
   constructor(
     private readonly rules: FastRules,
     readonly name = 'FastURLFilter',
   ) {
     this.byHostOrDomain = rules.hosts.size > 0 || rules.domains.size > 0;
-    this.pure = rules.metadata.length === 0;
   }
 
   static fromContext(ctx: FilterContext): FastURLFilter {

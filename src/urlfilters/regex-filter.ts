@@ -54,7 +54,6 @@ export function parseRegexRules(
  * DIFFERS FROM STORMCRAWLER, which drops such sitemaps without a word.
  */
 export class RegexURLFilter implements URLFilter {
-  readonly pure = true;
   readonly sitemapsPass: boolean;
 
   constructor(

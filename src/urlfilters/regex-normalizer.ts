@@ -145,8 +145,6 @@ export class RegexURLNormalizer implements URLFilter {
     );
   }
 
-  readonly pure = true;
-
   filter(_sourceUrl: URL | null, _md: MetadataView | null, url: string): string | null {
     let out = url;
     for (const r of this.rules) out = out.replace(r.pattern, r.replacement);

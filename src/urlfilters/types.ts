@@ -47,12 +47,6 @@ export interface WarnLogger {
 export interface URLFilter {
   readonly name: string;
   /**
-   * True when the result depends on `url` alone, never on the source or its metadata: the chain
-   * then answers repeats of a URL from a memo (links repeat on every page of a site). Leave it
-   * unset when in doubt; a wrong `true` makes the filter see each URL once per memo lifetime.
-   */
-  readonly pure?: boolean;
-  /**
    * True when URLs known to be sitemaps (robots.txt `Sitemap:` lines, sitemap index entries) skip
    * this filter: for filters that judge what a URL probably serves by its name (`.gz`, `.xml`...),
    * which says nothing about a sitemap the site itself names.
