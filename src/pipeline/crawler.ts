@@ -85,6 +85,7 @@ export class Crawler {
       protocol: parts.protocol,
       robots: parts.robots,
       clock: parts.clock,
+      log: parts.log,
       sink: {
         status: (o) => void this.settle({ url: o.url, status: o.status, metadata: o.metadata }),
         fetched: (page) => this.parse(page.url, page.metadata, page.content),
@@ -181,9 +182,13 @@ export class Crawler {
       return;
     }
     taken.settling = true;
-    const cause =
-      event.metadata.getFirstValue(MD.errorCause) ?? event.metadata.getFirstValue(MD.fetchException);
-    this.metrics.status(event.status, cause);
+    const deferred = event.metadata.getFirstValue(MD.deferCause);
+    if (deferred !== undefined) this.metrics.defer(deferred);
+    else {
+      const cause =
+        event.metadata.getFirstValue(MD.errorCause) ?? event.metadata.getFirstValue(MD.fetchException);
+      this.metrics.status(event.status, cause);
+    }
     try {
       await this.parts.stores.status.write({ ...event, previousStatus: taken.previous }, () =>
         this.release(event.url),
@@ -270,6 +275,7 @@ export class Crawler {
     return {
       byStatus: Object.fromEntries(this.metrics.byStatus),
       errors: this.metrics.errorSummary(),
+      deferred: this.metrics.deferredSummary(),
       fetched: this.metrics.fetched,
       discovered: this.metrics.discovered,
       ...(this.metrics.abandoned > 0 ? { notWritten: this.metrics.abandoned } : {}),
@@ -292,9 +298,12 @@ export class Crawler {
         queued: f.queued,
         fetching: f.inFlight,
         hosts: f.queues,
+        hostsBackingOff: f.hostsBackingOff,
+        hostsDown: f.hostsDown,
         parsing: this.parsePool.size + this.parsePool.pending,
         writesPending: stores.status.pending,
         errors: this.metrics.errorSummary(),
+        deferred: this.metrics.deferredSummary(),
       },
       'progress',
     );
