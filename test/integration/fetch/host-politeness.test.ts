@@ -234,6 +234,8 @@ describe('host politeness in the fetcher, against real servers', () => {
       expect(e.md.getFirstValue(MD.deferMessage)).toMatch(/Connection refused 3 times in a row/);
     }
     const until = deferredUntil(byUrl[2]);
+    // What the progress line shows.
+    expect(fetcher.stats).toMatchObject({ hostsDown: 1, hostsBackingOff: 0 });
     // The other host is fetched meanwhile, all of it before the down host's pause ends.
     await vi.waitFor(() => expect(b.pages()).toHaveLength(10), { timeout: 10_000 });
     expect(Math.max(...b.pages().map((p) => p.end))).toBeLessThan(until);
@@ -258,6 +260,7 @@ describe('host politeness in the fetcher, against real servers', () => {
     await submit(...aUrls);
     await fetcher.idle();
     expect(aUrls.map((u) => eventOf(u)!.kind)).toEqual(aUrls.map(() => 'fetched'));
+    expect(fetcher.stats.hostsDown).toBe(0);
     expect(lines.map((l) => l.msg)).toContainEqual(
       expect.stringMatching(/^host 127\.0\.0\.26 is back \(HTTP 200\)/),
     );
