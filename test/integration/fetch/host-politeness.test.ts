@@ -321,4 +321,17 @@ describe('host politeness in the fetcher, against real servers', () => {
     expect(events.every((e) => e.status === 'DISCOVERED')).toBe(true);
     expect(events[0]!.md.getFirstValue(MD.deferMessage)).toMatch(/Connection refused/);
   });
+
+  it('fetcher.timeout.queue defers a URL that waited too long, through the same mechanism', async () => {
+    const a = await site('127.0.0.32');
+    const { fetcher, eventOf, submit } = setup(options(1000, { queueTimeoutMs: 200 }));
+    await submit(...urls(a.origin, 2));
+    await fetcher.idle();
+    expect(eventOf(`${a.origin}/p0`)).toMatchObject({ kind: 'fetched' });
+    const p1 = eventOf(`${a.origin}/p1`)!;
+    expect(p1).toMatchObject({ kind: 'status', status: 'DISCOVERED' });
+    expect(cause(p1)).toBe(DEFER_CAUSE.queueTimeout);
+    expect(deferredUntil(p1) - p1.at).toBeGreaterThan(100);
+    expect(a.pages()).toHaveLength(1);
+  });
 });
