@@ -1,20 +1,23 @@
 import PQueue from 'p-queue';
-import { ERROR_CAUSE, MD } from '../model/keys.js';
+import { DEFER_CAUSE, ERROR_CAUSE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import { isoDate, parseInteger } from '../model/values.js';
-import { FetchException } from '../protocol/http/errors.js';
+import { FetchException, UNREACHABLE_KINDS } from '../protocol/http/errors.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { type Archive, archiveAnswer } from './archive.js';
 import { type CrawlDelayPolicy, decideCrawlDelay } from './crawl-delay.js';
+import { type HealthChange, type HealthPolicy, type Pause, retryAfterMs } from './host-health.js';
 import {
+  type Deferral,
+  deferral,
   type FetchedOutcome,
   outcomeOfException,
   outcomeOfResponse,
   refusal,
   type StatusOutcome,
 } from './outcomes.js';
-import type { FetchItem, FetchProtocol, RobotsSource } from './ports.js';
+import type { FetchItem, FetchProtocol, RobotsSource, RobotsUnavailableView } from './ports.js';
 import { type QueueMode, queueKey, type Resolve } from './queue-key.js';
 import { FetchQueues, type QueueOverrides, type QueueSettings } from './queues.js';
 
@@ -34,6 +37,8 @@ export interface FetcherOptions {
   readonly redirectionsAllowed: boolean;
   /** sitemap.discovery: emit the Sitemap: lines of freshly fetched robots.txt files. */
   readonly sitemapDiscovery: boolean;
+  /** How failing hosts are treated (backoff, Retry-After, down). */
+  readonly hosts: HealthPolicy;
 }
 
 /** Where the fetcher's results go. Each submitted URL produces exactly one `status` or `fetched`. */
@@ -48,6 +53,11 @@ export interface FetcherSink {
   discovered(source: FetchItem, target: string, extra?: Readonly<Record<string, string>>): void;
 }
 
+/** Where host state changes are logged (a pino Logger fits). */
+export interface HostLog {
+  info(obj: object, msg: string): void;
+}
+
 export interface FetcherDeps {
   readonly protocol: FetchProtocol;
   readonly robots: RobotsSource;
@@ -56,7 +66,10 @@ export interface FetcherDeps {
   readonly resolve?: Resolve;
   /** WARC output: every HTTP answer is archived (and awaited) before it goes on. */
   readonly archive?: Archive;
+  readonly log?: HostLog;
 }
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /** The `fetch.exception` of an error that escaped the protocol's own classification. */
 function fetchExceptionOf(e: unknown): string {
@@ -80,6 +93,14 @@ function overridesOf(md: Metadata): QueueOverrides {
  * The fetch stage: politeness queues by host, domain or IP, robots.txt, a global concurrency limit and
  * a bound on queued URLs. Contract: every URL passed to `submit` ends in exactly one call of
  * `sink.status` or `sink.fetched`, whatever happens; nothing thrown by a fetch escapes.
+ *
+ * Failing hosts: every result of a fetch is recorded in its queue's host health (host-health.ts).
+ * A URL the fetcher will not fetch now for a reason that is not its own is deferred: one status
+ * event with its status unchanged, stored as is with the date it is due again, and `defer.*` saying
+ * why. That happens to a 429 or 503 with Retry-After (and the host is paused), a 429 without, a
+ * robots.txt that cannot be read, a host that is down (and every URL queued for it or arriving while
+ * it is paused), and a URL that waited longer than fetcher.timeout.queue. A paused host holds no
+ * fetch thread and no room in the queues.
  */
 export class Fetcher {
   private readonly queues: FetchQueues<FetchItem>;
@@ -94,7 +115,7 @@ export class Fetcher {
     private readonly options: FetcherOptions,
     private readonly deps: FetcherDeps,
   ) {
-    this.queues = new FetchQueues(options.queue, deps.clock);
+    this.queues = new FetchQueues(options.queue, deps.clock, options.hosts);
     this.pool = new PQueue({ concurrency: options.threads });
     if (options.queueTimeoutMs >= 0) {
       this.expiryTimer = setInterval(
@@ -105,8 +126,16 @@ export class Fetcher {
     }
   }
 
+  /** Counts for the progress line; `hostsBackingOff` and `hostsDown` walk the queues. */
   get stats() {
-    return { queued: this.queues.queued, inFlight: this.queues.inFlight, queues: this.queues.queueCount };
+    const hosts = this.queues.hostStates();
+    return {
+      queued: this.queues.queued,
+      inFlight: this.queues.inFlight,
+      queues: this.queues.queueCount,
+      hostsBackingOff: hosts.backoff,
+      hostsDown: hosts.down,
+    };
   }
 
   /**
@@ -139,6 +168,11 @@ export class Fetcher {
         return;
       }
       const key = (await queueKey(url, this.options.mode, this.deps.resolve)) ?? item.url;
+      const pause = this.queues.pauseOf(key);
+      if (pause) {
+        this.defer(item, pause);
+        return;
+      }
       this.queues.add(key, item, overridesOf(item.metadata));
       this.pump();
     } finally {
@@ -183,7 +217,11 @@ export class Fetcher {
         void this.pool.add(() => this.process(key, item, enqueuedAt)).then(() => this.pump());
         continue;
       }
-      if (taken.waitMs !== undefined) this.timer = setTimeout(() => this.pump(), taken.waitMs);
+      if (taken.waitMs !== undefined) {
+        this.timer = setTimeout(() => this.pump(), taken.waitMs);
+        // With nothing queued the wake-up only drops remembered idle queues: no reason to stay alive.
+        if (this.queues.queued === 0) this.timer.unref();
+      }
       break;
     }
   }
@@ -191,9 +229,15 @@ export class Fetcher {
   private async process(key: string, item: FetchItem, enqueuedAt: number): Promise<void> {
     const { sink, clock } = this.deps;
     let asap = false;
+    const started = clock.now();
     try {
-      const started = clock.now();
       const rules = await this.deps.robots.rulesFor(item.url);
+      if (rules.unavailable) {
+        // Only a fresh lookup sent a request whose delay the host is owed.
+        asap = rules.fromCache;
+        this.robotsUnavailable(key, item, rules.unavailable, !rules.fromCache, started);
+        return;
+      }
       const md = item.metadata.copy();
       if (this.options.sitemapDiscovery && !rules.fromCache) {
         for (const s of rules.sitemaps)
@@ -220,6 +264,16 @@ export class Fetcher {
       }
       if (decision.kind === 'set') this.queues.setCrawlDelay(key, decision.delayMs);
       const response = await this.deps.protocol.fetch(item.url, md);
+      const code = response.statusCode;
+      if (code === 429 || code >= 500) {
+        const retryAfter =
+          code === 429 || code === 503
+            ? retryAfterMs(response.headers['retry-after']?.[0], clock.now())
+            : undefined;
+        if (this.failedAnswer(key, item, code, retryAfter, started)) return;
+      } else {
+        this.recordSuccess(key, `HTTP ${code}`);
+      }
       const outcome = outcomeOfResponse({
         url: item.url,
         metadata: md,
@@ -246,7 +300,7 @@ export class Fetcher {
       if (e instanceof FetchException && e.kind === 'blockedAddress') {
         asap = true;
         sink.status(refusal(item.url, item.metadata, ERROR_CAUSE.blockedAddress, errorMessage(e)));
-      } else {
+      } else if (!this.failedFetch(key, item, e, started)) {
         sink.status(outcomeOfException(item.url, item.metadata, fetchExceptionOf(e)));
       }
     } finally {
@@ -256,6 +310,155 @@ export class Fetcher {
     }
   }
 
+  /** A host that answered normally: a failing host recovers a step. */
+  private recordSuccess(key: string, reason: string): void {
+    const health = this.queues.healthOf(key);
+    if (health && health.state !== 'ok')
+      this.hostChanged(key, health.success(this.queues.seedOf(key)), reason);
+  }
+
+  /**
+   * A 429 or 5xx: the host's delay grows. Returns true when the URL was deferred instead of being a
+   * FETCH_ERROR: a Retry-After the fetcher honours, or a 429 (which says nothing about the page).
+   */
+  private failedAnswer(
+    key: string,
+    item: FetchItem,
+    code: number,
+    retryAfter: number | undefined,
+    started: number,
+  ): boolean {
+    const health = this.queues.healthOf(key);
+    if (!health) return false;
+    const now = this.deps.clock.now();
+    const reason = `HTTP ${code}`;
+    const seedMs = this.queues.seedOf(key);
+    if (retryAfter !== undefined) {
+      const change = health.retryAfter({ now, startedAt: started, seedMs, retryAfterMs: retryAfter, reason });
+      this.hostChanged(key, change, reason);
+      if (retryAfter > this.options.hosts.maxRetryAfterMs) return false;
+      this.defer(item, change.paused!);
+      return true;
+    }
+    this.hostChanged(
+      key,
+      health.failure({ now, startedAt: started, seedMs, unreachable: false, reason }),
+      reason,
+    );
+    if (code !== 429) return false;
+    const delay = this.queues.currentDelayOf(key);
+    this.defer(item, {
+      until: now + delay,
+      cause: DEFER_CAUSE.tooManyRequests,
+      message: `HTTP 429 without Retry-After; the host's delay is now ${seconds(delay)}`,
+    });
+    return true;
+  }
+
+  /**
+   * A fetch without an answer. Returns true when the URL was deferred because its host is down
+   * (this failure made it so, or it was a probe); otherwise the URL is a FETCH_ERROR as usual.
+   */
+  private failedFetch(key: string, item: FetchItem, e: unknown, started: number): boolean {
+    const kind = e instanceof FetchException ? e.kind : undefined;
+    const health = this.queues.healthOf(key);
+    // An abort is ours (shutdown), not the host's.
+    if (!health || kind === 'aborted') return false;
+    const reason = fetchExceptionOf(e);
+    const unreachable = kind !== undefined && UNREACHABLE_KINDS.has(kind);
+    const now = this.deps.clock.now();
+    const change = health.failure({
+      now,
+      startedAt: started,
+      seedMs: this.queues.seedOf(key),
+      unreachable,
+      reason,
+    });
+    this.hostChanged(key, change, reason);
+    if (health.state !== 'down') return false;
+    this.defer(
+      item,
+      health.pausedAt(now) ?? {
+        until: now + health.downPauseMs,
+        cause: DEFER_CAUSE.hostDown,
+        message: `${reason}; the host is down`,
+      },
+    );
+    return true;
+  }
+
+  /**
+   * robots.txt could not be read: the URL is disallowed for now and deferred until robots.txt is
+   * asked again (when its cached verdict expires, or after the host's delay when no answer came), or
+   * until the host's pause ends if it is down. A fresh failure counts against the host.
+   */
+  private robotsUnavailable(
+    key: string,
+    item: FetchItem,
+    u: RobotsUnavailableView,
+    fresh: boolean,
+    started: number,
+  ): void {
+    const now = this.deps.clock.now();
+    const reason = `robots.txt ${u.reason}`;
+    const health = this.queues.healthOf(key);
+    if (fresh && health) {
+      const seedMs = this.queues.seedOf(key);
+      this.hostChanged(
+        key,
+        health.failure({ now, startedAt: started, seedMs, unreachable: u.unreachable, reason }),
+        reason,
+      );
+    }
+    const pause = this.queues.pauseOf(key);
+    if (pause) {
+      this.defer(item, pause);
+      return;
+    }
+    const until = u.unreachable
+      ? now + this.queues.currentDelayOf(key)
+      : (u.retryAt ?? now + this.options.hosts.downBackoffMs);
+    this.defer(item, {
+      until,
+      cause: DEFER_CAUSE.robotsUnavailable,
+      message: `robots.txt unavailable (${u.reason}): nothing is fetched from the host until it can be read`,
+    });
+  }
+
+  /** Logs a host's change of state; a pause defers the URLs queued for the host to its end. */
+  private hostChanged(key: string, change: HealthChange, reason: string): void {
+    const { from, to, paused } = change;
+    const delayMs = this.queues.currentDelayOf(key);
+    const log = this.deps.log;
+    if (paused) {
+      for (const { item } of this.queues.drain(key)) {
+        this.defer(item, paused);
+        this.waiters.shift()?.();
+      }
+    }
+    if (!log) return;
+    const base = { event: 'host', host: key, from, state: to, reason, delayMs };
+    if (paused && (to === 'down' || paused.cause === DEFER_CAUSE.retryAfter)) {
+      const verb = to === 'down' ? (from === 'down' ? 'still down' : 'down') : 'paused';
+      log.info(
+        { ...base, pausedUntil: isoDate(paused.until), cause: paused.cause },
+        `host ${key} ${verb}: ${paused.message}`,
+      );
+    } else if (from === 'ok' && to === 'backoff') {
+      log.info(base, `host ${key} backing off after ${reason}: ${seconds(delayMs)} between fetches`);
+    } else if (from === 'down' && to !== 'down') {
+      log.info(base, `host ${key} is back (${reason}): ${seconds(delayMs)} between fetches`);
+    } else if (from !== 'ok' && to === 'ok') {
+      log.info(base, `host ${key} back to its own delay of ${seconds(delayMs)}`);
+    }
+  }
+
+  /** Puts a URL back unfetched: one status event, as described on the class. */
+  private defer(item: FetchItem, d: Omit<Deferral, 'now'> | Pause): void {
+    const now = this.deps.clock.now();
+    this.deps.sink.status(deferral(item.url, item.metadata, item.status, { ...d, now }));
+  }
+
   /**
    * fetcher.timeout.queue: a URL that waited too long is released without a fetch. It is stored back
    * unchanged but due again after the same wait (status.store.as.is.with.nextfetchdate), so it is
@@ -263,14 +466,12 @@ export class Fetcher {
    */
   private expire(): void {
     const now = this.deps.clock.now();
-    for (const { item } of this.queues.expire(this.options.queueTimeoutMs)) {
-      const md = item.metadata.copy();
-      md.setValue(MD.storeAsIs, isoDate(now + this.options.queueTimeoutMs));
-      this.deps.sink.status({
-        kind: 'status',
-        url: item.url,
-        status: item.status ?? 'DISCOVERED',
-        metadata: md,
+    const timeout = this.options.queueTimeoutMs;
+    for (const { item } of this.queues.expire(timeout)) {
+      this.defer(item, {
+        until: now + timeout,
+        cause: DEFER_CAUSE.queueTimeout,
+        message: `waited more than ${seconds(timeout)} in its queue (fetcher.timeout.queue)`,
       });
       this.waiters.shift()?.();
     }

@@ -1,6 +1,7 @@
 import { MD } from '../model/keys.js';
 import { Metadata } from '../model/metadata.js';
 import { type Status, statusFromHttpCode } from '../model/status.js';
+import { isoDate } from '../model/values.js';
 
 /** What the fetcher reads of a protocol response. */
 export interface ResponseView {
@@ -110,4 +111,31 @@ export function refusal(
   md.setValue(MD.errorCause, cause);
   if (message) md.setValue(MD.errorMessage, message);
   return { kind: 'status', url, status: 'ERROR', metadata: md };
+}
+
+/** A URL put back unfetched: where it was, due at `until`, and why. */
+export interface Deferral {
+  readonly until: number;
+  /** A DEFER_CAUSE value. */
+  readonly cause: string;
+  readonly message: string;
+  readonly now: number;
+}
+
+/**
+ * A deferred URL's status event: its status unchanged (DISCOVERED when unknown), stored as is with
+ * `until` as nextFetchDate, so that no rule applies and no fetch error is counted; `defer.*` say why.
+ */
+export function deferral(
+  url: string,
+  metadata: Metadata,
+  status: Status | undefined,
+  d: Deferral,
+): StatusOutcome {
+  const md = metadata.copy();
+  md.setValue(MD.storeAsIs, isoDate(d.until));
+  md.setValue(MD.deferCause, d.cause);
+  md.setValue(MD.deferDate, isoDate(d.now));
+  md.setValue(MD.deferMessage, d.message);
+  return { kind: 'status', url, status: status ?? 'DISCOVERED', metadata: md };
 }

@@ -25,6 +25,16 @@ export interface FetchProtocol {
   ): Promise<ResponseView & { readonly content: Buffer; readonly exchange?: Exchange }>;
 }
 
+/** robots.txt could not be read: the URL is disallowed for now, to be tried again later. */
+export interface RobotsUnavailableView {
+  /** `HTTP <code>` or a `fetch.exception` keyword. */
+  readonly reason: string;
+  /** No answer at all: a failure of the host to count, not a cached verdict. */
+  readonly unreachable: boolean;
+  /** When robots.txt will be asked again (the cached verdict expires), if known. */
+  readonly retryAt?: number;
+}
+
 /** What the fetcher needs of robots.txt for one URL. */
 export interface RobotsVerdict {
   isAllowed(url: string): boolean;
@@ -34,12 +44,14 @@ export interface RobotsVerdict {
   readonly sitemaps: readonly string[];
   /** True when the rules came from the cache, false when they were fetched for this URL. */
   readonly fromCache: boolean;
+  /** Set when robots.txt could not be read: nothing is allowed for now. */
+  readonly unavailable?: RobotsUnavailableView;
 }
 
 export interface RobotsSource {
   /**
    * Never rejects: a robots.txt that cannot be fetched or answers with an error still yields rules
-   * (allow-all or forbid-all, as RobotsService decides for that answer).
+   * (allow-all, or forbid-for-now with `unavailable`, as RobotsService decides for that answer).
    */
   rulesFor(url: string): Promise<RobotsVerdict>;
 }
@@ -49,6 +61,7 @@ interface RobotsLookupService {
   rulesFor(url: string): Promise<{
     rules: { isAllowed(url: string): boolean; crawlDelayMs?: number; sitemaps: readonly string[] };
     fresh: boolean;
+    unavailable?: RobotsUnavailableView;
   }>;
 }
 
@@ -56,12 +69,13 @@ interface RobotsLookupService {
 export function robotsSource(service: RobotsLookupService): RobotsSource {
   return {
     async rulesFor(url) {
-      const { rules, fresh } = await service.rulesFor(url);
+      const { rules, fresh, unavailable } = await service.rulesFor(url);
       return {
         isAllowed: (u) => rules.isAllowed(u),
         crawlDelayMs: rules.crawlDelayMs,
         sitemaps: rules.sitemaps,
         fromCache: !fresh,
+        ...(unavailable ? { unavailable } : {}),
       };
     },
   };

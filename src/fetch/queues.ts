@@ -1,5 +1,11 @@
 import type { Clock } from '../util/clock.js';
 import { MinHeap } from '../util/heap.js';
+import { type HealthPolicy, HostHealth, type HostState, type Pause } from './host-health.js';
+
+/** How long an idle queue whose host is unhealthy is remembered past its pause, at least. */
+const HEALTH_MEMORY_MS = 10 * 60_000;
+/** The delay the first failure of a queue without any delay multiplies. */
+const DEFAULT_SEED_MS = 1000;
 
 export interface QueueSettings {
   /** Delay after a fetch on a single-threaded queue, ms (fetcher.server.delay). */
@@ -37,6 +43,8 @@ interface Queue<T> {
   maxThreads: number;
   /** Bumped whenever the queue is (re)scheduled, so stale heap and ready entries are skipped. */
   gen: number;
+  /** Only while its host is unhealthy (dropped once it is ok again). */
+  health: HostHealth | undefined;
 }
 
 const pending = <T>(q: Queue<T>) => q.items.length - q.head;
@@ -46,6 +54,11 @@ const pending = <T>(q: Queue<T>) => q.items.length - q.head;
  * URL only while fewer than its maxThreads fetches run and once its delay, counted from the END of
  * the previous fetch, has passed. Ready queues wait in a FIFO and sleeping ones in a heap ordered by
  * wake-up time, so taking the next URL costs O(log queues), not a scan of thousands of hosts.
+ *
+ * Each queue also holds its host's health (host-health.ts) while the host is failing: a longer delay,
+ * one fetch at a time, no fetch during a pause. An idle queue of an unhealthy host is remembered a
+ * while after its pause, so that the host's URLs coming back find its state; then it is dropped
+ * like any other.
  *
  * Contract: every item returned by `take` must be followed by exactly one `finish(key)`.
  */
@@ -60,6 +73,8 @@ export class FetchQueues<T> {
   constructor(
     private readonly settings: QueueSettings,
     private readonly clock: Clock,
+    /** Without one, hosts never back off. */
+    private readonly policy?: HealthPolicy,
   ) {}
 
   /** URLs waiting in queues. */
@@ -93,7 +108,7 @@ export class FetchQueues<T> {
       const e = this.sleeping.pop()!;
       if (e.gen !== e.q.gen) continue;
       // An idle queue whose delay ran out (an unchanged gen means nothing was added or taken since).
-      if (pending(e.q) === 0) this.queues.delete(e.q.key);
+      if (pending(e.q) === 0) this.forgetOrKeep(e.q, now);
       else this.ready.push(e);
     }
     while (this.readyHead < this.ready.length) {
@@ -122,9 +137,64 @@ export class FetchQueues<T> {
     if (!q || q.inProgress === 0) throw new Error(`finish(${key}) without a matching take`);
     q.inProgress--;
     this.inFlightCount--;
-    const delay = q.maxThreads > 1 ? q.minCrawlDelayMs : q.crawlDelayMs;
-    q.nextFetchTime = asap ? this.clock.now() : this.clock.now() + delay;
+    const now = this.clock.now();
+    const base = baseDelay(q);
+    const delay = q.health ? q.health.delayMs(base) : base;
+    q.nextFetchTime = Math.max(asap ? now : now + delay, q.health?.pausedAt(now)?.until ?? 0);
+    if (q.health?.state === 'ok' && !q.health.pausedAt(now)) q.health = undefined;
     this.schedule(q);
+  }
+
+  /**
+   * The health of a queue's host, created on first use; undefined without a policy or a queue
+   * (a queue exists from `add` until it has been idle for its delay).
+   */
+  healthOf(key: string): HostHealth | undefined {
+    const q = this.queues.get(key);
+    if (!q || !this.policy) return undefined;
+    q.health ??= new HostHealth(this.policy);
+    return q.health;
+  }
+
+  /** The pause in force for a queue's host, if any. */
+  pauseOf(key: string): Pause | undefined {
+    return this.queues.get(key)?.health?.pausedAt(this.clock.now());
+  }
+
+  /** The delay the next failure of a queue multiplies: its own delay, or a default when it is 0. */
+  seedOf(key: string): number {
+    const q = this.queues.get(key);
+    const base = q ? baseDelay(q) : this.settings.delayMs;
+    return base > 0 ? base : this.settings.delayMs > 0 ? this.settings.delayMs : DEFAULT_SEED_MS;
+  }
+
+  /** The queue's delay as its host's health has it now (for a URL deferred by that delay). */
+  currentDelayOf(key: string): number {
+    const q = this.queues.get(key);
+    if (!q) return this.settings.delayMs;
+    return q.health ? q.health.delayMs(baseDelay(q)) : baseDelay(q);
+  }
+
+  /** Removes and returns the URLs waiting in a queue (its host just got paused). */
+  drain(key: string): Queued<T>[] {
+    const q = this.queues.get(key);
+    if (!q) return [];
+    const out = q.items.slice(q.head);
+    q.items.length = 0;
+    q.head = 0;
+    this.queuedCount -= out.length;
+    this.schedule(q);
+    return out;
+  }
+
+  /** Hosts by state, for the progress line (queues of healthy hosts are not counted). */
+  hostStates(): Record<Exclude<HostState, 'ok'>, number> {
+    const counts = { backoff: 0, down: 0 };
+    for (const q of this.queues.values()) {
+      const st = q.health?.state;
+      if (st === 'backoff' || st === 'down') counts[st]++;
+    }
+    return counts;
   }
 
   /** Sets the delay of a queue, e.g. from robots.txt Crawl-delay (the caller applies the policy). */
@@ -168,6 +238,7 @@ export class FetchQueues<T> {
         minCrawlDelayMs: o.minCrawlDelayMs ?? s.minDelayMs,
         maxThreads: o.maxThreads ?? rule?.threads ?? s.threadsPerQueue,
         gen: 0,
+        health: undefined,
       };
       this.queues.set(key, q);
     } else {
@@ -184,15 +255,25 @@ export class FetchQueues<T> {
     if (pending(q) === 0) {
       // Keep an idle queue until its delay has run out, so that a URL arriving right after the last
       // fetch still waits; then forget it so memory follows the active hosts only.
-      if (q.inProgress === 0) {
-        if (q.nextFetchTime <= now) this.queues.delete(q.key);
-        else this.sleeping.push(q.nextFetchTime, { q, gen: q.gen });
-      }
+      if (q.inProgress === 0) this.forgetOrKeep(q, now);
       return;
     }
-    if (q.inProgress >= q.maxThreads) return;
+    // A failing host gets one fetch at a time (and a down host one probe).
+    const maxThreads = q.health && q.health.state !== 'ok' ? 1 : q.maxThreads;
+    if (q.inProgress >= maxThreads) return;
     if (q.nextFetchTime <= now) this.ready.push({ q, gen: q.gen });
     else this.sleeping.push(q.nextFetchTime, { q, gen: q.gen });
+  }
+
+  /** An idle queue: dropped once its delay ran out and its host's health is not worth keeping. */
+  private forgetOrKeep(q: Queue<T>, now: number): void {
+    let until = q.nextFetchTime;
+    if (q.health && q.health.state !== 'ok') {
+      const end = Math.max(q.nextFetchTime, q.health.pauseEnd);
+      until = end + Math.max(HEALTH_MEMORY_MS, q.health.downPauseMs);
+    }
+    if (until <= now) this.queues.delete(q.key);
+    else this.sleeping.push(until, { q, gen: q.gen });
   }
 
   private compact(q: Queue<T>): void {
@@ -202,3 +283,5 @@ export class FetchQueues<T> {
     }
   }
 }
+
+const baseDelay = <T>(q: Queue<T>) => (q.maxThreads > 1 ? q.minCrawlDelayMs : q.crawlDelayMs);

@@ -53,6 +53,14 @@ export const MD = {
   /** "true"/"false": the host's robots.txt names sitemaps (SitemapFilter reads it). */
   foundSitemap: 'foundSitemap',
 
+  // --- Deferrals: a URL the fetcher put back unfetched, due again later, not counted as an error ---
+  /** A DEFER_CAUSE value. Always persisted; removed by the next update that is not a deferral. */
+  deferCause: 'defer.cause',
+  /** When the URL was put back (ISO-8601); its nextFetchDate says when it is tried again. */
+  deferDate: 'defer.date',
+  /** For the operator: what the host (or its robots.txt) did. */
+  deferMessage: 'defer.message',
+
   // --- Per-URL overrides read by the fetcher and the protocol (set in seeds or by filters) ---
   /** Crawl delay of the URL's queue, ms. */
   crawlDelay: 'crawl.delay',
@@ -117,6 +125,23 @@ export const ERROR_CAUSE = {
   blockedAddress: 'blocked address',
   /** Neither http nor https. */
   unsupportedScheme: 'unsupported scheme',
+} as const;
+
+/**
+ * `defer.cause` keywords: why a URL was put back unfetched (status unchanged, due again later, no
+ * fetch error counted). Stable, documented values that operators filter on.
+ */
+export const DEFER_CAUSE = {
+  /** Its host failed to connect too many times in a row; it is tried again after the host's backoff. */
+  hostDown: 'host.down',
+  /** Its host answered 429 or 503 with a Retry-After the fetcher honours. */
+  retryAfter: 'host.retry-after',
+  /** Its host answered 429 without Retry-After: the host's delay grows. */
+  tooManyRequests: 'host.too-many-requests',
+  /** robots.txt answered 429 or 5xx, or could not be fetched: disallowed for now, not for good. */
+  robotsUnavailable: 'robots.txt unavailable',
+  /** It waited longer than fetcher.timeout.queue in its queue. */
+  queueTimeout: 'fetcher.timeout.queue',
 } as const;
 
 /** `error.source` values: the stage that ended a page (StormCrawler's names where it has them). */

@@ -43,8 +43,15 @@ export class MetadataTransfer {
       ...(options.trackDepth ? [MD.depth, MD.maxDepth] : []),
       ...options.transfer,
     ];
-    // The error count must survive between fetches or a URL could never reach max.fetch.errors.
-    this.toPersistOnly = [...options.persist, MD.fetchErrorCount];
+    // The error count must survive between fetches or a URL could never reach max.fetch.errors;
+    // a deferral's cause is what explains a URL that was put back unfetched.
+    this.toPersistOnly = [
+      ...options.persist,
+      MD.fetchErrorCount,
+      MD.deferCause,
+      MD.deferDate,
+      MD.deferMessage,
+    ];
   }
 
   /**

@@ -37,6 +37,11 @@ export interface StatusUpdate {
   /** The metadata before the persist filter, for consumers of the deletion (StormCrawler's deletion stream). */
   readonly fullMetadata: Metadata;
   readonly transition: TransitionRecord;
+  /**
+   * The event carried the as-is date (a deferral): it replaces the document whatever its status, a
+   * DISCOVERED one included (written with op_type index, not create).
+   */
+  readonly storedAsIs: boolean;
 }
 
 export interface StatusUpdaterOptions {
@@ -67,14 +72,15 @@ export type StatusUpdaterConfig = SchedulerConfig &
  * Contract with the daemon:
  * - `apply(event)` for every status event, in arrival order per URL. It returns `'skipped-cached'`
  *   for a DISCOVERED event of a URL stored recently (nothing to write), otherwise the update to
- *   write: op_type create for DISCOVERED (an existing document wins), index for the rest.
+ *   write: op_type create for DISCOVERED (an existing document wins), index for the rest and for
+ *   a deferral (`storedAsIs`) whatever its status.
  * - `acknowledged(url)` once OpenSearch has accepted that write (a 409 on create counts): only then
  *   does the URL enter the DISCOVERED cache, so a failed write never hides a URL.
  * - Never throws on a URL's metadata: bad values are ignored, removed where they would recur, and
  *   listed in `transition.problems`.
  *
- * The rules, in order: DISCOVERED cache; the as-is date (skips all the rest); discoveryDate or
- * lastProcessedDate; FETCH_ERROR counting up to `max.fetch.errors`, then ERROR with `error.cause`
+ * The rules, in order: DISCOVERED cache (not for an as-is event); the as-is date (skips all the
+ * rest); discoveryDate or lastProcessedDate; `defer.*` removed; FETCH_ERROR counting up to `max.fetch.errors`, then ERROR with `error.cause`
  * maxFetchErrors; the counter removed for any other status; `error.*` cleared on FETCHED and
  * REDIRECTION; the deletion flag; scheduling on the unfiltered metadata; the persist filter;
  * rounding of nextFetchDate.
@@ -89,12 +95,14 @@ export class StatusUpdater {
   }
 
   apply(event: StatusEvent): StatusUpdate | 'skipped-cached' {
-    if (event.status === 'DISCOVERED' && this.options.cache?.has(event.url)) return 'skipped-cached';
+    const asIs = event.metadata.getFirstValue(MD.storeAsIs);
+    // A deferred DISCOVERED URL is one the spout handed out: its new date must be written.
+    if (event.status === 'DISCOVERED' && asIs === undefined && this.options.cache?.has(event.url))
+      return 'skipped-cached';
     const md = event.metadata.copy();
     const problems: string[] = [];
     const now = this.options.clock.now();
 
-    const asIs = md.getFirstValue(MD.storeAsIs);
     if (asIs !== undefined) {
       const at = parseInstant(asIs);
       if (at !== undefined) {
@@ -110,6 +118,10 @@ export class StatusUpdater {
 
     let status = event.status;
     md.setValue(status === 'DISCOVERED' ? MD.discoveryDate : MD.lastProcessedDate, isoDate(now));
+    // Any update but a deferral means the URL was dealt with: a past deferral no longer explains it.
+    md.remove(MD.deferCause);
+    md.remove(MD.deferDate);
+    md.remove(MD.deferMessage);
 
     let reachedMaxFetchErrors = false;
     if (status === 'FETCH_ERROR') {
@@ -201,6 +213,7 @@ export class StatusUpdater {
       delete: deleted,
       fullMetadata: full,
       transition,
+      storedAsIs: how.storedAsIs,
     };
   }
 }

@@ -41,7 +41,7 @@ export interface ReasonInput {
 
 /**
  * Why a URL got its status, from the first of these that applies:
- * 1. `as-is`: the event carried `status.store.as.is.with.nextfetchdate`;
+ * 1. `deferred: <defer.cause>` or `as-is`: the event carried `status.store.as.is.with.nextfetchdate`;
  * 2. `discovered`: a DISCOVERED event (no fetch happened);
  * 3. `maxFetchErrors: <evidence>`: this FETCH_ERROR was the last one allowed, evidence as in 5–6;
  * 4. for ERROR, `error.cause` (`robots.txt`, `crawl_delay`, `malformed URL`, a parser's cause...);
@@ -53,7 +53,10 @@ export interface ReasonInput {
  */
 export function transitionReason(input: ReasonInput): string {
   const { status, metadata: md } = input;
-  if (input.storedAsIs) return 'as-is';
+  if (input.storedAsIs) {
+    const deferred = md.getFirstValue(MD.deferCause);
+    return deferred ? `deferred: ${deferred}` : 'as-is';
+  }
   if (status === 'DISCOVERED') return 'discovered';
   const failing = status === 'FETCH_ERROR' || status === 'ERROR';
   const exception = failing ? md.getFirstValue(MD.fetchException) : undefined;

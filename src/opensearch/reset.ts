@@ -3,8 +3,13 @@ import { MD } from '../model/keys.js';
 import { encodeMetadataKey, metadataField } from './status-doc.js';
 
 export interface ResetSelection {
-  /** error.cause values; empty = any. */
+  /** error.cause values (defer.cause values with `deferred`); empty = any. */
   readonly causes?: readonly string[];
+  /**
+   * Deferred URLs instead of errors: those with a defer.cause, whatever their status (which the
+   * reset keeps); `status` is then ignored.
+   */
+  readonly deferred?: boolean;
   readonly host?: string;
   /** ERROR (default) or FETCH_ERROR. */
   readonly status?: 'ERROR' | 'FETCH_ERROR';
@@ -17,8 +22,11 @@ export interface ResetSelection {
 
 /** The status documents a reset touches. */
 export function resetQuery(s: ResetSelection): object {
-  const filter: object[] = [{ term: { status: s.status ?? 'ERROR' } }];
-  if (s.causes && s.causes.length > 0) filter.push({ terms: { [metadataField(MD.errorCause)]: s.causes } });
+  const causeField = metadataField(s.deferred ? MD.deferCause : MD.errorCause);
+  const filter: object[] = [
+    s.deferred ? { exists: { field: causeField } } : { term: { status: s.status ?? 'ERROR' } },
+  ];
+  if (s.causes && s.causes.length > 0) filter.push({ terms: { [causeField]: s.causes } });
   if (s.host) filter.push({ term: { key: s.host } });
   if (s.since || s.until) {
     filter.push({
@@ -46,6 +54,14 @@ export const RESET_SCRIPT = [
   '}',
 ].join(' ');
 
+/** A deferred URL made due now: its status and the rest of its metadata stay, defer.* go. */
+export const DEFERRED_RESET_SCRIPT = [
+  'ctx._source.nextFetchDate = params.now;',
+  'if (ctx._source.metadata != null) {',
+  `  for (k in [${[MD.deferCause, MD.deferDate, MD.deferMessage].map((k) => `'${encodeMetadataKey(k)}'`).join(', ')}]) { ctx._source.metadata.remove(k); }`,
+  '}',
+].join(' ');
+
 export interface ResetPreview {
   readonly count: number;
   readonly sample: { url: string; cause?: string }[];
@@ -63,7 +79,7 @@ export async function previewReset(
       size,
       track_total_hits: true,
       query: resetQuery(s),
-      _source: ['url', metadataField(MD.errorCause)],
+      _source: ['url', metadataField(s.deferred ? MD.deferCause : MD.errorCause)],
     } as never,
   });
   const body = res.body as unknown as {
@@ -76,7 +92,7 @@ export async function previewReset(
     count: body.hits.total.value,
     sample: body.hits.hits.map((h) => ({
       url: h._source.url,
-      cause: h._source.metadata?.[encodeMetadataKey(MD.errorCause)]?.[0],
+      cause: h._source.metadata?.[encodeMetadataKey(s.deferred ? MD.deferCause : MD.errorCause)]?.[0],
     })),
   };
 }
@@ -125,7 +141,11 @@ export async function runReset(
     wait_for_completion: false,
     body: {
       query: resetQuery(s),
-      script: { source: RESET_SCRIPT, lang: 'painless', params: { now: new Date(now).toISOString() } },
+      script: {
+        source: s.deferred ? DEFERRED_RESET_SCRIPT : RESET_SCRIPT,
+        lang: 'painless',
+        params: { now: new Date(now).toISOString() },
+      },
     } as never,
   });
   const task = (res.body as unknown as { task: string }).task;

@@ -15,6 +15,10 @@ export interface CrawlStats {
   readonly topErrorHosts: { host: string; errors: number }[];
   /** Per day (YYYY-MM-DD of lastProcessedDate, when persisted): ERROR counts by cause. */
   readonly errorsPerDay: { day: string; byCause: Record<string, number> }[];
+  /** URLs put back unfetched (defer.cause), by cause, whatever their status. */
+  readonly deferredByCause: Record<string, number>;
+  /** Hosts (status keys) with deferred URLs, most first, each with its causes. */
+  readonly deferredHosts: { host: string; urls: number; causes: Record<string, number> }[];
 }
 
 interface Bucket {
@@ -58,6 +62,16 @@ export async function crawlStats(
             hosts: { terms: { field: 'key', size: top } },
           },
         },
+        deferred: {
+          filter: { exists: { field: metadataField(MD.deferCause) } },
+          aggs: {
+            cause: { terms: { field: metadataField(MD.deferCause), size: 20 } },
+            hosts: {
+              terms: { field: 'key', size: top },
+              aggs: { cause: { terms: { field: metadataField(MD.deferCause), size: 20 } } },
+            },
+          },
+        },
         dueNow: { filter: { range: { nextFetchDate: { lte: now } } } },
         dueHour: { filter: { range: { nextFetchDate: { gt: now, lte: hour } } } },
         hosts: { terms: { field: 'key', size: top } },
@@ -80,6 +94,7 @@ export async function crawlStats(
   const a = body.aggregations;
   const errors = a.errors as unknown as { byStatus: Terms; hosts: Terms };
   const perDay = a.perDay as unknown as { day: Terms };
+  const deferred = a.deferred as unknown as { cause: Terms; hosts: Terms };
   return {
     total: body.hits.total.value,
     byStatus: counts(a.byStatus as Terms),
@@ -92,5 +107,11 @@ export async function crawlStats(
     topHosts: (a.hosts as Terms).buckets.map((b) => ({ host: b.key, urls: b.doc_count })),
     topErrorHosts: errors.hosts.buckets.map((b) => ({ host: b.key, errors: b.doc_count })),
     errorsPerDay: perDay.day.buckets.map((b) => ({ day: b.key, byCause: counts(b.cause as Terms) })),
+    deferredByCause: counts(deferred.cause),
+    deferredHosts: deferred.hosts.buckets.map((b) => ({
+      host: b.key,
+      urls: b.doc_count,
+      causes: counts(b.cause as Terms),
+    })),
   };
 }

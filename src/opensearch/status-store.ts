@@ -28,7 +28,7 @@ export interface StatusWriterStats {
 /**
  * The only writer of the status index during a crawl (the pipeline's StatusStore): applies the
  * rules to each status event and writes the result, op_type create for DISCOVERED (an existing
- * document wins) and index for the rest. A URL counts as done only once OpenSearch acknowledged its
+ * document wins) and index for the rest, deferrals of DISCOVERED URLs included. A URL counts as done only once OpenSearch acknowledged its
  * write; then it enters the DISCOVERED cache, its transition is logged, and ERROR (and REDIRECTION)
  * remove its content.
  */
@@ -58,7 +58,7 @@ export class StatusWriter {
     this.pendingWrites++;
     void d.bulk
       .add({
-        op: update.status === 'DISCOVERED' ? 'create' : 'index',
+        op: update.status === 'DISCOVERED' && !update.storedAsIs ? 'create' : 'index',
         index: d.index,
         id: documentId(update.url),
         routing: key,
@@ -69,7 +69,7 @@ export class StatusWriter {
           if (result.ok) {
             this.stats.written++;
             d.updater.acknowledged(update.url);
-            const existed = update.status === 'DISCOVERED' && result.status === 409;
+            const existed = update.status === 'DISCOVERED' && !update.storedAsIs && result.status === 409;
             if (existed) this.stats.existing++;
             // A DISCOVERED that lost to an existing document changed nothing: no transition to log.
             if (!existed) {

@@ -45,6 +45,8 @@ export interface CrawlerOptions {
 export interface CrawlSummary {
   readonly byStatus: Record<string, number>;
   readonly errors: string;
+  /** URLs deferred because of their host (or robots.txt, or a queue timeout), by cause. */
+  readonly deferred: string;
   readonly fetched: number;
   readonly discovered: number;
   /** URLs given up at the shutdown deadline (absent when none were). */
@@ -105,6 +107,7 @@ export class Crawler {
       robots: parts.robots,
       archive: parts.archive, // WARC output
       clock: parts.clock,
+      log: parts.log,
       sink: {
         status: (o) => void this.settle({ url: o.url, status: o.status, metadata: o.metadata }),
         fetched: (page) => this.parse(page.url, page.metadata, page.content),
@@ -201,9 +204,13 @@ export class Crawler {
       return;
     }
     taken.settling = true;
-    const cause =
-      event.metadata.getFirstValue(MD.errorCause) ?? event.metadata.getFirstValue(MD.fetchException);
-    this.metrics.status(event.status, cause);
+    const deferred = event.metadata.getFirstValue(MD.deferCause);
+    if (deferred !== undefined) this.metrics.defer(deferred);
+    else {
+      const cause =
+        event.metadata.getFirstValue(MD.errorCause) ?? event.metadata.getFirstValue(MD.fetchException);
+      this.metrics.status(event.status, cause);
+    }
     try {
       await this.parts.stores.status.write({ ...event, previousStatus: taken.previous }, () =>
         this.release(event.url),
@@ -300,6 +307,7 @@ export class Crawler {
     return {
       byStatus: Object.fromEntries(this.metrics.byStatus),
       errors: this.metrics.errorSummary(),
+      deferred: this.metrics.deferredSummary(),
       fetched: this.metrics.fetched,
       discovered: this.metrics.discovered,
       ...(this.metrics.abandoned > 0 ? { notWritten: this.metrics.abandoned } : {}),
@@ -323,9 +331,12 @@ export class Crawler {
         queued: f.queued,
         fetching: f.inFlight,
         hosts: f.queues,
+        hostsBackingOff: f.hostsBackingOff,
+        hostsDown: f.hostsDown,
         parsing: this.parsePool.size + this.parsePool.pending,
         writesPending: stores.status.pending,
         errors: this.metrics.errorSummary(),
+        deferred: this.metrics.deferredSummary(),
       },
       'progress',
     );

@@ -5,6 +5,8 @@ export class CrawlMetrics {
   readonly byStatus = new Map<Status, number>();
   /** ERROR and FETCH_ERROR by error.cause or fetch.exception. */
   readonly errors = new Map<string, number>();
+  /** URLs put back unfetched, by defer.cause (not counted in byStatus). */
+  readonly deferred = new Map<string, number>();
   fetched = 0;
   bytes = 0;
   emitted = 0;
@@ -21,6 +23,10 @@ export class CrawlMetrics {
     }
   }
 
+  defer(cause: string): void {
+    this.deferred.set(cause, (this.deferred.get(cause) ?? 0) + 1);
+  }
+
   /** Pages per second since the previous call. */
   rate(now: number): number {
     const dt = (now - this.lastAt) / 1000;
@@ -31,9 +37,17 @@ export class CrawlMetrics {
   }
 
   errorSummary(): string {
-    return [...this.errors]
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, v]) => `${k}=${v}`)
-      .join(' ');
+    return summary(this.errors);
   }
+
+  deferredSummary(): string {
+    return summary(this.deferred);
+  }
+}
+
+function summary(counts: Map<string, number>): string {
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
 }

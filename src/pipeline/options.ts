@@ -57,6 +57,14 @@ export function fetcherOptions(config: Config): FetcherOptions {
     prefix: config['protocol.md.prefix'],
     redirectionsAllowed: config['redirections.allowed'],
     sitemapDiscovery: config['sitemap.discovery'],
+    hosts: {
+      factor: config['fetcher.backoff.factor'],
+      maxDelayMs: config['fetcher.backoff.max.delay'] * 1000,
+      maxRetryAfterMs: config['fetcher.max.retry.after'] * 1000,
+      downAfter: config['fetcher.host.down.after'],
+      downBackoffMs: config['fetcher.host.down.backoff'] * 1000,
+      downMaxBackoffMs: config['fetcher.host.down.max.backoff'] * 1000,
+    },
   };
 }
 

@@ -18,6 +18,7 @@ export {
   FetchException,
   type FetchExceptionKind,
   genericFetchException,
+  UNREACHABLE_KINDS,
 } from './http/errors.js';
 export { httpDate, parseHeaderEntry } from './http/headers.js';
 export { ProxyRotation, type ProxyRotationMode, proxyUrls } from './http/proxies.js';
@@ -27,6 +28,7 @@ export {
   type RobotsLookup,
   RobotsService,
   type RobotsSettings,
+  type RobotsUnavailable,
   robotsCacheKey,
   rulesForStatus,
 } from './robots/fetch-robots.js';

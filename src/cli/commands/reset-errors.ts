@@ -7,13 +7,17 @@ export const resetErrorsCommand: Command = {
   name: 'reset-errors',
   summary: 'make ERROR (or FETCH_ERROR) URLs DISCOVERED and due now again, e.g. after an incident',
   usage:
-    'crawler reset-errors [--cause C]... [--host H] [--status S] [--since T] [--until T] [--query Q] [--dry-run]',
+    'crawler reset-errors [--cause C]... [--host H] [--status S | --deferred] [--since T] [--until T] [--query Q] [--dry-run]',
   options: {
     cause: {
       type: 'string',
       multiple: true,
       arg: 'C',
-      description: 'only this error.cause (repeatable), e.g. maxFetchErrors',
+      description: 'only this error.cause (repeatable), e.g. maxFetchErrors; with --deferred a defer.cause',
+    },
+    deferred: {
+      type: 'boolean',
+      description: 'deferred URLs (defer.cause, e.g. host.down) instead: made due now, status kept',
     },
     host: { type: 'string', arg: 'H', description: 'only URLs of this host (the status key)' },
     status: { type: 'string', arg: 'S', description: 'ERROR (default) or FETCH_ERROR' },
@@ -29,14 +33,24 @@ export const resetErrorsCommand: Command = {
   details:
     'A reset sets status DISCOVERED and nextFetchDate now and removes fetch.error.count and error.*,\n' +
     'through a sliced _update_by_query with conflicts=proceed: safe while the daemon runs. Each reset\n' +
-    'URL is written to the transition log (reason "reset-errors"). scripts/reset-errors is a wrapper.',
+    'URL is written to the transition log (reason "reset-errors"). scripts/reset-errors is a wrapper.\n' +
+    'With --deferred it selects URLs put back unfetched because of their host or its robots.txt\n' +
+    '(defer.cause host.down, robots.txt unavailable...) and makes them due now, keeping their status.',
   async run({ values, config, log, out }) {
+    const deferred = values.deferred === true;
+    if (deferred && values.status !== undefined) {
+      throw new CrawlerError(
+        'BAD_OPTION',
+        '--status and --deferred exclude each other: deferred URLs keep whatever status they have',
+      );
+    }
     const status = (values.status as string | undefined) ?? 'ERROR';
     if (status !== 'ERROR' && status !== 'FETCH_ERROR') {
       throw new CrawlerError('BAD_OPTION', `--status must be ERROR or FETCH_ERROR, got "${status}"`);
     }
     const selection: ResetSelection = {
       causes: values.cause as string[] | undefined,
+      deferred,
       host: values.host as string | undefined,
       status,
       since: values.since as string | undefined,
@@ -62,7 +76,7 @@ export const resetErrorsCommand: Command = {
             event: 'transition',
             url: t.url,
             previousStatus: t.status,
-            status: 'DISCOVERED',
+            status: deferred ? t.status : 'DISCOVERED',
             nextFetchDate: at,
             reason: 'reset-errors',
           },
@@ -72,8 +86,11 @@ export const resetErrorsCommand: Command = {
       const result = await runReset(client, index, selection, now, (done, total) =>
         log.info({ done, total }, `reset ${done} of ${total}`),
       );
+      const skipped = result.conflicts ? ` (${result.conflicts} changed meanwhile, skipped)` : '';
       out(
-        `reset ${result.updated} URLs to DISCOVERED${result.conflicts ? ` (${result.conflicts} changed meanwhile, skipped)` : ''}`,
+        deferred
+          ? `made ${result.updated} deferred URLs due now${skipped}`
+          : `reset ${result.updated} URLs to DISCOVERED${skipped}`,
       );
       return 0;
     } finally {

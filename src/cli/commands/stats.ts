@@ -9,7 +9,7 @@ const table = (rows: Record<string, number>) =>
 
 export const statsCommand: Command = {
   name: 'stats',
-  summary: 'counts by status, errors by cause, what is due, top hosts',
+  summary: 'counts by status, errors by cause, deferred URLs by host, what is due, top hosts',
   usage: 'crawler stats [--json] [--host H] [options]',
   options: {
     json: { type: 'boolean', description: 'print one JSON object' },
@@ -43,6 +43,17 @@ export const statsCommand: Command = {
         if (Object.keys(exceptions).length === 0) continue;
         out(`  ${status} by fetch.exception:`);
         for (const l of table(exceptions)) out(l);
+      }
+      if (s.deferredHosts.length > 0) {
+        out('  deferred (put back unfetched because of their host or its robots.txt) by defer.cause:');
+        for (const l of table(s.deferredByCause)) out(l);
+        out('  hosts with deferred URLs:');
+        for (const h of s.deferredHosts) {
+          const causes = Object.entries(h.causes)
+            .map(([c, n]) => `${c}=${n}`)
+            .join(' ');
+          out(`    ${String(h.urls).padStart(9)}  ${h.host}  (${causes})`);
+        }
       }
       out(`  due now: ${s.dueNow}; due within the next hour: ${s.dueWithinHour}`);
       out('  top hosts by URLs:');

@@ -1,3 +1,4 @@
+import { MD } from '../../model/keys.js';
 import { connect } from '../../opensearch/client.js';
 import { documentId, fromStatusSource, partitionKey } from '../../opensearch/status-doc.js';
 import { HttpProtocol } from '../../protocol/http/client.js';
@@ -48,6 +49,15 @@ export const urlCommand: Command = {
           doc.nextFetchDate === null ? 'never' : new Date(doc.nextFetchDate).toISOString();
         report.due = doc.nextFetchDate === null ? 'never fetched again' : when(doc.nextFetchDate, now);
         report.metadata = doc.metadata.toJSON();
+        const cause = doc.metadata.getFirstValue(MD.deferCause);
+        if (cause !== undefined) {
+          report.deferred = {
+            cause,
+            at: doc.metadata.getFirstValue(MD.deferDate),
+            message: doc.metadata.getFirstValue(MD.deferMessage),
+            until: report.nextFetchDate,
+          };
+        }
       }
       const transitionsIndex = cfg['status.transitions.index.name'];
       if (transitionsIndex) {
@@ -85,10 +95,15 @@ export const urlCommand: Command = {
       if (values.robots) {
         const protocol = new HttpProtocol(cfg, { clock: systemClock });
         try {
-          const { rules } = await new RobotsService(cfg, { protocol, clock: systemClock }).rulesFor(url);
-          report.robots = `${rules.isAllowed(url) ? 'allowed' : 'disallowed'} (${rules.kind}${
-            rules.crawlDelayMs ? `, Crawl-delay ${rules.crawlDelayMs / 1000} s` : ''
-          })`;
+          const { rules, unavailable } = await new RobotsService(cfg, {
+            protocol,
+            clock: systemClock,
+          }).rulesFor(url);
+          report.robots = unavailable
+            ? `unavailable (${unavailable.reason}): disallowed for now, the URL is deferred`
+            : `${rules.isAllowed(url) ? 'allowed' : 'disallowed'} (${rules.kind}${
+                rules.crawlDelayMs ? `, Crawl-delay ${rules.crawlDelayMs / 1000} s` : ''
+              })`;
         } finally {
           await protocol.close();
         }
@@ -101,6 +116,13 @@ export const urlCommand: Command = {
       if (!doc) out('  not in the status index');
       else {
         out(`  status ${doc.status}, key ${report.key}, ${report.due}`);
+        const d = report.deferred as { cause: string; at?: string; message?: string } | undefined;
+        if (d) {
+          out(
+            `  deferred${d.at ? ` at ${d.at}` : ''} (${d.cause}), not fetched and not counted as an error: ` +
+              `${d.message ?? ''}; tried again at ${report.nextFetchDate}`,
+          );
+        }
         out('  metadata:');
         for (const [k, v] of Object.entries(doc.metadata.toJSON())) out(`    ${k} = ${v.join(' | ')}`);
       }

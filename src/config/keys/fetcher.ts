@@ -33,4 +33,30 @@ export const fetcherKeys = {
     false,
     'false: URLs of a host asking for more are ERROR crawl_delay; true: the delay is capped at fetcher.max.crawl.delay',
   ),
+  'fetcher.max.retry.after': num(
+    300,
+    'longest Retry-After (seconds) of a 429 or 503 that is honoured; beyond it the URL is a FETCH_ERROR',
+    0,
+  ),
+  'fetcher.backoff.factor': num(
+    2,
+    "a failure of a host (5xx, 429, no answer) multiplies its queue's delay by this; a success divides it again",
+    1,
+  ),
+  'fetcher.backoff.max.delay': num(60, 'longest delay (seconds) between fetches that failures lead to', 0),
+  'fetcher.host.down.after': int(
+    3,
+    'failures to reach a host in a row (refused, DNS, TLS, timeout, reset) that make it down; 0 = never',
+    0,
+  ),
+  'fetcher.host.down.backoff': num(
+    60,
+    'seconds a host that went down is left alone before one URL probes it',
+    0,
+  ),
+  'fetcher.host.down.max.backoff': num(
+    86400,
+    'longest pause (seconds) of a down host; each failed probe multiplies it by fetcher.backoff.factor',
+    0,
+  ),
 } as const;

@@ -33,6 +33,20 @@ export const FETCH_EXCEPTION = {
 
 export type FetchExceptionKind = keyof typeof FETCH_EXCEPTION;
 
+/**
+ * Failures that say the host could not be reached or would not answer at all (nothing about the URL):
+ * enough of them in a row and the fetcher treats the host as down. A timeout counts, whether it hit
+ * the connect or a slow answer (one deadline covers both): a host that lets every request time out
+ * is as good as down.
+ */
+export const UNREACHABLE_KINDS: ReadonlySet<FetchExceptionKind> = new Set([
+  'connectionRefused',
+  'unknownHost',
+  'tls',
+  'timeout',
+  'connectionReset',
+]);
+
 /** The fallback `fetch.exception` for errors outside the documented set. */
 export function genericFetchException(code: string): string {
   return `Fetch error (${code})`;

@@ -47,6 +47,18 @@ export class TtlCache<V> {
     }
   }
 
+  /** When the entry for `key` expires as things stand (ms), or undefined for none or no expiry. */
+  expiresAt(key: string): number | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    const { expireAfterAccess, expireAfterWrite } = this.spec;
+    const times = [
+      ...(expireAfterWrite !== undefined ? [entry.written + expireAfterWrite] : []),
+      ...(expireAfterAccess !== undefined ? [entry.accessed + expireAfterAccess] : []),
+    ];
+    return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
   delete(key: string): void {
     this.entries.delete(key);
   }

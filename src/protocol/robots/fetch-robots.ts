@@ -2,7 +2,7 @@ import { parseCacheSpec } from '../../model/cache-spec.js';
 import { MD } from '../../model/keys.js';
 import { type Clock, systemClock } from '../../util/clock.js';
 import { raceAbort } from '../abort.js';
-import { FetchException } from '../http/errors.js';
+import { FetchException, UNREACHABLE_KINDS } from '../http/errors.js';
 import type { ProtocolSettings } from '../settings.js';
 import { type MetadataView, metadataOf, type Protocol, type ProtocolResponse } from '../types.js';
 import { TtlCache } from './cache.js';
@@ -20,9 +20,28 @@ export type RobotsSettings = Pick<
   | 'robots.error.cache.spec'
 >;
 
+/**
+ * robots.txt could not be read: a 429 or 5xx answer, or no answer. Its rules disallow everything for
+ * now (RFC 9309: unreachable means complete disallow), which is not a verdict on the URLs: they are
+ * to be tried again later, not refused for good.
+ */
+export interface RobotsUnavailable {
+  /** `HTTP <code>`, or the `fetch.exception` of a fetch that got no answer. */
+  readonly reason: string;
+  /**
+   * No answer at all (refused, unknown host, TLS, timeout, reset): not cached, since the host is in
+   * trouble and the fetcher's host health decides when it is asked again.
+   */
+  readonly unreachable: boolean;
+  /** When the cached verdict expires and robots.txt is asked again; undefined when not cached. */
+  readonly retryAt?: number;
+}
+
 /** What a lookup returns. */
 export interface RobotsLookup {
   readonly rules: RobotRules;
+  /** Set when robots.txt could not be read; `rules` then forbid everything for now. */
+  readonly unavailable?: RobotsUnavailable;
   /**
    * True only for the one call that fetched robots.txt; false when the rules came from a cache or
    * from another call's fetch in flight. The fetcher runs sitemap discovery when it is true, so it
@@ -42,26 +61,35 @@ export function robotsCacheKey(url: URL): string {
   return `${url.protocol.slice(0, -1)}:${url.hostname}:${port}`;
 }
 
+/** A verdict as the caches hold it. */
+interface Cached {
+  readonly rules: RobotRules;
+  /** Kept in the error cache (1 h) instead of the success cache (6 h). */
+  readonly error: boolean;
+  /** robots.txt could not be read (see RobotsUnavailable): why. */
+  readonly unavailable?: string;
+  /** ... because no answer came at all: such a verdict is not cached. */
+  readonly unreachable?: boolean;
+}
+
 /**
  * The rules a final status code stands for (StormCrawler's HttpRobotRulesParser), and whether they
- * go to the error cache (1 h) instead of the success cache (6 h). 200 is parsed by the caller.
+ * go to the error cache (1 h) instead of the success cache (6 h). 200 is parsed by the caller. A 429
+ * or 5xx forbids everything for now: robots.txt is unavailable, which the fetcher does not hold
+ * against the URLs (they are deferred until the entry expires).
  */
 export function rulesForStatus(
   status: number,
   s: Pick<RobotsSettings, 'http.robots.403.allow' | 'http.robots.5xx.allow'>,
-): { readonly rules: RobotRules; readonly error: boolean } {
+): Cached {
   if (status === 403)
     return { rules: s['http.robots.403.allow'] ? RobotRules.ALLOW_ALL : RobotRules.FORBID_ALL, error: false };
-  if (status === 429) return { rules: RobotRules.FORBID_ALL, error: true };
+  const unavailable = { rules: RobotRules.FORBID_ALL, error: true, unavailable: `HTTP ${status}` };
+  if (status === 429) return unavailable;
   if (status >= 500 && status <= 599) {
-    return { rules: s['http.robots.5xx.allow'] ? RobotRules.ALLOW_ALL : RobotRules.FORBID_ALL, error: true };
+    return s['http.robots.5xx.allow'] ? { rules: RobotRules.ALLOW_ALL, error: true } : unavailable;
   }
   return { rules: RobotRules.ALLOW_ALL, error: false };
-}
-
-interface Cached {
-  readonly rules: RobotRules;
-  readonly error: boolean;
 }
 
 /**
@@ -75,8 +103,8 @@ export class RobotsService {
   readonly agents: readonly string[];
   private readonly protocol: Pick<Protocol, 'fetch'>;
   private readonly success: TtlCache<RobotRules>;
-  private readonly errors: TtlCache<RobotRules>;
-  private readonly inFlight = new Map<string, Promise<RobotRules>>();
+  private readonly errors: TtlCache<Cached>;
+  private readonly inFlight = new Map<string, Promise<Cached>>();
   private readonly md: MetadataView;
   private fetches = 0;
 
@@ -98,9 +126,9 @@ export class RobotsService {
   }
 
   /**
-   * The rules for `url`'s host. Never rejects for network or HTTP trouble (those become allow or
-   * forbid rules as RFC 9309 and StormCrawler say) nor for a URL that does not parse (allow-all,
-   * since fetching it fails anyway); rejects only when `signal` aborts.
+   * The rules for `url`'s host. Never rejects for network or HTTP trouble (those become allow
+   * rules, or forbid-for-now rules with `unavailable`, as RFC 9309 says) nor for a URL that does not
+   * parse (allow-all, since fetching it fails anyway); rejects only when `signal` aborts.
    */
   async rulesFor(url: string | URL, signal?: AbortSignal): Promise<RobotsLookup> {
     if (this.s['http.robots.file.skip']) return { rules: RobotRules.ALLOW_ALL, fresh: false };
@@ -109,14 +137,25 @@ export class RobotsService {
       return { rules: RobotRules.ALLOW_ALL, fresh: false };
     const key = robotsCacheKey(u);
     const hit = this.cached(key);
-    if (hit) return { rules: hit.rules, fresh: false };
+    if (hit) return this.lookup(key, hit, false);
     const pending = this.inFlight.get(key);
-    if (pending) return { rules: await raceAbort(pending, signal), fresh: false };
+    if (pending) return this.lookup(key, await raceAbort(pending, signal), false);
     const fetching = this.fetchRules(new URL('/robots.txt', u.origin), key).finally(() =>
       this.inFlight.delete(key),
     );
     this.inFlight.set(key, fetching);
-    return { rules: await raceAbort(fetching, signal), fresh: true };
+    return this.lookup(key, await raceAbort(fetching, signal), true);
+  }
+
+  private lookup(key: string, c: Cached, fresh: boolean): RobotsLookup {
+    if (c.unavailable === undefined) return { rules: c.rules, fresh };
+    const unreachable = c.unreachable === true;
+    const retryAt = unreachable ? undefined : this.errors.expiresAt(key);
+    return {
+      rules: c.rules,
+      fresh,
+      unavailable: { reason: c.unavailable, unreachable, ...(retryAt !== undefined ? { retryAt } : {}) },
+    };
   }
 
   /** robots.txt requests sent so far (redirect hops included), hosts being fetched, cache sizes. */
@@ -132,17 +171,21 @@ export class RobotsService {
   // The error cache is checked first: a host in trouble is not served older success rules.
   private cached(key: string): Cached | undefined {
     const failed = this.errors.get(key);
-    if (failed) return { rules: failed, error: true };
+    if (failed) return failed;
     const rules = this.success.get(key);
     return rules ? { rules, error: false } : undefined;
   }
 
-  private store(keys: readonly string[], c: Cached): RobotRules {
-    for (const key of keys) (c.error ? this.errors : this.success).set(key, c.rules);
-    return c.rules;
+  private store(keys: readonly string[], c: Cached): Cached {
+    if (c.unreachable) return c;
+    for (const key of keys) {
+      if (c.error) this.errors.set(key, c);
+      else this.success.set(key, c.rules);
+    }
+    return c;
   }
 
-  private async fetchRules(first: URL, key: string): Promise<RobotRules> {
+  private async fetchRules(first: URL, key: string): Promise<Cached> {
     const keys = [key];
     let current = first;
     for (let redirects = 0; ; redirects++) {
@@ -152,8 +195,16 @@ export class RobotsService {
         res = await this.protocol.fetch(current.href, this.md);
       } catch (e) {
         if (!(e instanceof FetchException)) throw e;
-        // RFC 9309 §2.3.1.4 would treat unreachable as forbidden; StormCrawler allows, cached 1 h.
-        return this.store(keys, { rules: RobotRules.ALLOW_ALL, error: true });
+        // Our own address filter: the page is refused the same way, with a cause of its own.
+        if (e.kind === 'blockedAddress')
+          return this.store(keys, { rules: RobotRules.ALLOW_ALL, error: true });
+        // Unreachable means "disallow for now" (StormCrawler allows everything, cached 1 h).
+        return this.store(keys, {
+          rules: RobotRules.FORBID_ALL,
+          error: true,
+          unavailable: e.fetchException,
+          unreachable: e.kind !== undefined && UNREACHABLE_KINDS.has(e.kind),
+        });
       }
       const next =
         REDIRECT_CODES.has(res.statusCode) && redirects < MAX_ROBOTS_REDIRECTS

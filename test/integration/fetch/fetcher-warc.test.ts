@@ -25,6 +25,14 @@ const options: FetcherOptions = {
   prefix: 'protocol.',
   redirectionsAllowed: false,
   sitemapDiscovery: false,
+  hosts: {
+    factor: 2,
+    maxDelayMs: 60_000,
+    maxRetryAfterMs: 300_000,
+    downAfter: 3,
+    downBackoffMs: 60_000,
+    downMaxBackoffMs: 86_400_000,
+  },
 };
 
 const allowAll: RobotsSource = {

@@ -20,6 +20,14 @@ const options = (o: Partial<FetcherOptions> = {}): FetcherOptions => ({
   prefix: 'protocol.',
   redirectionsAllowed: true,
   sitemapDiscovery: false,
+  hosts: {
+    factor: 2,
+    maxDelayMs: 60_000,
+    maxRetryAfterMs: 300_000,
+    downAfter: 3,
+    downBackoffMs: 60_000,
+    downMaxBackoffMs: 86_400_000,
+  },
   ...o,
 });
 
@@ -325,7 +333,9 @@ describe('the fetcher against real servers', () => {
           maxLength: 12,
         }),
         async (paths) => {
-          const { fetcher, sink } = setup({ threads: 4, maxUrlsInQueues: 5 }, { 'http.timeout': 300 });
+          // Failures back the host off and put it down: short pauses, so that deferrals happen too.
+          const hosts = { ...options().hosts, maxDelayMs: 20, downBackoffMs: 20, downMaxBackoffMs: 40 };
+          const { fetcher, sink } = setup({ threads: 4, maxUrlsInQueues: 5, hosts }, { 'http.timeout': 300 });
           const urls = paths.map(([b, n], i) => `${server.origin}/${b}/${n}/${i}`);
           for (const u of urls) await fetcher.submit(item(u));
           await fetcher.idle();

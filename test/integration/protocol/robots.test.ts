@@ -106,19 +106,60 @@ describe('robots.txt fetching and caching', () => {
     expect(robotsHits(s)).toBe(2);
   });
 
-  it('allows everything after a network error, and asks again after an hour', async () => {
+  it('a refused connection is unavailable (disallow for now), not cached: the next lookup asks again', async () => {
     const s = await site((res) => res.end(ROBOTS));
     const origin = s.origin;
     await servers.pop()!.close();
     const robots = service();
     const lookup = await robots.rulesFor(`${origin}/x`);
-    expect(lookup.rules.isAllowed(`${origin}/private`)).toBe(true);
-    expect(robots.stats()).toMatchObject({ fetches: 1, errorCached: 1 });
-    await robots.rulesFor(`${origin}/y`);
-    expect(robots.stats().fetches).toBe(1);
-    clock.advance(HOUR);
-    await robots.rulesFor(`${origin}/z`);
+    expect(lookup.rules.isAllowed(`${origin}/x`)).toBe(false);
+    expect(lookup.unavailable).toEqual({ reason: 'Connection refused', unreachable: true });
+    expect(robots.stats()).toMatchObject({ fetches: 1, errorCached: 0, cached: 0 });
+    const again = await robots.rulesFor(`${origin}/y`);
+    expect(again).toMatchObject({ fresh: true, unavailable: { unreachable: true } });
     expect(robots.stats().fetches).toBe(2);
+  });
+
+  it('a robots.txt that times out is unavailable and not cached', async () => {
+    const s = await site(() => {}); // never answers
+    const quick = testProtocol({ 'http.timeout': 200 });
+    try {
+      const robots = new RobotsService(protocolSettings({ 'http.agent.name': 'testbot' }), {
+        protocol: quick,
+        clock: new ManualClock(),
+      });
+      const lookup = await robots.rulesFor(`${s.origin}/x`);
+      expect(lookup.rules.isAllowed(`${s.origin}/x`)).toBe(false);
+      expect(lookup.unavailable).toEqual({ reason: 'Socket timeout fetching', unreachable: true });
+      expect(robots.stats().errorCached).toBe(0);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it.each([429, 500, 503])(
+    'a %i is unavailable until its error cache entry expires, which the lookup tells',
+    async (status) => {
+      const s = await site((res) => res.writeHead(status).end());
+      const robots = service();
+      const first = await robots.rulesFor(`${s.origin}/`);
+      expect(first.unavailable).toEqual({
+        reason: `HTTP ${status}`,
+        unreachable: false,
+        retryAt: clock.now() + HOUR,
+      });
+      clock.advance(1000);
+      const cached = await robots.rulesFor(`${s.origin}/a`);
+      expect(cached).toMatchObject({ fresh: false, unavailable: { retryAt: first.unavailable!.retryAt } });
+      expect(robotsHits(s)).toBe(1);
+    },
+  );
+
+  it('a 5xx with http.robots.5xx.allow is not unavailable: everything is allowed', async () => {
+    const s = await site((res) => res.writeHead(503).end());
+    const lookup = await service({ 'http.robots.5xx.allow': true }).rulesFor(`${s.origin}/`);
+    expect(lookup.unavailable).toBeUndefined();
+    expect(lookup.rules.isAllowed(`${s.origin}/x`)).toBe(true);
   });
 
   it('fetches robots.txt through the address filter: a refused address allows, nothing is sent', async () => {

@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import type { HealthPolicy } from '../../../src/fetch/host-health.js';
 import { FetchQueues, type QueueSettings } from '../../../src/fetch/queues.js';
 import { ManualClock } from '../../../src/util/clock.js';
 
 const settings: QueueSettings = { delayMs: 1000, minDelayMs: 0, threadsPerQueue: 1, maxThreadsRules: [] };
 
+const policy: HealthPolicy = {
+  factor: 2,
+  maxDelayMs: 8000,
+  maxRetryAfterMs: 30_000,
+  downAfter: 3,
+  downBackoffMs: 60_000,
+  downMaxBackoffMs: 86_400_000,
+};
+
 function setup(s: Partial<QueueSettings> = {}) {
   const clock = new ManualClock(0);
-  const queues = new FetchQueues<string>({ ...settings, ...s }, clock);
+  const queues = new FetchQueues<string>({ ...settings, ...s }, clock, policy);
   const take = () => {
     const r = queues.take();
     return 'next' in r ? r.next.item : r.waitMs;
@@ -151,5 +161,94 @@ describe('politeness queues', () => {
       } else clock.advance(r.waitMs ?? 1);
     }
     expect(queues.queued).toBe(0);
+  });
+
+  describe('with host health', () => {
+    const failing = (queues: FetchQueues<string>, clock: ManualClock, key: string, unreachable = false) =>
+      queues.healthOf(key)!.failure({
+        now: clock.now(),
+        startedAt: clock.now(),
+        seedMs: queues.seedOf(key),
+        unreachable,
+        reason: 'HTTP 503',
+      });
+
+    it('a failure doubles the delay after that fetch; a success brings it back', () => {
+      const { clock, queues, take } = setup();
+      for (let i = 0; i < 4; i++) queues.add('a', `a${i}`);
+      expect(take()).toBe('a0');
+      failing(queues, clock, 'a');
+      queues.finish('a');
+      expect(take()).toBe(2000);
+      clock.advance(2000);
+      expect(take()).toBe('a1');
+      queues.healthOf('a')!.success(queues.seedOf('a'));
+      queues.finish('a');
+      expect(take()).toBe(1000);
+      clock.advance(1000);
+      expect(take()).toBe('a2');
+    });
+
+    it('a failing host gets one fetch at a time whatever its threads', () => {
+      const { clock, queues, take } = setup({ threadsPerQueue: 3, minDelayMs: 0 });
+      for (let i = 0; i < 4; i++) queues.add('a', `a${i}`);
+      expect([take(), take()]).toEqual(['a0', 'a1']);
+      failing(queues, clock, 'a');
+      queues.finish('a');
+      queues.finish('a');
+      // The seed of a queue without delay is fetcher.server.delay: 1000 ms, doubled.
+      expect(take()).toBe(2000);
+      clock.advance(2000);
+      expect([take(), take()]).toEqual(['a2', undefined]);
+    });
+
+    it('a paused host is not served before the pause ends, and other hosts are served meanwhile', () => {
+      const { clock, queues, take } = setup({ delayMs: 0 });
+      queues.add('a', 'a0');
+      queues.add('a', 'a1');
+      queues.add('b', 'b0');
+      queues.add('b', 'b1');
+      expect(take()).toBe('a0');
+      const change = queues.healthOf('a')!.retryAfter({
+        now: 0,
+        startedAt: 0,
+        seedMs: queues.seedOf('a'),
+        retryAfterMs: 3000,
+        reason: 'HTTP 429',
+      });
+      expect(queues.pauseOf('a')).toBe(change.paused);
+      expect(queues.drain('a')).toMatchObject([{ item: 'a1' }]);
+      queues.finish('a');
+      queues.add('a', 'a2');
+      expect(take()).toBe('b0');
+      queues.finish('b');
+      expect(take()).toBe('b1');
+      queues.finish('b');
+      expect(take()).toBe(3000);
+      clock.advance(3000);
+      expect(queues.pauseOf('a')).toBeUndefined();
+      expect(take()).toBe('a2');
+    });
+
+    it('counts hosts by state, and remembers an idle failing host a while after its pause', () => {
+      const { clock, queues, take } = setup({ delayMs: 0 });
+      queues.add('a', 'a0');
+      queues.add('b', 'b0');
+      queues.add('c', 'c0');
+      expect([take(), take(), take()]).toEqual(['a0', 'b0', 'c0']);
+      for (let i = 0; i < 3; i++) failing(queues, clock, 'a', true);
+      failing(queues, clock, 'b');
+      for (const k of ['a', 'b', 'c']) queues.finish(k);
+      expect(queues.hostStates()).toEqual({ backoff: 1, down: 1 });
+      // c is healthy and idle: forgotten at once; a (down, 60 s pause) and b are remembered.
+      expect(queues.queueCount).toBe(2);
+      clock.advance(60_000);
+      take();
+      expect(queues.queueCount).toBe(2);
+      expect(queues.pauseOf('a')).toBeUndefined();
+      clock.advance(10 * 60_000);
+      take();
+      expect(queues.queueCount).toBe(0);
+    });
   });
 });
