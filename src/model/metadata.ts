@@ -16,7 +16,17 @@ const BLANK = /^\s*$/;
  * keep what `getValues` returned.
  */
 export class Metadata {
-  private readonly map = new Map<string, readonly string[]>();
+  private map = new Map<string, readonly string[]>();
+  /** The map may be another Metadata's too (copy on write): cloned before the first change. */
+  private shared = false;
+
+  private writable(): Map<string, readonly string[]> {
+    if (this.shared) {
+      this.map = new Map(this.map);
+      this.shared = false;
+    }
+    return this.map;
+  }
 
   /**
    * Reads metadata from JSON such as a status document's `metadata`. Lenient, because documents may
@@ -66,31 +76,31 @@ export class Metadata {
 
   /** Replaces the key's values with this one value. */
   setValue(key: string, value: string): void {
-    this.map.set(key, [value]);
+    this.writable().set(key, [value]);
   }
 
   /** Replaces the key's values; a no-op when `values` is missing or empty (the key is kept). */
   setValues(key: string, values: readonly string[] | undefined | null): void {
     if (!values || values.length === 0) return;
-    this.map.set(key, [...values]);
+    this.writable().set(key, [...values]);
   }
 
   /** Appends a value; a no-op when the value is missing or blank. */
   addValue(key: string, value: string | undefined | null): void {
     if (value === undefined || value === null || BLANK.test(value)) return;
-    this.map.set(key, [...(this.map.get(key) ?? []), value]);
+    this.writable().set(key, [...(this.map.get(key) ?? []), value]);
   }
 
   /** Appends values as they are (blank ones included); a no-op when there are none. */
   addValues(key: string, values: readonly string[] | undefined | null): void {
     if (!values || values.length === 0) return;
-    this.map.set(key, [...(this.map.get(key) ?? []), ...values]);
+    this.writable().set(key, [...(this.map.get(key) ?? []), ...values]);
   }
 
   /** Removes the key and returns what it held. */
   remove(key: string): readonly string[] | undefined {
     const values = this.map.get(key);
-    this.map.delete(key);
+    if (values !== undefined) this.writable().delete(key);
     return values;
   }
 
@@ -103,16 +113,22 @@ export class Metadata {
     return this.map.size;
   }
 
-  /** An independent copy. */
+  /**
+   * An independent copy. O(1): both share the map until either changes (value lists are never
+   * changed in place, so sharing them is safe); most copies of a crawl are read and never changed.
+   */
   copy(): Metadata {
     const md = new Metadata();
-    for (const [key, values] of this.map) md.map.set(key, values);
+    md.map = this.map;
+    md.shared = true;
+    this.shared = true;
     return md;
   }
 
   /** Sets `prefix + key` for every key of `other`; the prefix is used as is, no separator added. */
   putAll(other: Metadata, prefix = ''): void {
-    for (const [key, values] of other.map) this.map.set(prefix + key, values);
+    const map = this.writable();
+    for (const [key, values] of other.map) map.set(prefix + key, values);
   }
 
   entries(): IterableIterator<[string, readonly string[]]> {

@@ -187,7 +187,9 @@ export class StatusUpdater {
       !how.storedAsIs &&
       (status === 'ERROR' || (status === 'REDIRECTION' && this.options.deleteRedirections));
     const { nextFetchDate } = schedule;
-    const transition: TransitionRecord = {
+    // Built only when read: most DISCOVERED writes find the URL known (409) and log nothing.
+    let transition: TransitionRecord | undefined;
+    const record = (): TransitionRecord => ({
       url: event.url,
       appliedAt: isoDate(now),
       previousStatus: event.previousStatus ?? null,
@@ -204,7 +206,7 @@ export class StatusUpdater {
       dropped: full.keySet().filter((k) => !kept.has(k)),
       delete: deleted,
       problems,
-    };
+    });
     return {
       url: event.url,
       status,
@@ -212,8 +214,11 @@ export class StatusUpdater {
       nextFetchDate,
       delete: deleted,
       fullMetadata: full,
-      transition,
       storedAsIs: how.storedAsIs,
+      get transition() {
+        transition ??= record();
+        return transition;
+      },
     };
   }
 }

@@ -49,8 +49,17 @@ export function parseInstant(value: string | undefined): number | undefined {
 
 /** The one date format of the status index and the transition log: ISO-8601 UTC with milliseconds. */
 export function isoDate(ms: number): string {
-  return new Date(ms).toISOString();
+  // The same instant comes several times in a row (a page's dates, the updates of one batch): the
+  // last formatting is kept, as a Date and its string cost more than the comparison.
+  if (ms !== lastIsoMs) {
+    lastIso = new Date(ms).toISOString();
+    lastIsoMs = ms;
+  }
+  return lastIso;
 }
+
+let lastIsoMs = Number.NaN;
+let lastIso = '';
 
 const UNIT_MS: Record<RoundUnit, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000 };
 

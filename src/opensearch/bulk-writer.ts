@@ -39,6 +39,8 @@ interface Pending {
   settle(r: BulkResult): void;
 }
 
+const BULK_FILTER_PATH = ['items.*.status', 'items.*.error.type', 'items.*.error.reason'];
+
 const TEMPORARY = (status: number) => status === 429 || status >= 500;
 
 /**
@@ -149,8 +151,9 @@ export class BulkWriter {
       for (let attempt = 0; ; attempt++) {
         try {
           const body = `${batch.map((p) => p.line).join('\n')}\n`;
-          // A prepared NDJSON string passes through the client unchanged.
-          const res = await this.client.bulk({ body: body as never });
+          // A prepared NDJSON string passes through the client unchanged. Only the item statuses
+          // and errors are read: the rest of each item (index, id, version, shards...) is not sent.
+          const res = await this.client.bulk({ body: body as never, filter_path: BULK_FILTER_PATH });
           this.endOutage();
           this.settleItems(batch, res.body.items as unknown as Record<string, ItemResponse>[]);
           return;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { getDomain } from 'tldts';
 import { MD } from '../model/keys.js';
 import { Metadata } from '../model/metadata.js';
@@ -10,7 +10,8 @@ export type PartitionMode = 'byHost' | 'byDomain' | 'byIP';
 
 /** StormCrawler's document id: lowercase hex SHA-256 of the URL's UTF-8 bytes. */
 export function documentId(url: string): string {
-  return createHash('sha256').update(url, 'utf8').digest('hex');
+  // One-shot: no Hash object per URL (strings are hashed as UTF-8).
+  return hash('sha256', url, 'hex');
 }
 
 /**

@@ -10,14 +10,18 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const m of testModules) {
+      // A file whose set-up failed (beforeAll, an import) marks its tests skipped: they are failures.
+      const broken = m.state() === 'failed';
+      let count = 0;
       for (const t of m.children.allTests()) {
+        count++;
         const state = t.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed' || broken) failed++;
         else skipped++;
       }
       // A file that failed to load has no tests but is a failure all the same.
-      if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++;
+      if (broken && count === 0) failed++;
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { MD } from '../../model/keys.js';
 import { Params } from './params.js';
 import type { ParseFilterFactory } from './types.js';
@@ -26,11 +26,14 @@ export const signatureParseFilter: ParseFilterFactory = (raw, ctx) => {
         const previous = md.getFirstValue(keyName);
         if (previous !== undefined) md.setValue(copyKey, previous);
       }
-      const hash = createHash(algorithm);
-      if (useText && parse.text.trim() !== '') hash.update(parse.text, 'utf8');
-      else if (!useText && parse.content.length > 0) hash.update(parse.content);
-      else hash.update(url, 'utf8');
-      md.setValue(keyName, hash.digest('hex'));
+      // One-shot hashing: no Hash object per page.
+      const input =
+        useText && parse.text.trim() !== ''
+          ? parse.text
+          : !useText && parse.content.length > 0
+            ? parse.content
+            : url;
+      md.setValue(keyName, hash(algorithm, input, 'hex'));
     },
   };
 };

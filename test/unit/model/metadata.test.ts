@@ -85,6 +85,16 @@ describe('Metadata', () => {
     expect(b.toJSON()).toEqual({ k: ['a', 'b'], other: ['x'] });
   });
 
+  it('copies stay independent whichever side changes first, and through copies of copies', () => {
+    const a = Metadata.of({ k: 'a' });
+    const b = a.copy();
+    const c = b.copy();
+    a.setValue('k', 'A');
+    c.remove('k');
+    b.addValue('k', 'b');
+    expect([a.toJSON(), b.toJSON(), c.toJSON()]).toEqual([{ k: ['A'] }, { k: ['a', 'b'] }, {}]);
+  });
+
   it('putAll prefixes keys as is, with no separator', () => {
     const target = Metadata.of({ keep: 'x' });
     target.putAll(Metadata.of({ 'content-type': 'text/html', etag: ['1', '2'] }), 'protocol.');
