@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { clusterFailure } from '../opensearch/failures.js';
 import { ConfigError, CrawlerError, errorMessage } from '../util/errors.js';
 import { createLogger } from '../util/log.js';
 import type { Command, OptionSpec, ParsedValues } from './command.js';
@@ -14,6 +15,33 @@ import { statsCommand } from './commands/stats.js';
 import { topologyCommand } from './commands/topology.js';
 import { urlCommand } from './commands/url.js';
 import { formatOptions, GLOBAL_OPTIONS } from './options.js';
+
+/** What `crawler` exits with; shown in --help and the README. */
+export const EXIT = {
+  ok: 0,
+  /** The command ran but could not do everything (a URL `url` does not know, updates not written). */
+  incomplete: 1,
+  /** The command line cannot be read, or the configuration is invalid: nothing was done. */
+  usage: 2,
+  /**
+   * The command could not run: an option value it refuses, OpenSearch unreachable or refusing (a
+   * missing index, a query it cannot parse), a scale-out that cannot work.
+   */
+  failed: 3,
+  /** A bug: the message carries the stack trace for a report. */
+  internal: 4,
+} as const;
+
+const EXIT_HELP = [
+  'Exit codes:',
+  '  0    done',
+  '  1    done in part: a URL the status index does not know (url), updates not written (inject, run)',
+  '  2    the command line cannot be read, or the configuration is invalid; nothing was done',
+  '  3    could not run: an option value refused, OpenSearch unreachable or refusing (a missing',
+  '       index: run "crawler init"; a query it cannot parse), --instances above the shard count',
+  '  4    internal error (a bug; the message has the stack trace)',
+  '  130  a second SIGINT/SIGTERM during `run`: exited at once',
+].join('\n');
 
 const COMMANDS: readonly Command[] = [
   demoCommand,
@@ -43,6 +71,8 @@ function mainHelp(): string {
     'Environment: OPENSEARCH_URL, OPENSEARCH_USERNAME, OPENSEARCH_PASSWORD, LOG_LEVEL.',
     'With no OPENSEARCH_URL and nothing on 127.0.0.1:9200, the embedded node (scripts/opensearch) is started.',
     'Run "crawler <command> --help" for the options of a command.',
+    '',
+    EXIT_HELP,
   ].join('\n');
 }
 
@@ -55,6 +85,8 @@ function commandHelp(c: Command): string {
     'Options:',
     formatOptions({ ...c.options, ...GLOBAL_OPTIONS }),
     ...(c.details ? ['', c.details] : []),
+    '',
+    EXIT_HELP,
   ].join('\n');
 }
 
@@ -132,13 +164,14 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   } catch (e) {
     if (e instanceof ConfigError) {
       io.err(`crawler ${name}: ${e.message}`);
-      return 2;
+      return EXIT.usage;
     }
-    if (e instanceof CrawlerError) {
-      io.err(`crawler ${name}: ${e.message}`);
-      return 3;
+    const known = e instanceof CrawlerError ? e : clusterFailure(e);
+    if (known) {
+      io.err(`crawler ${name}: ${known.message}`);
+      return EXIT.failed;
     }
     io.err(`crawler ${name}: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    return 1;
+    return EXIT.internal;
   }
 }
