@@ -23,7 +23,9 @@ import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { CrawlerError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { shown } from '../util/shown.js';
 import { Crawler } from './crawler.js';
+import { seedRejected, urlProblem } from './inject.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
 import type { Stores } from './ports.js';
 
@@ -194,6 +196,15 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const loopOptions = crawlerOptions(config);
     const protocol = new HttpProtocol(config, { clock });
     closers.push(() => protocol.close());
+    const proxies = protocol.proxyList;
+    if (proxies.length > 0) {
+      log.info(
+        { proxies, rotation: proxies.length > 1 ? config['http.proxy.rotation'] : undefined },
+        proxies.length === 1
+          ? `every request goes through the proxy ${proxies[0]} (http.proxy.host)`
+          : `requests go through ${proxies.length} proxies from http.proxy.file, ${config['http.proxy.rotation']}`,
+      );
+    }
     const robots = robotsSource(new RobotsService(config, { protocol, clock }));
     const inline = createPageParser(config, { filter, clock, log });
     const stores = buildStores(client, config, clock, log, options.onTransition);
@@ -231,8 +242,9 @@ async function inject(
 ): Promise<void> {
   if (seeds.length === 0) return;
   for (const s of seeds) {
-    const kept = filter.filter(null, new Metadata(), s);
-    if (kept === null) log.warn({ url: s }, `--seed ${s} is rejected by the URL filters; skipped`);
+    const problem = urlProblem(s);
+    const kept = problem === undefined ? filter.filter(null, new Metadata(), s) : null;
+    if (kept === null) log.warn({ url: shown(s) }, `--seed ${problem ?? seedRejected(s)}; skipped`);
     else await stores.status.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
   }
   await stores.flush();

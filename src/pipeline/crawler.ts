@@ -106,6 +106,8 @@ export class Crawler {
    */
   async run(options: { once?: boolean; drainDeadlineMs?: number } = {}): Promise<void> {
     const { source, log } = this.parts;
+    // The first progress line's rate counts from here, not from nothing.
+    this.metrics.rate(this.parts.clock.now());
     const progress = setInterval(() => this.logProgress(), this.options.progressIntervalMs);
     progress.unref();
     try {

@@ -21,7 +21,7 @@ export class CrawlMetrics {
     }
   }
 
-  /** Pages per second since the previous call. */
+  /** Pages per second since the previous call (the first call starts the count and says 0). */
   rate(now: number): number {
     const dt = (now - this.lastAt) / 1000;
     const r = this.lastAt === 0 || dt <= 0 ? 0 : (this.fetched - this.lastFetched) / dt;

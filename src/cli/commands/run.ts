@@ -41,9 +41,20 @@ export const runCommand: Command = {
     const cfg = config();
     // Checked before the options: a crawl without a name is refused whatever else is given.
     checkAgentName(cfg['http.agent.name']);
-    const instances = intOption(values.instances ?? process.env.CRAWLER_INSTANCES, 'instances', 1);
-    const instance = intOption(values.instance ?? process.env.CRAWLER_INSTANCE, 'instance', 0);
-    if (instances < 1 || instance >= instances) {
+    const instancesGiven = values.instances ?? process.env.CRAWLER_INSTANCES;
+    const instanceGiven = values.instance ?? process.env.CRAWLER_INSTANCE;
+    if (instanceGiven !== undefined && instancesGiven === undefined) {
+      throw new CrawlerError(
+        'BAD_OPTION',
+        `--instance ${instanceGiven} needs --instances M (or CRAWLER_INSTANCES): how many instances share the status index`,
+      );
+    }
+    const instances = intOption(instancesGiven, 'instances', 1);
+    const instance = intOption(instanceGiven, 'instance', 0);
+    if (instances < 1) {
+      throw new CrawlerError('BAD_OPTION', `--instances must be at least 1, got ${instances}`);
+    }
+    if (instance >= instances) {
       throw new CrawlerError(
         'BAD_OPTION',
         `--instance must be between 0 and ${instances - 1}, got ${instance}`,
