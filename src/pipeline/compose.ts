@@ -10,6 +10,7 @@ import { connect } from '../opensearch/client.js';
 import { ContentWriter } from '../opensearch/content-store.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
 import { ensureIndices, planIndices } from '../opensearch/indices.js';
+import { ClusterOutage } from '../opensearch/outage.js';
 import { Spout } from '../opensearch/spout/spout.js';
 import { StatusWriter } from '../opensearch/status-store.js';
 import { TransitionsIndex } from '../opensearch/transitions.js';
@@ -50,15 +51,19 @@ export function buildStores(
   clock: Clock,
   log: Logger,
   onTransition?: (record: TransitionRecord) => void,
+  /** Shared with the spout: one view of an outage, logged once. */
+  outage: ClusterOutage = new ClusterOutage(clock, log),
 ): StoreSet {
   const updater = createStatusUpdater(config, clock);
-  const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log);
-  const contentBulk = new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log);
+  const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log, outage);
+  const contentBulk = new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
   const contentIndex = config['opensearch.indexer.index.name'];
   const deleter = new ContentDeleter(client, contentBulk, contentIndex, log);
   const transitionsName = config['status.transitions.index.name'];
   const transitionsBulk =
-    transitionsName === '' ? undefined : new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log);
+    transitionsName === ''
+      ? undefined
+      : new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
   const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
   const status = new StatusWriter({
     updater,
@@ -207,7 +212,8 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     }
     const robots = robotsSource(new RobotsService(config, { protocol, clock }));
     const inline = createPageParser(config, { filter, clock, log });
-    const stores = buildStores(client, config, clock, log, options.onTransition);
+    const outage = new ClusterOutage(clock, log);
+    const stores = buildStores(client, config, clock, log, options.onTransition, outage);
     closers.push(() => stores.close());
     await inject(client, config, stores, filter, options.seeds ?? [], log);
     await inline.ready;
@@ -219,9 +225,20 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       closers.push(() => pool.close());
       parser = pool;
     }
-    const source = new Spout(client, spoutOptions(config, shards), clock, log);
+    const source = new Spout(client, spoutOptions(config, shards), clock, log, outage);
     const crawler = new Crawler(
-      { source, stores, parser, protocol, robots, filter, transfer: stores.transfer, clock, log },
+      {
+        source,
+        stores,
+        parser,
+        protocol,
+        robots,
+        filter,
+        transfer: stores.transfer,
+        clock,
+        log,
+        health: outage,
+      },
       loopOptions,
     );
     return { crawler, cluster, userAgent: protocol.userAgent, close: closeAll };

@@ -12,7 +12,7 @@ import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { IndexerStage } from './indexer-stage.js';
 import { CrawlMetrics } from './metrics.js';
-import type { Stores, UrlSource } from './ports.js';
+import type { ClusterHealth, Stores, UrlSource } from './ports.js';
 
 export interface CrawlerParts {
   readonly source: UrlSource;
@@ -25,6 +25,8 @@ export interface CrawlerParts {
   readonly transfer: Pick<MetadataTransfer, 'forOutlink'>;
   readonly clock: Clock;
   readonly log: Logger;
+  /** Whether the cluster answers, for the progress lines. */
+  readonly health?: ClusterHealth;
 }
 
 export interface CrawlerOptions {
@@ -162,12 +164,17 @@ export class Crawler {
       this.closed = true;
       this.parsePool.clear();
       const urls = [...this.taken.keys()];
+      const ownPending = [...this.taken.values()].filter((t) => t.settling).length;
+      // The rest of the pending writes are DISCOVERED links of pages that were written.
+      const discovered = Math.max(0, this.parts.stores.status.pending - ownPending);
       for (const url of urls) this.release(url);
       this.metrics.abandoned += urls.length;
+      this.metrics.discoveredNotWritten += discovered;
       this.parts.log.warn(
-        { notWritten: urls.length },
-        `shutdown deadline reached: ${urls.length} URLs in flight were not written; ` +
-          'they keep their previous state and come back when due',
+        { notWritten: urls.length, discoveredNotWritten: discovered },
+        `shutdown deadline reached: ${urls.length} status updates of URLs in flight were not written ` +
+          '(those URLs keep their previous state and come back when due)' +
+          (discovered > 0 ? `, nor ${discovered} newly discovered links` : ''),
       );
     }
   }
@@ -275,6 +282,9 @@ export class Crawler {
       fetched: this.metrics.fetched,
       discovered: this.metrics.discovered,
       ...(this.metrics.abandoned > 0 ? { notWritten: this.metrics.abandoned } : {}),
+      ...(this.metrics.discoveredNotWritten > 0
+        ? { discoveredNotWritten: this.metrics.discoveredNotWritten }
+        : {}),
       statusWrites: { ...this.parts.stores.status.stats },
       spout: { queries: s.queries, queryMsP50: round(s.queryMsP50), queryMsP95: round(s.queryMsP95) },
       cpuUserMs: Math.round(usage.userCPUTime / 1000),
@@ -284,10 +294,13 @@ export class Crawler {
   }
 
   private logProgress(): void {
-    const { source, log, clock, stores } = this.parts;
+    const { source, log, clock, stores, health } = this.parts;
     const f = this.fetcher.stats;
+    const down = health?.unreachableMs();
+    const unreachable = down === undefined ? undefined : Math.round(down / 1000);
     log.info(
       {
+        ...(unreachable === undefined ? {} : { opensearchUnreachableSec: unreachable }),
         fetchedPerSec: Math.round(this.metrics.rate(clock.now()) * 10) / 10,
         fetched: this.metrics.fetched,
         inFlight: source.stats().inFlight,
@@ -298,7 +311,7 @@ export class Crawler {
         writesPending: stores.status.pending,
         errors: this.metrics.errorSummary(),
       },
-      'progress',
+      unreachable === undefined ? 'progress' : `progress: OpenSearch unreachable for ${unreachable} s`,
     );
   }
 }

@@ -11,6 +11,8 @@ export class CrawlMetrics {
   discovered = 0;
   /** URLs given up unchanged at the shutdown deadline: their status updates were not written. */
   abandoned = 0;
+  /** DISCOVERED writes still pending at the shutdown deadline. */
+  discoveredNotWritten = 0;
   private lastFetched = 0;
   private lastAt = 0;
 
