@@ -118,6 +118,7 @@ export class HttpProtocol implements Protocol {
         body = await readBody(res.body, headers['content-encoding'], {
           contentLimit: this.contentLimit(md),
           decodedLimit: this.s['http.decoded.limit'],
+          maxRatio: this.s['http.decoded.max.ratio'],
         });
       if (this.s['http.store.headers']) {
         headers['_response.headers_'] = [headerBlock(status, res.statusText, raw)];
