@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { clusterFailure } from '../opensearch/failures.js';
 import { ConfigError, CrawlerError, errorMessage } from '../util/errors.js';
 import { createLogger } from '../util/log.js';
 import type { Command, OptionSpec, ParsedValues } from './command.js';
@@ -14,6 +15,7 @@ import { statsCommand } from './commands/stats.js';
 import { topologyCommand } from './commands/topology.js';
 import { urlCommand } from './commands/url.js';
 import { warcCommand } from './commands/warc.js';
+import { EXIT, EXIT_HELP } from './exit.js';
 import { formatOptions, GLOBAL_OPTIONS } from './options.js';
 
 const COMMANDS: readonly Command[] = [
@@ -45,6 +47,8 @@ function mainHelp(): string {
     'Environment: OPENSEARCH_URL, OPENSEARCH_USERNAME, OPENSEARCH_PASSWORD, LOG_LEVEL.',
     'With no OPENSEARCH_URL and nothing on 127.0.0.1:9200, the embedded node (scripts/opensearch) is started.',
     'Run "crawler <command> --help" for the options of a command.',
+    '',
+    EXIT_HELP,
   ].join('\n');
 }
 
@@ -57,6 +61,8 @@ function commandHelp(c: Command): string {
     'Options:',
     formatOptions({ ...c.options, ...GLOBAL_OPTIONS }),
     ...(c.details ? ['', c.details] : []),
+    '',
+    EXIT_HELP,
   ].join('\n');
 }
 
@@ -134,13 +140,14 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   } catch (e) {
     if (e instanceof ConfigError) {
       io.err(`crawler ${name}: ${e.message}`);
-      return 2;
+      return EXIT.usage;
     }
-    if (e instanceof CrawlerError) {
-      io.err(`crawler ${name}: ${e.message}`);
-      return 3;
+    const known = e instanceof CrawlerError ? e : clusterFailure(e);
+    if (known) {
+      io.err(`crawler ${name}: ${known.message}`);
+      return EXIT.failed;
     }
     io.err(`crawler ${name}: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    return 1;
+    return EXIT.internal;
   }
 }

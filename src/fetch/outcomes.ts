@@ -41,11 +41,21 @@ export interface ResponseContext {
 
 /**
  * The metadata after a fetch: the URL's own, the response headers under the protocol prefix and the
- * fetch figures. A previous `fetch.exception` is dropped, since this fetch got an answer.
+ * fetch figures. A previous `fetch.exception` and `http.trimmed` are dropped, since this fetch got an
+ * answer of its own, and so are the validators of the previous page on a 200.
  */
 export function mergedMetadata(c: ResponseContext): Metadata {
   const md = c.metadata.copy();
   md.remove(MD.fetchException);
+  // What the previous response said about its body no longer holds for this one.
+  md.remove(MD.trimmed);
+  md.remove(MD.trimmedReason);
+  if (c.response.statusCode === 200) {
+    // A new representation: validators it did not send must not be sent back for it (a 304 may
+    // leave them out and keeps the stored ones).
+    md.remove(c.prefix + MD.etagHeader);
+    md.remove(c.prefix + MD.lastModifiedHeader);
+  }
   for (const [name, values] of Object.entries(c.response.headers)) md.setValues(c.prefix + name, values);
   md.setValue(MD.fetchStatusCode, String(c.response.statusCode));
   md.setValue(MD.fetchByteLength, String(c.response.byteLength));

@@ -50,6 +50,12 @@ export const MD = {
   /** "true" when the body was cut at a limit; the reason is in `trimmedReason`. */
   trimmed: 'http.trimmed',
   trimmedReason: 'http.trimmed.reason',
+  /**
+   * The validators of a response, stored after `protocol.md.prefix` as HTTP names them; kept for
+   * conditional GET (`http.conditional.get`) and sent back as If-None-Match / If-Modified-Since.
+   */
+  etagHeader: 'etag',
+  lastModifiedHeader: 'last-modified',
   /** "true"/"false": the host's robots.txt names sitemaps (SitemapFilter reads it). */
   foundSitemap: 'foundSitemap',
 
@@ -125,6 +131,12 @@ export const ERROR_CAUSE = {
   blockedAddress: 'blocked address',
   /** Neither http nor https. */
   unsupportedScheme: 'unsupported scheme',
+  /** A compressed body decoded past http.decoded.limit: a decompression bomb, not parsed. */
+  decodedSizeLimit: 'decoded size limit',
+  /** A compressed body cut at http.content.limit after inflating past http.decoded.max.ratio. */
+  inflationRatioLimit: 'inflation ratio limit',
+  /** Content that claims to be text (or says nothing) but holds NUL bytes. */
+  binaryContent: 'binary content',
 } as const;
 
 /**

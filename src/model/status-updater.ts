@@ -53,6 +53,11 @@ export interface StatusUpdaterOptions {
   readonly maxFetchErrors: number;
   readonly roundDate: RoundUnit;
   readonly deleteRedirections: boolean;
+  /**
+   * Metadata keys of the response validators kept for conditional GET (`http.conditional.get`),
+   * removed when the page's content goes (ERROR, REDIRECTION); empty when it is off.
+   */
+  readonly validators?: readonly string[];
 }
 
 export type StatusUpdaterConfig = SchedulerConfig &
@@ -64,6 +69,8 @@ export type StatusUpdaterConfig = SchedulerConfig &
     | 'status.updater.cache.spec'
     | 'status.updater.unit.round.date'
     | 'status.updater.delete.redirections'
+    | 'http.conditional.get'
+    | 'protocol.md.prefix'
   >;
 
 /**
@@ -144,6 +151,10 @@ export class StatusUpdater {
       md.remove(MD.errorCause);
       md.remove(MD.errorMessage);
       md.remove(MD.errorSource);
+    }
+    // Its content is removed: a 304 must not make it FETCHED without a page.
+    if (status === 'ERROR' || status === 'REDIRECTION') {
+      for (const k of this.options.validators ?? []) md.remove(k);
     }
 
     const schedule = this.scheduler.schedule(status, md);
@@ -229,6 +240,10 @@ export class StatusUpdater {
  */
 export function createStatusUpdater(config: StatusUpdaterConfig, clock: Clock): StatusUpdater {
   const scheduler = createScheduler(config, clock);
+  const prefix = config['protocol.md.prefix'];
+  const validators = config['http.conditional.get']
+    ? [prefix + MD.etagHeader, prefix + MD.lastModifiedHeader]
+    : [];
   const cache = config['status.updater.use.cache']
     ? new DiscoveredCache(
         parseCacheSpec(config['status.updater.cache.spec'], 'status.updater.cache.spec'),
@@ -237,11 +252,19 @@ export function createStatusUpdater(config: StatusUpdaterConfig, clock: Clock): 
     : undefined;
   return new StatusUpdater({
     scheduler,
-    transfer: MetadataTransfer.fromConfig(config, scheduler.ownKeys),
+    // Kept whatever metadata.persist says: the scheduler's own state, the validators of conditional
+    // GET, and the mark of a body cut at a limit (so the status index says the page is incomplete).
+    transfer: MetadataTransfer.fromConfig(config, [
+      ...scheduler.ownKeys,
+      ...validators,
+      MD.trimmed,
+      MD.trimmedReason,
+    ]),
     clock,
     cache,
     maxFetchErrors: config['max.fetch.errors'],
     roundDate: config['status.updater.unit.round.date'],
     deleteRedirections: config['status.updater.delete.redirections'],
+    validators,
   });
 }

@@ -2,6 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { ClusterOutage } from './outage.js';
 
 export interface BulkAction {
   readonly op: 'index' | 'create' | 'delete';
@@ -14,7 +15,20 @@ export interface BulkAction {
 
 export type BulkResult =
   | { readonly ok: true; readonly status: number; readonly result: string }
-  | { readonly ok: false; readonly status: number; readonly error: string };
+  | {
+      readonly ok: false;
+      readonly status: number;
+      readonly error: string;
+      /** The writer was closed before OpenSearch acknowledged the action (shutdown): not its fault. */
+      readonly closed?: true;
+    };
+
+const CLOSED: BulkResult = {
+  ok: false,
+  status: 0,
+  error: 'not written: the writer was closed first',
+  closed: true,
+};
 
 export interface BulkWriterOptions {
   /** Flush when this many actions are buffered (opensearch.<type>.bulkActions). */
@@ -48,7 +62,9 @@ const TEMPORARY = (status: number) => status === 429 || status >= 500;
  * `create` is success (the existing document wins). Items the cluster rejects as temporary are retried
  * with backoff up to `maxAttempts`; while the cluster cannot be reached at all, whole requests are
  * retried without limit, and `add` makes callers wait once `maxPending` actions are unsettled, so an
- * outage pauses the pipeline instead of growing memory or dropping updates.
+ * outage pauses the pipeline instead of growing memory or dropping updates. `close` ends all of it:
+ * every action not yet acknowledged settles as not written (`closed`), retries stop, and nothing
+ * is left to keep the process alive.
  */
 export class BulkWriter {
   private buffer: Pending[] = [];
@@ -58,15 +74,24 @@ export class BulkWriter {
   private readonly roomWaiters: (() => void)[] = [];
   private readonly slotWaiters: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private outageSince: number | undefined;
   private readonly flushes = new Set<Promise<void>>();
+  /** Actions waiting for a retry of their own (temporary item failures). */
+  private readonly retrying = new Set<Pending>();
+  /** Wakes the requests sleeping before their next attempt. */
+  private readonly sleepers = new Set<() => void>();
+  private closed = false;
+  private readonly outage: ClusterOutage;
 
   constructor(
     private readonly client: Client,
     private readonly options: BulkWriterOptions,
-    private readonly clock: Clock,
-    private readonly log: Logger,
-  ) {}
+    clock: Clock,
+    log: Logger,
+    /** Shared with the other parts that talk to the cluster, so an outage is logged once. */
+    outage?: ClusterOutage,
+  ) {
+    this.outage = outage ?? new ClusterOutage(clock, log);
+  }
 
   /** Actions accepted and not yet settled. */
   get pending(): number {
@@ -75,7 +100,7 @@ export class BulkWriter {
 
   /** True while requests fail because the cluster cannot be reached. */
   get inOutage(): boolean {
-    return this.outageSince !== undefined;
+    return this.outage.isDown;
   }
 
   /**
@@ -83,7 +108,7 @@ export class BulkWriter {
    * an outage or a slow cluster slows them down instead of growing memory (backpressure).
    */
   async ready(): Promise<void> {
-    while (this.pendingCount >= this.options.maxPending) {
+    while (this.pendingCount >= this.options.maxPending && !this.closed) {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     }
   }
@@ -98,12 +123,27 @@ export class BulkWriter {
     }
   }
 
+  /**
+   * Stops for good: timers cleared, retries ended, and every action not acknowledged yet settles as
+   * not written (`closed`). Requests in flight settle theirs when they return.
+   */
   close(): void {
+    this.closed = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
+    const buffered = this.buffer;
+    this.buffer = [];
+    this.bytes = 0;
+    for (const p of [...buffered, ...this.retrying]) p.settle(CLOSED);
+    this.retrying.clear();
+    for (const wake of [...this.sleepers]) wake();
+    for (const resolve of this.roomWaiters.splice(0)) resolve();
+    for (const resolve of this.slotWaiters.splice(0)) resolve();
   }
 
   /** Queues an action (after `ready`); resolves when OpenSearch settled it, never rejects. */
   add(action: BulkAction): Promise<BulkResult> {
+    if (this.closed) return Promise.resolve(CLOSED);
     this.pendingCount++;
     const meta: Record<string, string> = { _index: action.index };
     if (action.id !== '') meta._id = action.id;
@@ -125,6 +165,10 @@ export class BulkWriter {
   }
 
   private push(p: Pending): void {
+    if (this.closed) {
+      p.settle(CLOSED);
+      return;
+    }
     this.buffer.push(p);
     this.bytes += p.line.length + 1;
     if (this.buffer.length >= this.options.maxActions || this.bytes >= this.options.maxBytes) this.send();
@@ -143,18 +187,22 @@ export class BulkWriter {
   }
 
   private async request(batch: Pending[]): Promise<void> {
-    while (this.inFlight >= this.options.concurrency) {
+    while (this.inFlight >= this.options.concurrency && !this.closed) {
       await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
     }
     this.inFlight++;
     try {
       for (let attempt = 0; ; attempt++) {
+        if (this.closed) {
+          for (const p of batch) p.settle(CLOSED);
+          return;
+        }
         try {
           const body = `${batch.map((p) => p.line).join('\n')}\n`;
           // A prepared NDJSON string passes through the client unchanged. Only the item statuses
           // and errors are read: the rest of each item (index, id, version, shards...) is not sent.
           const res = await this.client.bulk({ body: body as never, filter_path: BULK_FILTER_PATH });
-          this.endOutage();
+          this.outage.up();
           this.settleItems(batch, res.body.items as unknown as Record<string, ItemResponse>[]);
           return;
         } catch (e) {
@@ -164,8 +212,8 @@ export class BulkWriter {
             for (const p of batch) p.settle({ ok: false, status, error: errorMessage(e) });
             return;
           }
-          this.startOutage(e);
-          await sleep(this.backoff(attempt));
+          this.outage.down('bulk write', e);
+          await this.sleep(this.backoff(attempt));
         }
       }
     } finally {
@@ -197,10 +245,13 @@ export class BulkWriter {
         });
       }
     });
-    if (retry.length > 0) {
+    if (retry.length > 0 && this.closed) {
+      for (const p of retry) p.settle(CLOSED);
+    } else if (retry.length > 0) {
+      for (const p of retry) this.retrying.add(p);
       const wait = this.backoff(retry[0]!.attempts);
       setTimeout(() => {
-        for (const p of retry) this.push(p);
+        for (const p of retry) if (this.retrying.delete(p)) this.push(p);
       }, wait).unref();
     }
   }
@@ -210,24 +261,17 @@ export class BulkWriter {
     return Math.min(max, base * 2 ** Math.min(attempt, 20));
   }
 
-  private startOutage(e: unknown): void {
-    if (this.outageSince === undefined) {
-      this.outageSince = this.clock.now();
-      this.log.warn(
-        { err: errorMessage(e), pending: this.pendingCount },
-        'OpenSearch cannot be reached: pausing and retrying the bulk writes',
-      );
-    }
-  }
-
-  private endOutage(): void {
-    if (this.outageSince !== undefined) {
-      this.log.info(
-        { seconds: Math.round((this.clock.now() - this.outageSince) / 1000) },
-        'OpenSearch is back: writes resumed',
-      );
-      this.outageSince = undefined;
-    }
+  /** Waits before the next attempt; `close` cuts the wait short. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(t);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const t = setTimeout(wake, ms);
+      this.sleepers.add(wake);
+    });
   }
 }
 

@@ -73,8 +73,8 @@ export function contentUrl(url: string, md: Metadata, canonicalKey: string): str
 
 /**
  * The content document of a FETCHED page: url (the page's own, so deletion can find it), canonical,
- * title/description/keywords and other fields from indexer.md.mapping, text, host, fetch time and
- * signature.
+ * title/description/keywords and other fields from indexer.md.mapping, text, host, fetch time,
+ * signature, and `trimmed` (the reason) when the fetch cut the body at a limit.
  */
 export function contentDocument(
   url: string,
@@ -96,6 +96,8 @@ export function contentDocument(
   if (signature) doc.signature = signature;
   const lang = md.getFirstValue(MD.lang);
   if (lang) doc.lang = lang;
+  // An incomplete page says so: its text stops where the fetch cut the body.
+  if (md.getFirstValue(MD.trimmed) === 'true') doc.trimmed = md.getFirstValue(MD.trimmedReason) ?? 'true';
   for (const m of mapping) {
     const keys = m.prefix ? md.keySet(m.key) : [m.key];
     for (const key of keys) {

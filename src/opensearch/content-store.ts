@@ -57,10 +57,12 @@ export class ContentWriter {
       } else if (result.status === 400) {
         settled({ kind: 'rejected', error: result.error });
       } else {
-        d.log.warn(
-          { url, httpStatus: result.status, err: result.error },
-          'content write failed; the page comes back when due',
-        );
+        // Given up at shutdown: counted in the crawl's one line of what was not written.
+        if (!result.closed)
+          d.log.warn(
+            { url, httpStatus: result.status, err: result.error },
+            'content write failed; the page comes back when due',
+          );
         settled({ kind: 'failed', status: result.status, error: result.error });
       }
     });

@@ -25,7 +25,8 @@ export class ContentDeleter {
 
   delete(url: string): void {
     void this.bulk.add({ op: 'delete', index: this.index, id: documentId(url) }).then((r) => {
-      if (!r.ok) this.log.warn({ url, status: r.status, err: r.error }, 'content deletion failed');
+      if (!r.ok && !r.closed)
+        this.log.warn({ url, status: r.status, err: r.error }, 'content deletion failed');
     });
     this.pending.add(url);
     if (this.pending.size >= 1000) void this.flushQuery();

@@ -149,10 +149,18 @@ export async function runReset(
     } as never,
   });
   const task = (res.body as unknown as { task: string }).task;
+  // The task runs on the cluster whatever happens here; a cluster that stops answering for a minute
+  // ends the wait (with the last error) instead of spinning on it.
+  let failures = 0;
   for (;;) {
     const t = await client.tasks
       .get({ task_id: task, wait_for_completion: true, timeout: '2s' })
-      .catch(() => undefined);
+      .catch(async (e: unknown) => {
+        if (++failures >= 30) throw e;
+        await new Promise((r) => setTimeout(r, 2000));
+        return undefined;
+      });
+    if (t) failures = 0;
     const body = t?.body as
       | {
           completed: boolean;

@@ -5,8 +5,10 @@ import { metadataField } from './status-doc.js';
 export interface CrawlStats {
   readonly total: number;
   readonly byStatus: Record<string, number>;
-  /** ERROR and FETCH_ERROR by error.cause ("(none)" when missing). */
+  /** ERROR and FETCH_ERROR by error.cause (NO_CAUSE when missing). */
   readonly errorsByCause: Record<string, Record<string, number>>;
+  /** ERROR and FETCH_ERROR by error.source, the stage that ended them (NO_SOURCE when missing). */
+  readonly errorsBySource: Record<string, Record<string, number>>;
   /** ERROR and FETCH_ERROR by fetch.exception, when it is persisted. */
   readonly errorsByException: Record<string, Record<string, number>>;
   readonly dueNow: number;
@@ -28,6 +30,13 @@ interface Bucket {
 }
 type Terms = { buckets: Bucket[] };
 
+/**
+ * The bucket of documents without the field: most FETCH_ERRORs (their reason is fetch.exception),
+ * and pages the parsers ended (their stage is in error.source).
+ */
+export const NO_CAUSE = '(no error.cause)';
+export const NO_SOURCE = '(no error.source)';
+
 const counts = (t: Terms | undefined): Record<string, number> =>
   Object.fromEntries((t?.buckets ?? []).map((b) => [b.key, b.doc_count]));
 
@@ -44,7 +53,8 @@ export async function crawlStats(
   const hour = new Date(options.now + 3_600_000).toISOString();
   const top = options.top ?? 10;
   const byCause = {
-    cause: { terms: { field: metadataField(MD.errorCause), size: 50, missing: '(none)' } },
+    cause: { terms: { field: metadataField(MD.errorCause), size: 50, missing: NO_CAUSE } },
+    source: { terms: { field: metadataField(MD.errorSource), size: 20, missing: NO_SOURCE } },
     exception: { terms: { field: metadataField(MD.fetchException), size: 50 } },
   };
   const res = await client.search({
@@ -99,6 +109,9 @@ export async function crawlStats(
     total: body.hits.total.value,
     byStatus: counts(a.byStatus as Terms),
     errorsByCause: Object.fromEntries(errors.byStatus.buckets.map((b) => [b.key, counts(b.cause as Terms)])),
+    errorsBySource: Object.fromEntries(
+      errors.byStatus.buckets.map((b) => [b.key, counts(b.source as Terms)]),
+    ),
     errorsByException: Object.fromEntries(
       errors.byStatus.buckets.map((b) => [b.key, counts(b.exception as Terms)]),
     ),

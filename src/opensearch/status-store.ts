@@ -77,6 +77,9 @@ export class StatusWriter {
               d.recordTransition?.(update.transition);
             }
             if (update.delete) d.deleter.delete(update.url);
+          } else if (result.closed) {
+            // Shutdown gave it up: the crawl counts and reports these in one line.
+            this.stats.failed++;
           } else {
             this.stats.failed++;
             d.log.warn(

@@ -34,7 +34,8 @@ export class TransitionsIndex {
     void this.bulk
       .add({ op: 'index', index: this.index, id: '', doc: transitionDocument(record, this.clock.now()) })
       .then((r) => {
-        if (!r.ok) this.log.warn({ url: record.url, err: r.error }, 'transition record not written');
+        if (!r.ok && !r.closed)
+          this.log.warn({ url: record.url, err: r.error }, 'transition record not written');
       })
       .catch((e: unknown) => this.log.warn({ err: errorMessage(e) }, 'transition record not written'));
   }

@@ -1,4 +1,5 @@
 import { MD } from '../model/keys.js';
+import { refuseContent } from './guard.js';
 import { parseHtml } from './html/page.js';
 import { isSitemapDocument } from './sitemap/detect.js';
 import { parseSitemap, type SitemapDeps } from './sitemap/page.js';
@@ -7,10 +8,13 @@ import type { ParseInput, ParseResult } from './types.js';
 /**
  * The parse stage for one fetched page: the sitemap parser first (as StormCrawler's topology puts
  * SiteMapParserBolt before JSoupParserBolt), then the HTML parser for everything else, with
- * `isSitemap=false` recorded as StormCrawler does. Synchronous, never throws.
+ * `isSitemap=false` recorded as StormCrawler does; before either, what must not be parsed as text
+ * (a decompression bomb, binary content claiming to be text) ends ERROR. Synchronous, never throws.
  */
 export function parsePage(input: ParseInput, deps: SitemapDeps): ParseResult {
   const s = deps.settings;
+  const refusal = refuseContent(input, s);
+  if (refusal) return refusal;
   let sitemap = false;
   try {
     const contentType = input.metadata.getFirstValue(s.protocolPrefix + 'content-type');

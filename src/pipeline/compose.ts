@@ -10,6 +10,7 @@ import { connect } from '../opensearch/client.js';
 import { ContentWriter } from '../opensearch/content-store.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
 import { ensureIndices, planIndices } from '../opensearch/indices.js';
+import { ClusterOutage } from '../opensearch/outage.js';
 import { Spout } from '../opensearch/spout/spout.js';
 import { StatusWriter } from '../opensearch/status-store.js';
 import { TransitionsIndex } from '../opensearch/transitions.js';
@@ -23,8 +24,10 @@ import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { CrawlerError } from '../util/errors.js';
 import { type Logger, transitionLogger } from '../util/log.js';
+import { shown } from '../util/shown.js';
 import { openWarcOutput } from '../warc/output.js';
 import { Crawler } from './crawler.js';
+import { seedRejected, urlProblem } from './inject.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
 import type { Stores } from './ports.js';
 
@@ -49,15 +52,19 @@ export function buildStores(
   clock: Clock,
   log: Logger,
   onTransition?: (record: TransitionRecord) => void,
+  /** Shared with the spout: one view of an outage, logged once. */
+  outage: ClusterOutage = new ClusterOutage(clock, log),
 ): StoreSet {
   const updater = createStatusUpdater(config, clock);
-  const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log);
-  const contentBulk = new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log);
+  const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log, outage);
+  const contentBulk = new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
   const contentIndex = config['opensearch.indexer.index.name'];
   const deleter = new ContentDeleter(client, contentBulk, contentIndex, log);
   const transitionsName = config['status.transitions.index.name'];
   const transitionsBulk =
-    transitionsName === '' ? undefined : new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log);
+    transitionsName === ''
+      ? undefined
+      : new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
   const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
   const status = new StatusWriter({
     updater,
@@ -202,9 +209,19 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const protocol = new HttpProtocol(config, { clock, capture: warc !== undefined });
     const protocolCloser = () => protocol.close();
     closers.push(protocolCloser);
+    const proxies = protocol.proxyList;
+    if (proxies.length > 0) {
+      log.info(
+        { proxies, rotation: proxies.length > 1 ? config['http.proxy.rotation'] : undefined },
+        proxies.length === 1
+          ? `every request goes through the proxy ${proxies[0]} (http.proxy.host)`
+          : `requests go through ${proxies.length} proxies from http.proxy.file, ${config['http.proxy.rotation']}`,
+      );
+    }
     const robots = robotsSource(new RobotsService(config, { protocol, clock }));
     const inline = createPageParser(config, { filter, clock, log });
-    const stores = buildStores(client, config, clock, log, options.onTransition);
+    const outage = new ClusterOutage(clock, log);
+    const stores = buildStores(client, config, clock, log, options.onTransition, outage);
     closers.push(() => stores.close());
     await inject(client, config, stores, filter, options.seeds ?? [], log);
     await inline.ready;
@@ -216,7 +233,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       closers.push(() => pool.close());
       parser = pool;
     }
-    const source = new Spout(client, spoutOptions(config, shards), clock, log);
+    const source = new Spout(client, spoutOptions(config, shards), clock, log, outage);
     const crawler = new Crawler(
       {
         source,
@@ -229,6 +246,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         clock,
         log,
         ...(warc ? { archive: warc.archive } : {}),
+        health: outage,
       },
       loopOptions,
     );
@@ -264,8 +282,9 @@ async function inject(
 ): Promise<void> {
   if (seeds.length === 0) return;
   for (const s of seeds) {
-    const kept = filter.filter(null, new Metadata(), s);
-    if (kept === null) log.warn({ url: s }, `--seed ${s} is rejected by the URL filters; skipped`);
+    const problem = urlProblem(s);
+    const kept = problem === undefined ? filter.filter(null, new Metadata(), s) : null;
+    if (kept === null) log.warn({ url: shown(s) }, `--seed ${problem ?? seedRejected(s)}; skipped`);
     else await stores.status.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
   }
   await stores.flush();

@@ -13,7 +13,7 @@ import { errorMessage } from '../util/errors.js';
 import { droppedLogLines, type Logger } from '../util/log.js';
 import { IndexerStage } from './indexer-stage.js';
 import { CrawlMetrics } from './metrics.js';
-import type { StatusStoreStats, Stores, UrlSource } from './ports.js';
+import type { ClusterHealth, StatusStoreStats, Stores, UrlSource } from './ports.js';
 
 export interface CrawlerParts {
   readonly source: UrlSource;
@@ -28,6 +28,8 @@ export interface CrawlerParts {
   readonly transfer: Pick<MetadataTransfer, 'forOutlink'>;
   readonly clock: Clock;
   readonly log: Logger;
+  /** Whether the cluster answers, for the progress lines. */
+  readonly health?: ClusterHealth;
 }
 
 export interface CrawlerOptions {
@@ -51,6 +53,8 @@ export interface CrawlSummary {
   readonly discovered: number;
   /** URLs given up at the shutdown deadline (absent when none were). */
   readonly notWritten?: number;
+  /** DISCOVERED links not written at the shutdown deadline (absent when none). */
+  readonly discoveredNotWritten?: number;
   readonly statusWrites: StatusStoreStats;
   readonly spout: { readonly queries: number; readonly queryMsP50: number; readonly queryMsP95: number };
   readonly cpuUserMs: number;
@@ -129,6 +133,8 @@ export class Crawler {
    */
   async run(options: { once?: boolean; drainDeadlineMs?: number } = {}): Promise<void> {
     const { source, log } = this.parts;
+    // The first progress line's rate counts from here, not from nothing.
+    this.metrics.rate(this.parts.clock.now());
     const progress = setInterval(() => this.logProgress(), this.options.progressIntervalMs);
     progress.unref();
     try {
@@ -183,12 +189,17 @@ export class Crawler {
       this.closed = true;
       this.parsePool.clear();
       const urls = [...this.taken.keys()];
+      const ownPending = [...this.taken.values()].filter((t) => t.settling).length;
+      // The rest of the pending writes are DISCOVERED links of pages that were written.
+      const discovered = Math.max(0, this.parts.stores.status.pending - ownPending);
       for (const url of urls) this.release(url);
       this.metrics.abandoned += urls.length;
+      this.metrics.discoveredNotWritten += discovered;
       this.parts.log.warn(
-        { notWritten: urls.length },
-        `shutdown deadline reached: ${urls.length} URLs in flight were not written; ` +
-          'they keep their previous state and come back when due',
+        { notWritten: urls.length, discoveredNotWritten: discovered },
+        `shutdown deadline reached: ${urls.length} status updates of URLs in flight were not written ` +
+          '(those URLs keep their previous state and come back when due)' +
+          (discovered > 0 ? `, nor ${discovered} newly discovered links` : ''),
       );
     }
   }
@@ -311,6 +322,9 @@ export class Crawler {
       fetched: this.metrics.fetched,
       discovered: this.metrics.discovered,
       ...(this.metrics.abandoned > 0 ? { notWritten: this.metrics.abandoned } : {}),
+      ...(this.metrics.discoveredNotWritten > 0
+        ? { discoveredNotWritten: this.metrics.discoveredNotWritten }
+        : {}),
       statusWrites: { ...this.parts.stores.status.stats },
       spout: { queries: s.queries, queryMsP50: round(s.queryMsP50), queryMsP95: round(s.queryMsP95) },
       cpuUserMs: Math.round(usage.userCPUTime / 1000),
@@ -321,10 +335,13 @@ export class Crawler {
   }
 
   private logProgress(): void {
-    const { source, log, clock, stores } = this.parts;
+    const { source, log, clock, stores, health } = this.parts;
     const f = this.fetcher.stats;
+    const down = health?.unreachableMs();
+    const unreachable = down === undefined ? undefined : Math.round(down / 1000);
     log.info(
       {
+        ...(unreachable === undefined ? {} : { opensearchUnreachableSec: unreachable }),
         fetchedPerSec: Math.round(this.metrics.rate(clock.now()) * 10) / 10,
         fetched: this.metrics.fetched,
         inFlight: source.stats().inFlight,
@@ -338,7 +355,7 @@ export class Crawler {
         errors: this.metrics.errorSummary(),
         deferred: this.metrics.deferredSummary(),
       },
-      'progress',
+      unreachable === undefined ? 'progress' : `progress: OpenSearch unreachable for ${unreachable} s`,
     );
   }
 }

@@ -130,33 +130,55 @@ export async function runDemo(
   return rows;
 }
 
-export function formatDemoTable(rows: readonly DemoRow[]): string[] {
-  const head: DemoRow = {
-    minute: 0,
-    path: 'url',
-    from: 'old',
-    to: 'new',
-    next: 'next fetch',
-    reason: 'reason',
-    kept: 'metadata kept',
-    dropped: 'metadata dropped',
-  };
-  const cells = (r: DemoRow, h = false) => [
-    h ? 'min' : String(r.minute),
-    r.path,
-    r.from,
-    r.to,
-    r.next,
-    r.reason,
-    r.kept,
-    r.dropped,
-  ];
-  const all = [cells(head, true), ...rows.map((r) => cells(r))];
-  const widths = all[0]!.map((_, i) => Math.max(...all.map((c) => c[i]!.length)));
-  return all.map((c) =>
-    c
+/** The table fits a terminal this wide; metadata lists wrap onto lines of their own. */
+export const DEMO_TABLE_WIDTH = 120;
+
+/** Words of a list, greedily packed into lines of at most `width` characters after `indent`. */
+function wrap(label: string, items: readonly string[], indent: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = `${indent}${label}`;
+  items.forEach((item, i) => {
+    const word = `${item}${i < items.length - 1 ? ',' : ''}`;
+    const sep = line.endsWith(': ') ? '' : ' ';
+    if (line.length + sep.length + word.length > width && line.trim() !== label.trim()) {
+      lines.push(line);
+      line = `${indent}${' '.repeat(label.length)}${word}`;
+    } else {
+      line += sep + word;
+    }
+  });
+  lines.push(line);
+  // A single item longer than the width is cut rather than overflowing.
+  return lines.map((l) => (l.length > width ? `${l.slice(0, width - 3)}...` : l));
+}
+
+/**
+ * The transitions as a table: one row per transition (minute, url, old and new status, next fetch,
+ * reason), and under it the metadata kept and dropped, wrapped to DEMO_TABLE_WIDTH columns.
+ */
+export function formatDemoTable(rows: readonly DemoRow[], width = DEMO_TABLE_WIDTH): string[] {
+  const head = ['min', 'url', 'old', 'new', 'next fetch', 'reason'];
+  const cells = (r: DemoRow) => [String(r.minute), r.path, r.from, r.to, r.next, r.reason];
+  const all = [head, ...rows.map(cells)];
+  const widths = head.map((_, i) => Math.max(...all.map((c) => c[i]!.length)));
+  const line = (c: readonly string[]) => {
+    const text = c
       .map((v, i) => v.padEnd(widths[i]!))
       .join('  ')
-      .trimEnd(),
-  );
+      .trimEnd();
+    return text.length > width ? `${text.slice(0, width - 3)}...` : text;
+  };
+  const indent = ' '.repeat(widths[0]! + 2);
+  const out = [
+    line(head),
+    `${indent}kept: metadata stored in the status index; dropped: metadata the persist filter left out`,
+  ];
+  for (const r of rows) {
+    out.push(line(cells(r)));
+    const kept = r.kept === '' ? [] : r.kept.split(', ');
+    const dropped = r.dropped === '' ? [] : r.dropped.split(', ');
+    if (kept.length > 0) out.push(...wrap('kept: ', kept, indent, width));
+    if (dropped.length > 0) out.push(...wrap('dropped: ', dropped, indent, width));
+  }
+  return out;
 }

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { Metadata } from '../model/metadata.js';
+import { shown } from '../util/shown.js';
 import type { StatusStore } from './ports.js';
 
 export interface InjectReport {
@@ -21,6 +22,27 @@ export interface InjectDeps {
   /** One message per bad line, with its line number and reason. */
   readonly problem: (line: number, message: string) => void;
 }
+
+/**
+ * Why a seed (or a URL given on the command line) cannot be crawled before any filter sees it (not a URL, not http or https), in the
+ * words `crawler inject` and `crawler run --seed` both use; undefined when it is fine. The seed is
+ * quoted cut and escaped: a seed line may be 10 KB long or binary.
+ */
+export function urlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${shown(url)}" is not a URL`;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `"${shown(url)}" is not an http or https URL`;
+  return undefined;
+}
+
+/** The message of a seed the URL filters reject. */
+export const seedRejected = (url: string) =>
+  `"${shown(url)}" is rejected by the URL filters (urlfilters.config.file)`;
 
 /**
  * Reads a seeds file in StormCrawler's format, one URL per line with optional tab-separated
@@ -46,28 +68,21 @@ export async function injectSeeds(input: Readable | string, deps: InjectDeps): P
     for (const token of tokens) {
       const eq = token.indexOf('=');
       if (eq <= 0) {
-        if (token.trim() !== '') deps.problem(n, `metadata "${token}" is not key=value; ignored`);
+        if (token.trim() !== '') deps.problem(n, `metadata "${shown(token)}" is not key=value; ignored`);
         continue;
       }
       md.addValue(token.slice(0, eq).trim(), token.slice(eq + 1));
     }
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
+    const problem = urlProblem(url);
+    if (problem !== undefined) {
       report.bad++;
-      deps.problem(n, `"${url}" is not a URL; skipped`);
-      continue;
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      report.bad++;
-      deps.problem(n, `"${url}" is not an http or https URL; skipped`);
+      deps.problem(n, `${problem}; skipped`);
       continue;
     }
     const kept = deps.filter(url, md);
     if (kept === null) {
       report.bad++;
-      deps.problem(n, `"${url}" is rejected by the URL filters (urlfilters.config.file); skipped`);
+      deps.problem(n, `${seedRejected(url)}; skipped`);
       continue;
     }
     await deps.writer.write({ url: kept, status: 'DISCOVERED', metadata: md });

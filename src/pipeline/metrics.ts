@@ -13,6 +13,8 @@ export class CrawlMetrics {
   discovered = 0;
   /** URLs given up unchanged at the shutdown deadline: their status updates were not written. */
   abandoned = 0;
+  /** DISCOVERED writes still pending at the shutdown deadline. */
+  discoveredNotWritten = 0;
   private lastFetched = 0;
   private lastAt = 0;
 
@@ -27,7 +29,7 @@ export class CrawlMetrics {
     this.deferred.set(cause, (this.deferred.get(cause) ?? 0) + 1);
   }
 
-  /** Pages per second since the previous call. */
+  /** Pages per second since the previous call (the first call starts the count and says 0). */
   rate(now: number): number {
     const dt = (now - this.lastAt) / 1000;
     const r = this.lastAt === 0 || dt <= 0 ? 0 : (this.fetched - this.lastFetched) / dt;

@@ -102,3 +102,9 @@ export interface Stores {
    */
   flush(): Promise<void>;
 }
+
+/** The cluster as the progress lines report it; the OpenSearch side's ClusterOutage fits. */
+export interface ClusterHealth {
+  /** Milliseconds since the cluster stopped answering; undefined while it answers. */
+  unreachableMs(): number | undefined;
+}

@@ -9,8 +9,11 @@ export interface MetadataView {
   getValues(key: string): readonly string[] | null | undefined;
 }
 
-/** Why a body was cut: `length` = http.content.limit, `decoded-size` = http.decoded.limit. */
-export type TrimReason = 'length' | 'decoded-size';
+/**
+ * Why a body was cut: `length` = http.content.limit, `decoded-size` = http.decoded.limit,
+ * `inflation-ratio` = cut at http.content.limit after inflating past http.decoded.max.ratio.
+ */
+export type TrimReason = 'length' | 'decoded-size' | 'inflation-ratio';
 
 /** An HTTP answer, whatever its status code. A failure to get one is a thrown FetchException. */
 export interface ProtocolResponse {

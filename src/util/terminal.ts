@@ -60,7 +60,8 @@ function progress(o: Record<string, unknown>): string {
     `hosts ${o.hosts ?? 0}`,
   ];
   if (o.errors) parts.push(`errors ${shorten(String(o.errors))}`);
-  if (o.opensearch) parts.push(`OpenSearch ${o.opensearch}`);
+  if (typeof o.opensearchUnreachableSec === 'number')
+    parts.push(`OpenSearch unreachable for ${o.opensearchUnreachableSec} s`);
   return `progress: ${parts.join(', ')}`;
 }
 
@@ -76,7 +77,7 @@ export function formatForTerminal(line: string): string {
   const level = LEVELS[o.level as number] ?? String(o.level);
   let text: string;
   if (o.event === 'transition') text = transition(o);
-  else if (o.msg === 'progress') text = progress(o);
+  else if (typeof o.msg === 'string' && o.msg.startsWith('progress')) text = progress(o);
   else {
     const extras = Object.entries(o)
       .filter(([k]) => !HIDDEN.has(k))

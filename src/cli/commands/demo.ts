@@ -1,9 +1,35 @@
 import { buildConfig, parseSet } from '../../config/load.js';
 import { KEYS, type KeyName } from '../../config/schema.js';
 import { connect } from '../../opensearch/client.js';
-import { DEMO_ROUNDS, DEMO_SETTINGS, formatDemoTable, runDemo, startDemoSite } from '../../pipeline/demo.js';
+import {
+  DEMO_ROUNDS,
+  DEMO_SETTINGS,
+  DEMO_TABLE_WIDTH,
+  formatDemoTable,
+  runDemo,
+  startDemoSite,
+} from '../../pipeline/demo.js';
 import { TOPOLOGY } from '../../pipeline/topology.js';
 import type { Command } from '../command.js';
+
+/** A word as a POSIX shell reads it back unchanged: bare when safe, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** A command as lines of at most `width` columns, continued with a backslash: pasted, it runs. */
+export function commandLines(parts: readonly string[], width = DEMO_TABLE_WIDTH): string[] {
+  const lines: string[] = [];
+  let line = `  ${parts[0]}`;
+  for (const part of parts.slice(1)) {
+    if (line.length + 1 + part.length + 2 > width) {
+      lines.push(`${line} \\`);
+      line = `      ${part}`;
+    } else line += ` ${part}`;
+  }
+  lines.push(line);
+  return lines;
+}
 
 export const demoCommand: Command = {
   name: 'demo',
@@ -30,21 +56,32 @@ export const demoCommand: Command = {
     out('');
     const { origin, server } = await startDemoSite();
     const { client, url } = await connect(cfg, log);
+    // The crawl's own log lines (parse filters, dropped-key warnings, progress) would interleave with
+    // the table; they stay out unless a log level was asked for.
+    const explicit = values['log-level'] !== undefined || process.env.LOG_LEVEL !== undefined;
+    const crawlLog = explicit ? log : log.child({}, { level: 'error' });
     try {
       out(`Crawling the demo site ${origin} into ${url} at simulated minutes ${DEMO_ROUNDS.join(', ')}...`);
-      const rows = await runDemo(client, cfg, origin, log);
+      const rows = await runDemo(client, cfg, origin, crawlLog);
       out('');
       for (const line of formatDemoTable(rows)) out(line);
       out('');
+      // The same cluster and settings as this run: the user's --conf and --set, then the demo indices.
+      const own = [
+        ...((values.conf as string[] | undefined) ?? []).map((f) => `--conf ${shellWord(f)}`),
+        ...((values.set as string[] | undefined) ?? []).map((e) => `--set ${shellWord(e)}`),
+      ];
+      const statusIndex = `--set opensearch.status.index.name=${shellWord(cfg['opensearch.status.index.name'])}`;
+      const transitions = `--set status.transitions.index.name=${shellWord(cfg['status.transitions.index.name'])}`;
       out('Where to look next:');
-      out(`  crawler stats --set opensearch.status.index.name=demo-status`);
+      for (const l of commandLines(['crawler stats', ...own, statusIndex])) out(l);
+      for (const l of commandLines([`crawler url ${origin}/missing`, ...own, statusIndex, transitions]))
+        out(l);
+      out('  OpenSearch Dashboards: scripts/import-dashboards, then the "Crawl status" dashboard');
+      out('  (index patterns status, content, transitions*; for the demo indices add patterns');
       out(
-        `  crawler url ${origin}/missing --set opensearch.status.index.name=demo-status --set status.transitions.index.name=demo-transitions`,
+        `  ${cfg['opensearch.status.index.name']}, ${cfg['opensearch.indexer.index.name']} and ${cfg['status.transitions.index.name']}).`,
       );
-      out(
-        '  OpenSearch Dashboards: scripts/import-dashboards, then the "Crawl status" dashboard (index patterns status, content, transitions*;',
-      );
-      out('  for the demo indices add patterns demo-status, demo-content and demo-transitions).');
       return 0;
     } finally {
       server.close();

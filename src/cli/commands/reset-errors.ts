@@ -1,7 +1,10 @@
+import { MD } from '../../model/keys.js';
+import { MetadataTransfer } from '../../model/metadata-transfer.js';
 import { connect } from '../../opensearch/client.js';
 import { previewReset, type ResetSelection, resetTargets, runReset } from '../../opensearch/reset.js';
 import { CrawlerError } from '../../util/errors.js';
 import type { Command } from '../command.js';
+import { timeOption } from '../time-option.js';
 
 export const resetErrorsCommand: Command = {
   name: 'reset-errors',
@@ -24,9 +27,10 @@ export const resetErrorsCommand: Command = {
     since: {
       type: 'string',
       arg: 'T',
-      description: 'lastProcessedDate >= T (ISO-8601; needs lastProcessedDate persisted)',
+      description:
+        'lastProcessedDate >= T: ISO-8601 (2026-01-31, 2026-01-31T08:00Z) or a time ago (30m, 2h, 1d, 1w); needs lastProcessedDate persisted',
     },
-    until: { type: 'string', arg: 'T', description: 'lastProcessedDate < T' },
+    until: { type: 'string', arg: 'T', description: 'lastProcessedDate < T (as --since)' },
     query: { type: 'string', arg: 'Q', description: 'an extra query_string filter on the status documents' },
     'dry-run': { type: 'boolean', description: 'print the count and a sample, change nothing' },
   },
@@ -48,16 +52,30 @@ export const resetErrorsCommand: Command = {
     if (status !== 'ERROR' && status !== 'FETCH_ERROR') {
       throw new CrawlerError('BAD_OPTION', `--status must be ERROR or FETCH_ERROR, got "${status}"`);
     }
+    const started = Date.now();
+    const time = (option: 'since' | 'until') => {
+      const v = values[option] as string | undefined;
+      return v === undefined ? undefined : timeOption(option, v, started);
+    };
     const selection: ResetSelection = {
       causes: values.cause as string[] | undefined,
       deferred,
       host: values.host as string | undefined,
       status,
-      since: values.since as string | undefined,
-      until: values.until as string | undefined,
+      since: time('since'),
+      until: time('until'),
       query: values.query as string | undefined,
     };
     const cfg = config();
+    if (
+      (selection.since || selection.until) &&
+      !MetadataTransfer.fromConfig(cfg).isPersisted(MD.lastProcessedDate)
+    ) {
+      log.warn(
+        `--since/--until select on ${MD.lastProcessedDate}, which this configuration does not store ` +
+          `(add ${MD.lastProcessedDate} to metadata.persist): only URLs written while it was stored can match`,
+      );
+    }
     const index = cfg['opensearch.status.index.name'];
     const { client } = await connect(cfg, log);
     try {

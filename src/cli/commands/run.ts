@@ -1,7 +1,9 @@
-import { buildCrawl } from '../../pipeline/compose.js';
+import { buildCrawl, type Crawl } from '../../pipeline/compose.js';
 import { checkAgentName } from '../../protocol/http/user-agent.js';
 import { CrawlerError } from '../../util/errors.js';
+import type { Logger } from '../../util/log.js';
 import type { Command } from '../command.js';
+import { EXIT } from '../exit.js';
 
 function intOption(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -9,6 +11,24 @@ function intOption(value: unknown, name: string, fallback: number): number {
   if (!Number.isInteger(n) || n < 0)
     throw new CrawlerError('BAD_OPTION', `--${name} must be a whole number, got "${value}"`);
   return n;
+}
+
+/** After the drain deadline, closing connections and threads gets this long at most. */
+const CLOSE_MS = 5000;
+
+/**
+ * Closes the crawl's resources, but does not wait beyond `ms`: a connection to a cluster that went
+ * away must not keep a stopped daemon from exiting.
+ */
+async function closeWithin(crawl: Crawl, ms: number, log: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+    timer.unref();
+  });
+  const outcome = await Promise.race([crawl.close().then(() => 'closed' as const), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') log.warn(`connections still open after ${ms / 1000} s; exiting anyway`);
 }
 
 export const runCommand: Command = {
@@ -35,15 +55,28 @@ export const runCommand: Command = {
     '(created when missing). With M instances, instance I reads only the status shards s with\n' +
     's % M == I; URLs are routed by host, so each host is crawled by one instance. M may not exceed\n' +
     'the number of status shards (opensearch.status.shards).\n' +
-    'SIGINT/SIGTERM: stop taking URLs, finish fetches in flight (30 s at most), write everything,\n' +
-    'exit 0. A second signal exits at once.',
+    'SIGINT/SIGTERM: stop taking URLs, finish fetches in flight and write everything, within\n' +
+    'shutdown.deadline (30 s); exit 0. Past the deadline (OpenSearch down, say) what is left is given\n' +
+    'up: one line says how many status updates were not written (those URLs keep their previous\n' +
+    'state and come back when due) and the exit code is 1. A second signal exits at once (130).',
   async run({ values, config, log, out }) {
     const cfg = config();
     // Checked before the options: a crawl without a name is refused whatever else is given.
     checkAgentName(cfg['http.agent.name']);
-    const instances = intOption(values.instances ?? process.env.CRAWLER_INSTANCES, 'instances', 1);
-    const instance = intOption(values.instance ?? process.env.CRAWLER_INSTANCE, 'instance', 0);
-    if (instances < 1 || instance >= instances) {
+    const instancesGiven = values.instances ?? process.env.CRAWLER_INSTANCES;
+    const instanceGiven = values.instance ?? process.env.CRAWLER_INSTANCE;
+    if (instanceGiven !== undefined && instancesGiven === undefined) {
+      throw new CrawlerError(
+        'BAD_OPTION',
+        `--instance ${instanceGiven} needs --instances M (or CRAWLER_INSTANCES): how many instances share the status index`,
+      );
+    }
+    const instances = intOption(instancesGiven, 'instances', 1);
+    const instance = intOption(instanceGiven, 'instance', 0);
+    if (instances < 1) {
+      throw new CrawlerError('BAD_OPTION', `--instances must be at least 1, got ${instances}`);
+    }
+    if (instance >= instances) {
       throw new CrawlerError(
         'BAD_OPTION',
         `--instance must be between 0 and ${instances - 1}, got ${instance}`,
@@ -79,17 +112,20 @@ export const runCommand: Command = {
       'crawling',
     );
     try {
-      await crawler.run({ once });
+      await crawler.run({ once, drainDeadlineMs: cfg['shutdown.deadline'] });
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      await crawl.close();
+      await closeWithin(crawl, CLOSE_MS, log);
     }
     const m = crawler.metrics;
     out(
       `fetched ${m.fetched} pages; statuses ${JSON.stringify(Object.fromEntries(m.byStatus))}; ` +
-        `discovered ${m.discovered} links${m.errors.size ? `; errors ${m.errorSummary()}` : ''}`,
+        `discovered ${m.discovered} links${m.errors.size ? `; errors ${m.errorSummary()}` : ''}` +
+        (m.abandoned > 0
+          ? `; ${m.abandoned} status updates not written (those URLs keep their previous state and come back when due)`
+          : ''),
     );
-    return 0;
+    return m.abandoned > 0 ? EXIT.incomplete : EXIT.ok;
   },
 };

@@ -9,7 +9,7 @@ const table = (rows: Record<string, number>) =>
 
 export const statsCommand: Command = {
   name: 'stats',
-  summary: 'counts by status, errors by cause, deferred URLs by host, what is due, top hosts',
+  summary: 'counts by status, errors by cause and stage, deferred URLs by host, what is due, top hosts',
   usage: 'crawler stats [--json] [--host H] [options]',
   options: {
     json: { type: 'boolean', description: 'print one JSON object' },
@@ -38,6 +38,10 @@ export const statsCommand: Command = {
       for (const [status, causes] of Object.entries(s.errorsByCause)) {
         out(`  ${status} by error.cause:`);
         for (const l of table(causes)) out(l);
+      }
+      for (const [status, sources] of Object.entries(s.errorsBySource)) {
+        out(`  ${status} by error.source:`);
+        for (const l of table(sources)) out(l);
       }
       for (const [status, exceptions] of Object.entries(s.errorsByException)) {
         if (Object.keys(exceptions).length === 0) continue;

@@ -1,9 +1,11 @@
 import { MD } from '../../model/keys.js';
 import { connect } from '../../opensearch/client.js';
 import { documentId, fromStatusSource, partitionKey } from '../../opensearch/status-doc.js';
+import { urlProblem } from '../../pipeline/inject.js';
 import { HttpProtocol } from '../../protocol/http/client.js';
 import { RobotsService } from '../../protocol/robots/fetch-robots.js';
 import { systemClock } from '../../util/clock.js';
+import { CrawlerError } from '../../util/errors.js';
 import type { Command } from '../command.js';
 
 function when(ms: number, now: number): string {
@@ -28,6 +30,13 @@ export const urlCommand: Command = {
     if (!url || positionals.length > 1) {
       out('usage: crawler url URL');
       return 2;
+    }
+    const problem = urlProblem(url);
+    if (problem !== undefined) {
+      throw new CrawlerError(
+        'BAD_ARGUMENT',
+        `${problem}: give the absolute URL as crawled, e.g. https://www.example.com/page`,
+      );
     }
     const cfg = config();
     const { client } = await connect(cfg, log);

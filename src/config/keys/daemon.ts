@@ -27,6 +27,10 @@ export const daemonKeys = {
     120,
     'seconds a query date is reused before it is moved to now; -1 = never',
   ),
+  'shutdown.deadline': duration(
+    30_000,
+    'after SIGINT/SIGTERM, how long fetches in flight and pending writes may take before they are given up',
+  ),
   'opensearch.status.bulkActions': int(500, 'status updates per bulk request', 1),
   'opensearch.status.flushInterval': duration(5000, 'a status bulk is sent at least this often'),
   'opensearch.status.concurrentRequests': int(2, 'status bulk requests in flight', 1),

@@ -1,4 +1,4 @@
-import { bool, duration, int, list, oneOf, str } from '../define.js';
+import { bool, duration, int, list, num, oneOf, str } from '../define.js';
 
 /** StormCrawler's newer default: nothing inside the host, the LAN or carrier NAT is fetched. */
 export const DEFAULT_IP_EXCLUDE = [
@@ -29,6 +29,11 @@ export const protocolKeys = {
     'bytes decoded at most from a gzip/deflate/br body, so a decompression bomb is cut; -1 = unlimited',
     -1,
   ),
+  'http.decoded.max.ratio': num(
+    100,
+    'a compressed body cut at http.content.limit that inflated more than this many times is a bomb (error, not indexed); 0 = no check',
+    0,
+  ),
   'http.accept': str(
     'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
     'the Accept header (metadata http.accept overrides it per URL)',
@@ -48,6 +53,10 @@ export const protocolKeys = {
     'also keep the verbatim response header block (_response.headers_) and the request time (_request.time_)',
   ),
   'protocol.md.prefix': str('protocol.', 'prefix of the response headers kept in metadata'),
+  'http.conditional.get': bool(
+    true,
+    "keep a fetched page's ETag and Last-Modified and send them back as If-None-Match / If-Modified-Since",
+  ),
   'http.proxy.host': str('', 'a single HTTP proxy; empty = none (http.proxy.file wins when set)'),
   'http.proxy.port': int(8080, 'port of http.proxy.host', 1),
   'http.proxy.user': str('', 'user for http.proxy.host; empty = no authentication'),

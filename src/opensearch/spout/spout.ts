@@ -6,6 +6,7 @@ import type { Clock } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
 import { LatencyWindow } from '../../util/latency.js';
 import type { Logger } from '../../util/log.js';
+import { ClusterOutage, noAnswer } from '../outage.js';
 import { fromStatusSource } from '../status-doc.js';
 import { InFlight } from './in-flight.js';
 import { aggregationQuery, collapseQuery, hitsOf, type QueryForm } from './query.js';
@@ -63,15 +64,21 @@ export class Spout {
   private queries = 0;
   private lastQueryMs = 0;
   private failed = false;
+  /** The reason of the last failed query the cluster answered, logged once until one works. */
+  private lastRefusal: string | undefined;
   private readonly queryMs = new LatencyWindow();
+  private readonly outage: ClusterOutage;
 
   constructor(
     private readonly client: Client,
     private readonly options: SpoutOptions,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** Shared with the bulk writers, so an outage is logged once when it starts and once when it ends. */
+    outage?: ClusterOutage,
   ) {
     this.inFlight = new InFlight(options.purgatoryMs, clock);
+    this.outage = outage ?? new ClusterOutage(clock, log);
   }
 
   /** The last query failed (cluster down, bad settings): its 0 URLs say nothing about what is due. */
@@ -125,7 +132,14 @@ export class Spout {
    * none were found by a query that worked and nothing is in flight.
    */
   async isExhausted(lookAheadMs: number): Promise<boolean> {
-    await this.client.indices.refresh({ index: this.options.index });
+    try {
+      await this.client.indices.refresh({ index: this.options.index });
+    } catch (e) {
+      // Not visible yet is not exhausted: the crawl asks again once the cluster answers.
+      if (noAnswer(e)) this.outage.down('index refresh', e);
+      else this.refused(e);
+      return false;
+    }
     this.resetQueryDate(lookAheadMs);
     return (await this.query()) === 0 && !this.failed && this.inFlight.size === 0;
   }
@@ -178,6 +192,8 @@ export class Spout {
         body: body as never,
         ...(o.shards ? { preference: `_shards:${o.shards.join(',')}` } : {}),
       });
+      this.outage.up();
+      this.lastRefusal = undefined;
       this.inFlight.prune();
       for (const bucket of hitsOf(o.form, res.body)) {
         for (const hit of bucket) {
@@ -194,7 +210,8 @@ export class Spout {
       }
     } catch (e) {
       this.failed = true;
-      this.log.warn({ err: errorMessage(e) }, 'spout query failed; retrying after spout.min.delay.queries');
+      if (noAnswer(e)) this.outage.down('spout query', e);
+      else this.refused(e);
     } finally {
       this.queries++;
       this.lastQueryDone = this.clock.now();
@@ -204,5 +221,16 @@ export class Spout {
     // Nothing due at this date: the next query looks at "now" again (new URLs may have become due).
     if (hits === 0 && !this.failed) this.queryDate = undefined;
     return added;
+  }
+
+  /** A query the cluster answered with an error (bad settings, a red index): logged once per reason. */
+  private refused(e: unknown): void {
+    const reason = errorMessage(e);
+    if (reason === this.lastRefusal) return;
+    this.lastRefusal = reason;
+    this.log.warn(
+      { err: reason },
+      'spout query failed; retrying every spout.min.delay.queries (logged again only if the reason changes)',
+    );
   }
 }

@@ -9,7 +9,15 @@ export interface BodyLimits {
   readonly contentLimit: number;
   /** http.decoded.limit: bytes decoded from a compressed body; negative = no limit. */
   readonly decodedLimit: number;
+  /**
+   * http.decoded.max.ratio: a compressed body cut at a limit that decoded to more than this many
+   * times the bytes it was sent as is an inflation bomb (`inflation-ratio`); 0 or less = no check.
+   */
+  readonly maxRatio?: number;
 }
+
+/** Below this many decoded bytes the ratio says nothing: a short page of spaces compresses well too. */
+export const RATIO_FLOOR = 1024 * 1024;
 
 export interface Body {
   readonly content: Buffer;
@@ -66,7 +74,7 @@ const pipelineOf = pipeline as (...stages: unknown[]) => Promise<void>;
 /** Collects chunks up to a limit; `add` returns false once the limit is reached. */
 class Sink {
   private readonly chunks: Buffer[] = [];
-  private size = 0;
+  size = 0;
   full = false;
 
   constructor(private readonly limit: number) {}
@@ -93,7 +101,8 @@ class Sink {
  * Reads a response body within the limits, decoding its Content-Encoding. Once a limit is reached
  * the body stream is destroyed, which makes undici drop the connection: the rest of a large body is
  * never read, so memory stays at the limit whatever the server sends. A decompression bomb is cut at
- * the decoded limit the same way (trimmed, reason `decoded-size`), never decoded in full.
+ * the decoded limit the same way (trimmed, reason `decoded-size`), never decoded in full; one cut at
+ * the content limit after inflating more than `maxRatio` times is marked `inflation-ratio`.
  */
 export async function readBody(
   body: Readable,
@@ -111,6 +120,10 @@ export async function readBody(
   const { contentLimit: c, decodedLimit: d } = limits;
   const byDecodedLimit = d >= 0 && (c < 0 || d < c);
   const sink = new Sink(byDecodedLimit ? d : c);
+  let encoded = 0;
+  body.on('data', (chunk: Buffer) => {
+    encoded += chunk.length;
+  });
   // pipeline hands one stream's error to the others, so only the first error tells who failed.
   let first: { from: 'body' | 'decoder'; error: unknown } | undefined;
   body.once('error', (error) => (first ??= { from: 'body', error }));
@@ -136,5 +149,9 @@ export async function readBody(
     }
   }
   if (!sink.full) return { content: sink.content };
-  return { content: sink.content, trimmed: byDecodedLimit ? 'decoded-size' : 'length' };
+  if (byDecodedLimit) return { content: sink.content, trimmed: 'decoded-size' };
+  // Cut at http.content.limit: an ordinary long page, or a bomb that would have gone on for ever.
+  const ratio = limits.maxRatio ?? 0;
+  const bomb = ratio > 0 && sink.size >= RATIO_FLOOR && sink.size > ratio * Math.max(1, encoded);
+  return { content: sink.content, trimmed: bomb ? 'inflation-ratio' : 'length' };
 }

@@ -11,7 +11,7 @@ import { type Body, readBody } from './body.js';
 import { allowedAddress, guardedConnector, type Resolver, systemResolver } from './connector.js';
 import { classifyFetchError, DeadlineError, FetchException, genericFetchException } from './errors.js';
 import { headerBlock, headersByName, RequestHeaders } from './headers.js';
-import { ProxyRotation, proxyUrls } from './proxies.js';
+import { ProxyRotation, proxyUrls, redact } from './proxies.js';
 import { userAgent } from './user-agent.js';
 
 export interface HttpProtocolDeps {
@@ -99,8 +99,11 @@ export class HttpProtocol implements Protocol {
     );
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
+    let proxy: string | undefined;
     try {
-      const dispatcher = await this.dispatcherFor(target, controller.signal);
+      const via = await this.dispatcherFor(target, controller.signal);
+      proxy = via.proxy;
+      const dispatcher = via.dispatcher;
       const head = md.getFirstValue(MD.httpMethodHead) === 'true';
       const method = head ? 'HEAD' : 'GET';
       const requestHeaders = this.headers.build(target, md, requestTime);
@@ -129,6 +132,7 @@ export class HttpProtocol implements Protocol {
         body = await readBody(res.body, headers['content-encoding'], {
           contentLimit: this.contentLimit(md),
           decodedLimit: this.s['http.decoded.limit'],
+          maxRatio: this.s['http.decoded.max.ratio'],
         });
       if (this.s['http.store.headers']) {
         headers['_response.headers_'] = [headerBlock(status, res.statusText, raw)];
@@ -163,6 +167,7 @@ export class HttpProtocol implements Protocol {
       const reason: unknown = controller.signal.reason;
       throw classifyFetchError(reason instanceof DeadlineError ? reason : e, url, {
         viaProxy: this.proxies !== undefined,
+        proxy,
       });
     } finally {
       clearTimeout(deadline);
@@ -198,13 +203,22 @@ export class HttpProtocol implements Protocol {
     return target;
   }
 
-  private async dispatcherFor(target: URL, signal: AbortSignal): Promise<Dispatcher> {
-    if (!this.proxies) return this.agent;
+  /** The proxies requests go through, without passwords; empty without proxies. For start-up logs. */
+  get proxyList(): readonly string[] {
+    return this.proxies?.urls.map(redact) ?? [];
+  }
+
+  private async dispatcherFor(
+    target: URL,
+    signal: AbortSignal,
+  ): Promise<{ dispatcher: Dispatcher; proxy?: string }> {
+    if (!this.proxies) return { dispatcher: this.agent };
     // The proxy resolves the name again when it connects, so this check cannot stop DNS rebinding;
     // it still keeps plain internal names and addresses from being fetched through the proxy.
     if (!this.filter.allowsAll)
       await raceAbort(allowedAddress(target.hostname, this.filter, this.resolver), signal);
-    return this.proxies.next().dispatcher;
+    const { dispatcher, index } = this.proxies.next();
+    return { dispatcher, proxy: redact(this.proxies.urls[index]!) };
   }
 
   private contentLimit(md: MetadataView): number {

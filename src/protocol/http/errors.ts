@@ -14,7 +14,7 @@ import { CrawlerError } from '../../util/errors.js';
  * | Protocol error | malformed HTTP, a body shorter than its Content-Length, undecodable Content-Encoding |
  * | Blocked address | http.filter.ipaddress.exclude refused the address the host resolves to |
  * | Unsupported scheme | neither http nor https |
- * | Proxy error | the proxy refused the request (407, tunnel refused) |
+ * | Proxy error | the proxy refused the request (407, tunnel refused), or refused the connection to it (it is down) |
  * | Aborted | the caller's AbortSignal fired (shutdown); not the server's fault |
  * | Fetch error (CODE) | anything else, with the Node/undici error code |
  */
@@ -145,6 +145,9 @@ const PROXY_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_ABORTED', 'UND_ERR_
 function kindOfCode(code: string, viaProxy: boolean): FetchExceptionKind | undefined {
   if (code === 'ERR_BLOCKED_ADDRESS') return 'blockedAddress';
   if (viaProxy && PROXY_CODES.has(code)) return 'proxy';
+  // Through a proxy the only connection we open is to the proxy: a refusal is the proxy being down
+  // (the target's own refusal comes back from the proxy as an HTTP answer, 502 and the like).
+  if (viaProxy && code === 'ECONNREFUSED') return 'proxy';
   if (TIMEOUT.has(code)) return 'timeout';
   if (UNKNOWN_HOST.has(code)) return 'unknownHost';
   if (code === 'ECONNREFUSED') return 'connectionRefused';
@@ -166,7 +169,11 @@ function codeOf(e: unknown): string | undefined {
 export function classifyFetchError(
   e: unknown,
   url: string,
-  context: { readonly viaProxy?: boolean } = {},
+  context: {
+    readonly viaProxy?: boolean;
+    /** The proxy the request went through (without its password), named in proxy errors. */
+    readonly proxy?: string;
+  } = {},
 ): FetchException {
   if (e instanceof FetchException) return e;
   let firstCode: string | undefined;
@@ -178,7 +185,8 @@ export function classifyFetchError(
     const kind = kindOfCode(code, context.viaProxy === true);
     if (kind) {
       const detail = cur instanceof Error ? cur.message : String(cur);
-      return FetchException.of(kind, `${FETCH_EXCEPTION[kind]}: ${url}: ${detail}`, e);
+      const via = kind === 'proxy' && context.proxy ? ` (through the proxy ${context.proxy})` : '';
+      return FetchException.of(kind, `${FETCH_EXCEPTION[kind]}: ${url}${via}: ${detail}`, e);
     }
   }
   const code = firstCode ?? (e instanceof Error ? e.name : 'UNKNOWN');

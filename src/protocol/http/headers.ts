@@ -77,10 +77,13 @@ export class RequestHeaders {
       const parsed = parseHeaderEntry(entry);
       if (parsed) h[parsed[0]] = parsed[1];
     }
-    const etag = md.getFirstValue(`${this.s.prefix}etag`);
+    const etag = md.getFirstValue(this.s.prefix + MD.etagHeader);
     if (etag && FIELD_VALUE.test(etag)) h['if-none-match'] = etag;
-    const lastModified = md.getFirstValue(MD.lastModified);
-    const since = lastModified ? httpDate(lastModified) : undefined;
+    // The server's own Last-Modified first: AdaptiveScheduler's last-modified is the crawler's
+    // fetch time, which only approximates it (and suffers clock skew).
+    const server = md.getFirstValue(this.s.prefix + MD.lastModifiedHeader);
+    const own = md.getFirstValue(MD.lastModified);
+    const since = (server && httpDate(server)) || (own && httpDate(own)) || undefined;
     if (since) h['if-modified-since'] = since;
     if (this.s.useCookies) {
       const cookies = md.getValues(`${this.s.prefix}set-cookie`);

@@ -1,7 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli, spawnCrawler } from '../../support/child.js';
 import { crawler } from '../../support/crawl.js';
 import { deleteIndices, opensearchUrl } from '../../support/opensearch.js';
 
+beforeAll(() => buildCli(), 120_000);
 afterAll(() => deleteIndices('demo-status', 'demo-content', 'demo-transitions'));
 
 describe('crawler demo', () => {
@@ -37,5 +39,42 @@ describe('crawler demo', () => {
     ]);
     expect(of('/good').at(-1)).toBe('1441 | /good | FETCHED | FETCHED | +1440 min | HTTP 200');
     expect(r.out.some((l) => l.startsWith('Where to look next'))).toBe(true);
+  }, 120_000);
+
+  it('as a process: fits 120 columns, no log lines on a non-terminal stderr, follow-ups that work as printed', async () => {
+    const child = spawnCrawler([
+      'demo',
+      '--set',
+      `opensearch.addresses=${opensearchUrl()}`,
+      '--set',
+      'http.agent.description=my demo',
+    ]);
+    expect(await child.exited).toBe(0);
+    expect(child.stderr).toEqual([]);
+    const wide = child.stdout.filter((l) => l.length > 120);
+    expect(wide).toEqual([]);
+    // Each suggested command, its continuation lines joined, in shell words.
+    const next = child.stdout.slice(child.stdout.indexOf('Where to look next:') + 1);
+    const commands: string[][] = [];
+    let current = '';
+    for (const l of next) {
+      if (!l.trimStart().startsWith('crawler ') && current === '') continue;
+      current += ` ${l.trim().replace(/ \\$/, '')}`;
+      if (!l.endsWith('\\')) {
+        commands.push([...current.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!));
+        current = '';
+      }
+    }
+    expect(commands.map((c) => c.slice(0, 2).join(' '))).toEqual(['crawler stats', 'crawler url']);
+    for (const c of commands) {
+      expect(c).toContain(`opensearch.addresses=${opensearchUrl()}`);
+      expect(c).toContain('http.agent.description=my demo');
+    }
+    const stats = await crawler(...commands[0]!.slice(1));
+    expect(stats.code).toBe(0);
+    expect(stats.out[0]).toMatch(/^URLs: \d+$/);
+    const url = await crawler(...commands[1]!.slice(1));
+    expect(url.code).toBe(0);
+    expect(url.out.join('\n')).toMatch(/status ERROR/);
   }, 120_000);
 });

@@ -132,4 +132,50 @@ describe('bulk writer on a real node', () => {
     await proxied.close();
     await proxy.close();
   });
+
+  it('close during an outage settles every action not acknowledged as not written, and stops retrying', async () => {
+    const target = new URL(opensearchUrl());
+    const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port) });
+    const url = await proxy.start();
+    const proxied = createClient(
+      buildConfig([
+        { source: 'test', entries: { 'opensearch.addresses': url, 'opensearch.connect.timeout': 2000 } },
+      ]).config,
+    ).client;
+    let requests = 0;
+    proxied.on('request', () => requests++);
+    const w = new BulkWriter(
+      proxied,
+      { ...options, maxPending: 5, flushIntervalMs: 10 },
+      systemClock,
+      silentLogger,
+    );
+    proxy.cut();
+    const results = Array.from({ length: 5 }, (_, i) =>
+      w.add({ op: 'index', index: names.status, id: `c${i}`, doc: doc(`http://c.test/${i}`) }),
+    );
+    // One waiting for room, one flush waiting for everything: both must end too.
+    const waiting = w.ready();
+    const flushed = w.flush();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(w.inOutage).toBe(true);
+    w.close();
+    const all = await Promise.all(results);
+    expect(all).toEqual(all.map(() => expect.objectContaining({ ok: false, closed: true })));
+    await waiting;
+    await flushed;
+    expect(w.pending).toBe(0);
+    expect(
+      await w.add({ op: 'index', index: names.status, id: 'late', doc: doc('http://c.test/late') }),
+    ).toMatchObject({
+      ok: false,
+      closed: true,
+    });
+    // No retry after close: the request count stays where it was.
+    const after = requests;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(requests).toBe(after);
+    await proxied.close();
+    await proxy.close();
+  });
 });

@@ -153,6 +153,22 @@ describe('proxies', () => {
     }
   });
 
+  it('a proxy that is down gives "Proxy error" naming the proxy, not the target\'s "Connection refused"', async () => {
+    // A port nothing listens on: bound, then closed.
+    const closed = await startServer(() => undefined, '127.0.0.11');
+    await closed.close();
+    const p = testProtocol({ 'http.proxy.host': closed.host, 'http.proxy.port': closed.port });
+    try {
+      const e = (await p.fetch(`${target.origin}/dead-proxy`).catch((err: unknown) => err)) as FetchException;
+      expect(e).toBeInstanceOf(FetchException);
+      expect(e.fetchException).toBe(FETCH_EXCEPTION.proxy);
+      expect(e.message).toContain(`through the proxy http://${closed.host}:${closed.port}/`);
+      expect(p.proxyList).toEqual([`http://${closed.host}:${closed.port}/`]);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('still refuses excluded target addresses when a proxy is used, without contacting the proxy', async () => {
     const p = new HttpProtocol(
       protocolSettings({ 'http.agent.name': 'testbot', 'http.proxy.file': proxyFile([a.server.origin]) }),

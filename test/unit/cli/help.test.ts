@@ -28,6 +28,16 @@ describe('crawler --help', () => {
     expect(r.out).toMatch(/--conf FILE/);
   });
 
+  it("crawler --help and each command's --help document the exit codes", async () => {
+    for (const args of [['--help'], ['stats', '--help'], ['run', '--help']]) {
+      const r = await crawler(...args);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/^Exit codes:$/m);
+      for (const code of ['0', '1', '2', '3', '4', '130'])
+        expect(r.out).toMatch(new RegExp(`^ {2}${code} +\\w`, 'm'));
+    }
+  });
+
   it('an unknown command or option is refused with a hint', async () => {
     expect(await crawler('crawl')).toMatchObject({
       code: 2,

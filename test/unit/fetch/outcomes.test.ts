@@ -92,4 +92,29 @@ describe('fetch outcomes', () => {
     expect(o).toMatchObject({ status: 'ERROR' });
     expect(o.metadata.getFirstValue('error.cause')).toBe('robots.txt');
   });
+
+  it('a 200 replaces the stored validators and the trimmed mark of the previous fetch', () => {
+    const stored = Metadata.of({
+      'protocol.etag': ['"old"'],
+      'protocol.last-modified': ['Sat, 02 Mar 2024 08:00:00 GMT'],
+      'http.trimmed': ['true'],
+      'http.trimmed.reason': ['length'],
+    });
+    const o = outcome(200, { etag: ['"new"'] }, stored);
+    expect(o.metadata.getValues('protocol.etag')).toEqual(['"new"']);
+    expect(o.metadata.getFirstValue('protocol.last-modified')).toBeUndefined();
+    expect(o.metadata.getFirstValue('http.trimmed')).toBeUndefined();
+    expect(o.metadata.getFirstValue('http.trimmed.reason')).toBeUndefined();
+  });
+
+  it('a 304 keeps the stored validators it does not resend, and is FETCHED', () => {
+    const stored = Metadata.of({
+      'protocol.etag': ['"v1"'],
+      'protocol.last-modified': ['Sat, 02 Mar 2024 08:00:00 GMT'],
+    });
+    const o = outcome(304, { date: ['Sun, 03 Mar 2024 08:00:00 GMT'] }, stored);
+    expect(o).toMatchObject({ kind: 'status', status: 'FETCHED' });
+    expect(o.metadata.getValues('protocol.etag')).toEqual(['"v1"']);
+    expect(o.metadata.getValues('protocol.last-modified')).toEqual(['Sat, 02 Mar 2024 08:00:00 GMT']);
+  });
 });

@@ -234,3 +234,47 @@ describe('the update', () => {
     ).toBeNull();
   });
 });
+
+describe('what the status index keeps whatever metadata.persist says', () => {
+  const validators = {
+    'protocol.etag': '"v1"',
+    'protocol.last-modified': 'Sat, 02 Mar 2024 08:00:00 GMT',
+    'protocol.content-type': 'text/html',
+  };
+
+  it('a FETCHED page keeps its ETag and Last-Modified for conditional GET (not other headers)', () => {
+    const { u } = setup({ 'metadata.persist': [] });
+    const x = stored(u, { url: URL_A, status: 'FETCHED', metadata: md(validators) });
+    expect(x.metadata.toJSON()).toEqual({
+      'protocol.etag': ['"v1"'],
+      'protocol.last-modified': ['Sat, 02 Mar 2024 08:00:00 GMT'],
+    });
+  });
+
+  it('a page that turns ERROR or REDIRECTION forgets them: its content is gone, a 304 would lie', () => {
+    const { u } = setup();
+    for (const status of ['ERROR', 'REDIRECTION'] as const) {
+      const x = stored(u, { url: URL_A, status, metadata: md(validators) });
+      expect(x.metadata.getFirstValue('protocol.etag')).toBeUndefined();
+      expect(x.metadata.getFirstValue('protocol.last-modified')).toBeUndefined();
+    }
+    const kept = stored(u, { url: URL_A, status: 'FETCH_ERROR', metadata: md(validators) });
+    expect(kept.metadata.getFirstValue('protocol.etag')).toBe('"v1"');
+  });
+
+  it('http.conditional.get false keeps no validators (as StormCrawler, unless listed)', () => {
+    const { u } = setup({ 'http.conditional.get': false });
+    const x = stored(u, { url: URL_A, status: 'FETCHED', metadata: md(validators) });
+    expect(x.metadata.getFirstValue('protocol.etag')).toBeUndefined();
+  });
+
+  it('a body cut at a limit stays marked: http.trimmed and its reason', () => {
+    const { u } = setup({ 'metadata.persist': [] });
+    const x = stored(u, {
+      url: URL_A,
+      status: 'FETCHED',
+      metadata: md({ 'http.trimmed': 'true', 'http.trimmed.reason': 'length' }),
+    });
+    expect(x.metadata.toJSON()).toEqual({ 'http.trimmed': ['true'], 'http.trimmed.reason': ['length'] });
+  });
+});

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { buildConfig } from '../../../src/config/load.js';
 import type { FetchProtocol, RobotsSource } from '../../../src/fetch/ports.js';
@@ -17,7 +18,7 @@ import type {
 } from '../../../src/pipeline/ports.js';
 import { FetchException } from '../../../src/protocol/http/errors.js';
 import { systemClock } from '../../../src/util/clock.js';
-import { silentLogger } from '../../../src/util/log.js';
+import { type Logger, silentLogger } from '../../../src/util/log.js';
 
 // The crawl loop against in-memory ports: what it must guarantee whatever a stage does is that
 // every URL it takes from the source is settled back exactly once.
@@ -195,6 +196,7 @@ interface Setup {
   readonly parser?: PageParser;
   readonly content?: (url: string) => ContentWrite;
   readonly status?: MemoryStatusStore;
+  readonly log?: Logger;
 }
 
 function crawler(s: Setup) {
@@ -211,7 +213,7 @@ function crawler(s: Setup) {
       filter: { filter: (_s, _m, url) => url },
       transfer: new MetadataTransfer({ transfer: [], persist: [], trackPath: false, trackDepth: false }),
       clock: systemClock,
-      log: silentLogger,
+      log: s.log ?? silentLogger,
     },
     crawlerOptions(config),
   );
@@ -391,5 +393,18 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     expect(source.notSettledOnce()).toEqual({});
     expect(c.metrics.abandoned).toBe(0);
     for (const url of source.emitted) expect(status.own(url).map((e) => e.status)).toEqual(['FETCHED']);
+  });
+});
+
+describe('progress lines', () => {
+  it('the first progress line counts pages per second from the start of the run, not 0', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const { crawler: c } = crawler({ urls: urls('/a', '/b', '/c'), log });
+    await c.run({ once: true });
+    const progress = lines.filter((l) => l.msg === 'progress');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress[0]).toMatchObject({ fetched: 3 });
+    expect(progress[0]!.fetchedPerSec).toBeGreaterThan(0);
   });
 });

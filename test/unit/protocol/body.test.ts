@@ -96,3 +96,43 @@ describe('response body', () => {
     await expect(readBody(failing, ['gzip'], NO_LIMIT)).rejects.toMatchObject({ code: 'ECONNRESET' });
   });
 });
+
+describe('inflation ratio', () => {
+  it('a body cut at http.content.limit after inflating past http.decoded.max.ratio is marked inflation-ratio', async () => {
+    const bomb = gzipSync(Buffer.alloc(16 * 1024 * 1024));
+    const body = await readBody(chunked(bomb, 1024), ['gzip'], {
+      contentLimit: 2 * 1024 * 1024,
+      decodedLimit: -1,
+      maxRatio: 100,
+    });
+    expect(body.content.length).toBe(2 * 1024 * 1024);
+    expect(body.trimmed).toBe('inflation-ratio');
+  });
+
+  it('an ordinary page cut at the same limit stays "length"', async () => {
+    const rng = (i: number) => (i * 2654435761) >>> 24;
+    const page = Buffer.from(Array.from({ length: 4 * 1024 * 1024 }, (_, i) => 0x61 + (rng(i) % 26)));
+    const body = await readBody(chunked(gzipSync(page)), ['gzip'], {
+      contentLimit: 2 * 1024 * 1024,
+      decodedLimit: -1,
+      maxRatio: 100,
+    });
+    expect(body.trimmed).toBe('length');
+  });
+
+  it('is not judged below 1 MiB decoded, nor with the check off', async () => {
+    const bomb = gzipSync(Buffer.alloc(16 * 1024 * 1024));
+    const small = await readBody(chunked(bomb, 1024), ['gzip'], {
+      contentLimit: 65_536,
+      decodedLimit: -1,
+      maxRatio: 100,
+    });
+    expect(small.trimmed).toBe('length');
+    const off = await readBody(chunked(bomb, 1024), ['gzip'], {
+      contentLimit: 2 * 1024 * 1024,
+      decodedLimit: -1,
+      maxRatio: 0,
+    });
+    expect(off.trimmed).toBe('length');
+  });
+});

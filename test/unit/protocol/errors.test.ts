@@ -43,6 +43,19 @@ describe('fetch.exception classification', () => {
     expect(classify(e)).not.toBe(FETCH_EXCEPTION.proxy);
   });
 
+  it('maps a refused connection to Proxy error, naming the proxy, when the request went through one', () => {
+    const refused = withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:3128');
+    const e = classifyFetchError(refused, 'http://example.com/', {
+      viaProxy: true,
+      proxy: 'http://user:***@127.0.0.1:3128/',
+    });
+    expect(e.fetchException).toBe(FETCH_EXCEPTION.proxy);
+    expect(e.message).toBe(
+      'Proxy error: http://example.com/ (through the proxy http://user:***@127.0.0.1:3128/): connect ECONNREFUSED 127.0.0.1:3128',
+    );
+    expect(classify(refused)).toBe(FETCH_EXCEPTION.connectionRefused);
+  });
+
   it('looks through the cause chain', () => {
     expect(classify(new Error('fetch failed', { cause: withCode('ECONNREFUSED') }))).toBe(
       FETCH_EXCEPTION.connectionRefused,

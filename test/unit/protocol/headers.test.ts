@@ -61,6 +61,24 @@ describe('request headers', () => {
     expect(h['if-none-match']).toBe('"v1"');
   });
 
+  it("send the server's Last-Modified as If-Modified-Since rather than AdaptiveScheduler's fetch time", () => {
+    const h = new RequestHeaders(base).build(
+      url,
+      metadataOf({
+        'protocol.last-modified': 'Sat, 02 Mar 2024 08:00:00 GMT',
+        'last-modified': '2024-03-05T10:20:30.000Z',
+      }),
+      NOW,
+    );
+    expect(h['if-modified-since']).toBe('Sat, 02 Mar 2024 08:00:00 GMT');
+    const unreadable = new RequestHeaders(base).build(
+      url,
+      metadataOf({ 'protocol.last-modified': 'soon', 'last-modified': '2024-03-05T10:20:30.000Z' }),
+      NOW,
+    );
+    expect(unreadable['if-modified-since']).toBe('Tue, 05 Mar 2024 10:20:30 GMT');
+  });
+
   it('send If-Modified-Since from last-modified, an ISO instant or an HTTP date', () => {
     const iso = new RequestHeaders(base).build(
       url,

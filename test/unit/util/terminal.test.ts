@@ -42,6 +42,22 @@ describe('log lines on a terminal', () => {
     );
   });
 
+  it('the progress line says when OpenSearch cannot be reached', () => {
+    const out = formatForTerminal(
+      line({
+        msg: 'progress: OpenSearch unreachable for 12 s',
+        fetchedPerSec: 0,
+        fetched: 3,
+        queued: 0,
+        hosts: 1,
+        opensearchUnreachableSec: 12,
+      }),
+    );
+    expect(out).toBe(
+      '10:04:05 INFO  progress: 0 pages/s, fetched 3, queued 0, hosts 1, OpenSearch unreachable for 12 s\n',
+    );
+  });
+
   it('other lines keep their fields on the same line, long values cut, control characters escaped', () => {
     const out = formatForTerminal(
       line({ level: 40, msg: 'spout query failed', err: `${'x'.repeat(200)}\u0000`, attempt: 2 }),
