@@ -138,6 +138,11 @@ export class Fetcher {
     };
   }
 
+  /** URLs queued or being submitted, not yet in fetch: what the fetcher has in hand. Cheap. */
+  get waiting(): number {
+    return this.queues.queued + this.submitting;
+  }
+
   /**
    * Queues a URL; resolves once it is accepted. While `fetcher.max.urls.in.queues` URLs are queued or
    * in fetch, it waits: that is the backpressure that makes the spout slow down.

@@ -80,6 +80,8 @@ export class BulkWriter {
   /** Wakes the requests sleeping before their next attempt. */
   private readonly sleepers = new Set<() => void>();
   private closed = false;
+  /** `sendNow` found every request slot taken: the buffer goes when a request returns. */
+  private sendWhenFree = false;
   private readonly outage: ClusterOutage;
 
   constructor(
@@ -121,6 +123,17 @@ export class BulkWriter {
       if (this.flushes.size > 0) await Promise.race([...this.flushes]);
       else await sleep(20);
     }
+  }
+
+  /**
+   * Sends what is buffered now instead of at the flush interval, without waiting: for a crawl with
+   * nothing else to do. While `concurrency` requests are out already, it is sent as soon as one
+   * returns, so the buffer fills into one bulk meanwhile instead of many tiny ones.
+   */
+  sendNow(): void {
+    if (this.buffer.length === 0) return;
+    if (this.flushes.size < this.options.concurrency) this.send();
+    else this.sendWhenFree = true;
   }
 
   /**
@@ -182,7 +195,11 @@ export class BulkWriter {
     const batch = this.buffer;
     this.buffer = [];
     this.bytes = 0;
-    const p = this.request(batch).finally(() => this.flushes.delete(p));
+    this.sendWhenFree = false;
+    const p = this.request(batch).finally(() => {
+      this.flushes.delete(p);
+      if (this.sendWhenFree) this.sendNow();
+    });
     this.flushes.add(p);
   }
 

@@ -1,3 +1,4 @@
+import type { Metadata } from '../model/metadata.js';
 import type { StatusEvent, StatusUpdater } from '../model/status-updater.js';
 import type { TransitionLog, TransitionRecord } from '../model/transition.js';
 import type { Logger } from '../util/log.js';
@@ -25,6 +26,17 @@ export interface StatusWriterStats {
   failed: number;
 }
 
+/** A URL this writer just created in the status index: a DISCOVERED document that did not exist. */
+export interface CreatedUrl {
+  readonly url: string;
+  /** The document's key (and routing): host, domain or IP, per partition.url.mode. */
+  readonly key: string;
+  /** The metadata the document holds (after the persist filter). */
+  readonly metadata: Metadata;
+  /** Milliseconds since the epoch. */
+  readonly nextFetchDate: number;
+}
+
 /**
  * The only writer of the status index during a crawl (the pipeline's StatusStore): applies the
  * rules to each status event and writes the result, op_type create for DISCOVERED (an existing
@@ -36,6 +48,7 @@ export class StatusWriter {
   readonly stats: StatusWriterStats = { written: 0, existing: 0, skippedCached: 0, failed: 0 };
 
   private pendingWrites = 0;
+  private onCreated: ((created: CreatedUrl) => void) | undefined;
 
   constructor(private readonly deps: StatusWriterDeps) {}
 
@@ -77,6 +90,12 @@ export class StatusWriter {
               d.recordTransition?.(update.transition);
             }
             if (update.delete) d.deleter.delete(update.url);
+            // 201 on create: the URL is new to the index, so no spout can have emitted it yet.
+            const created = result.status === 201 && update.status === 'DISCOVERED' && !update.storedAsIs;
+            if (created && this.onCreated && update.nextFetchDate !== null) {
+              const { url, metadata, nextFetchDate } = update;
+              this.onCreated({ url, key, metadata, nextFetchDate });
+            }
           } else if (result.closed) {
             // Shutdown gave it up: the crawl counts and reports these in one line.
             this.stats.failed++;
@@ -102,6 +121,14 @@ export class StatusWriter {
     if (!this.deps.updater.knowsDiscovered(url)) return false;
     this.stats.skippedCached++;
     return true;
+  }
+
+  /**
+   * See StatusStore.watchCreated: `listener` sees each DISCOVERED document this writer created, once
+   * OpenSearch acknowledged it (not the ones that found the URL known). One listener; must not throw.
+   */
+  watchCreated(listener: (created: CreatedUrl) => void): void {
+    this.onCreated = listener;
   }
 
   /** Writes accepted and not yet settled. */

@@ -99,6 +99,9 @@ export function buildStores(
         await deleter.flush();
       } while (bulks.some((b) => b.pending > 0) || status.pending > 0);
     },
+    sendNow() {
+      for (const b of bulks) b.sendNow();
+    },
     close() {
       for (const b of bulks) b.close();
       deleter.close();

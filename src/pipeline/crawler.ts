@@ -13,7 +13,7 @@ import { errorMessage } from '../util/errors.js';
 import { droppedLogLines, type Logger } from '../util/log.js';
 import { IndexerStage } from './indexer-stage.js';
 import { CrawlMetrics } from './metrics.js';
-import type { ClusterHealth, StatusStoreStats, Stores, UrlSource } from './ports.js';
+import type { ClusterHealth, CreatedUrl, SourceItem, StatusStoreStats, Stores, UrlSource } from './ports.js';
 
 export interface CrawlerParts {
   readonly source: UrlSource;
@@ -51,6 +51,8 @@ export interface CrawlSummary {
   readonly deferred: string;
   readonly fetched: number;
   readonly discovered: number;
+  /** URLs handed straight to the fetcher once their DISCOVERED write was acknowledged (no query). */
+  readonly adopted: number;
   /** URLs given up at the shutdown deadline (absent when none were). */
   readonly notWritten?: number;
   /** DISCOVERED links not written at the shutdown deadline (absent when none). */
@@ -71,7 +73,18 @@ interface Taken {
   settling: boolean;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export interface RunOptions {
+  /** Stop when nothing is due and nothing is in flight (checked after the writes are visible). */
+  readonly once?: boolean;
+  readonly drainDeadlineMs?: number;
+  /**
+   * With `once`, for a worker among several (`crawler run --workers`): the loop does not end when it
+   * finds nothing left, since another worker's links may still make URLs of its share due. It calls
+   * `idle(true)` then, `idle(false)` when it takes a URL again, and runs until `requestStop`; the
+   * supervisor stops every worker once all are idle and `stillFinished` holds for each.
+   */
+  readonly idle?: (idle: boolean) => void;
+}
 
 /**
  * The crawl loop: source -> fetcher -> parser -> indexer -> status store, every hand-over bounded.
@@ -80,6 +93,12 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * happens to it; the URL is released back to the source once the store settled that event, or when
  * it is given up unchanged (a content write that failed, the shutdown deadline). A second event for
  * the same URL is ignored. Outlinks are DISCOVERED events of their own and release nothing.
+ *
+ * No idle waits: while the fetcher has fewer URLs waiting than fetch threads (the crawl is
+ * "hungry") and the source has nothing to hand out, pending writes are sent at once instead of at
+ * the flush intervals, and each URL the store then creates (a new DISCOVERED document, due) is
+ * offered to the source (`adopt`) and, if taken, fetched next, without waiting for a refresh and
+ * a query. When work is plentiful none of this happens and the timers apply as before.
  */
 export class Crawler {
   readonly metrics = new CrawlMetrics();
@@ -87,11 +106,15 @@ export class Crawler {
   private readonly indexer: IndexerStage;
   private readonly parsePool: PQueue;
   private readonly taken = new Map<string, Taken>();
+  /** Adopted URLs (in flight at the source) waiting for the loop to submit them; bounded. */
+  private readonly ready: SourceItem[] = [];
+  /** Ends the loop's current nap: a URL was adopted, or a stop requested. */
+  private wake: (() => void) | undefined;
+  /** While reported idle (RunOptions.idle): URLs taken so far, to tell that none was taken since. */
+  private idleAt: number | undefined;
   private stopping = false;
   /** After the shutdown deadline: late results of abandoned URLs write nothing. */
   private closed = false;
-  private readonly stopped: Promise<void>;
-  private stop!: () => void;
 
   constructor(
     private readonly parts: CrawlerParts,
@@ -102,9 +125,6 @@ export class Crawler {
       content: parts.stores.content,
       emit: (event) => void this.settle(event),
       giveUp: (url) => this.release(url),
-    });
-    this.stopped = new Promise((resolve) => {
-      this.stop = resolve;
     });
     this.fetcher = new Fetcher(options.fetcher, {
       protocol: parts.protocol,
@@ -118,12 +138,13 @@ export class Crawler {
         discovered: (source, target, extra) => this.discover(source, target, extra),
       },
     });
+    parts.stores.status.watchCreated?.((created) => this.offer(created));
   }
 
   /** Asks the loop to stop taking URLs; `run` then drains what is in flight and returns. */
   requestStop(): void {
     this.stopping = true;
-    this.stop();
+    this.wake?.();
   }
 
   /**
@@ -131,30 +152,85 @@ export class Crawler {
    * after the writes are visible). Flushes every pending write before returning; URLs still in
    * flight at the drain deadline are given up unchanged (`metrics.abandoned`).
    */
-  async run(options: { once?: boolean; drainDeadlineMs?: number } = {}): Promise<void> {
-    const { source, log } = this.parts;
+  async run(options: RunOptions = {}): Promise<void> {
+    const { source, stores, log } = this.parts;
     // The first progress line's rate counts from here, not from nothing.
     this.metrics.rate(this.parts.clock.now());
     const progress = setInterval(() => this.logProgress(), this.options.progressIntervalMs);
     progress.unref();
     try {
       while (!this.stopping) {
-        const next = await source.poll();
+        const next = this.ready.shift() ?? (await source.poll());
         if (typeof next === 'object') {
           this.metrics.emitted++;
+          if (this.idleAt !== undefined) {
+            this.idleAt = undefined;
+            options.idle?.(false);
+          }
           this.taken.set(next.url, { previous: next.status, settling: false });
           await this.fetcher.submit({ url: next.url, metadata: next.metadata, status: next.status });
           continue;
         }
-        if (options.once && next === 'empty' && (await this.finishedOnce())) break;
-        await Promise.race([sleep(next === 'wait' ? 20 : 100), this.stopped]);
+        // Nothing to hand over: what is pending is written now, not at the next flush interval.
+        if (this.hungry()) stores.sendNow?.();
+        if (options.once && next === 'empty' && this.idleAt === undefined && (await this.finishedOnce())) {
+          if (!options.idle) break;
+          this.idleAt = this.metrics.emitted;
+          options.idle(true);
+        }
+        if (this.ready.length === 0 && !this.stopping) await this.nap(next === 'wait' ? 20 : 100);
       }
     } finally {
       clearInterval(progress);
     }
+    // Adopted and never submitted: given back unchanged.
+    for (const item of this.ready.splice(0)) source.settle(item.url);
     await this.drain(options.drainDeadlineMs ?? 30_000);
     this.logProgress();
     log.info(this.summary(), 'crawl stopped');
+  }
+
+  /**
+   * `--once` among workers (RunOptions.idle): true when the loop took no URL since it reported idle
+   * and a fresh look (everything written, the index refreshed) still finds nothing due.
+   */
+  async stillFinished(): Promise<boolean> {
+    const at = this.idleAt;
+    if (at === undefined) return false;
+    return (await this.finishedOnce()) && this.idleAt === at && this.metrics.emitted === at;
+  }
+
+  /** Waits `ms`, or less when a URL is adopted or a stop requested. */
+  private nap(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wake === done) this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  /** The fetcher could start more fetches than it has URLs waiting for. */
+  private hungry(): boolean {
+    return this.fetcher.waiting + this.ready.length < this.options.fetcher.threads;
+  }
+
+  /**
+   * A URL the store just created: fetched next if the crawl is hungry, the URL is due (within the
+   * rounding of nextFetchDate, as for --once) and the source takes it (its own share, not in flight).
+   */
+  private offer(created: CreatedUrl): void {
+    const { source, clock } = this.parts;
+    if (!source.adopt || this.stopping || this.closed) return;
+    if (created.nextFetchDate > clock.now() + this.options.onceLookAheadMs || !this.hungry()) return;
+    const item = { url: created.url, metadata: created.metadata, status: 'DISCOVERED' as const };
+    if (!source.adopt({ ...item, key: created.key })) return;
+    this.ready.push(item);
+    this.metrics.adopted++;
+    this.wake?.();
   }
 
   /** URLs taken from the source and not released yet. */
@@ -165,9 +241,9 @@ export class Crawler {
   /** --once: is the crawl over? Waits for in-flight URLs, writes everything, then asks again. */
   private async finishedOnce(): Promise<boolean> {
     const { source, stores } = this.parts;
-    if (this.taken.size > 0 || stores.status.pending > 0) return false;
+    if (this.taken.size > 0 || this.ready.length > 0 || stores.status.pending > 0) return false;
     await stores.flush();
-    if (this.taken.size > 0) return false;
+    if (this.taken.size > 0 || this.ready.length > 0) return false;
     return source.isExhausted(this.options.onceLookAheadMs);
   }
 
@@ -321,6 +397,7 @@ export class Crawler {
       deferred: this.metrics.deferredSummary(),
       fetched: this.metrics.fetched,
       discovered: this.metrics.discovered,
+      adopted: this.metrics.adopted,
       ...(this.metrics.abandoned > 0 ? { notWritten: this.metrics.abandoned } : {}),
       ...(this.metrics.discoveredNotWritten > 0
         ? { discoveredNotWritten: this.metrics.discoveredNotWritten }

@@ -11,6 +11,8 @@ export class CrawlMetrics {
   bytes = 0;
   emitted = 0;
   discovered = 0;
+  /** URLs handed straight to the fetcher after their DISCOVERED write (the loop's `offer`). */
+  adopted = 0;
   /** URLs given up unchanged at the shutdown deadline: their status updates were not written. */
   abandoned = 0;
   /** DISCOVERED writes still pending at the shutdown deadline. */

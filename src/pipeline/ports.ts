@@ -2,7 +2,7 @@ import type { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';
 import type { StatusEvent } from '../model/status-updater.js';
 import type { ContentWrite } from '../opensearch/content-store.js';
-import type { StatusWriterStats as StatusStoreStats } from '../opensearch/status-store.js';
+import type { CreatedUrl, StatusWriterStats as StatusStoreStats } from '../opensearch/status-store.js';
 
 /*
  * What the crawl loop needs of the world around it. OpenSearch implements each port (the spout, the
@@ -16,6 +16,12 @@ export interface SourceItem {
   readonly metadata: Metadata;
   /** Its status before this fetch (undefined when the document has none we know). */
   readonly status: Status | undefined;
+}
+
+/** A URL the loop may hand to the source (`adopt`): its status document and its key. */
+export interface AdoptItem extends SourceItem {
+  /** The document's key (and routing): which share of the status shards holds it. */
+  readonly key: string;
 }
 
 /** `poll`'s answer: a URL; 'wait' (ask again shortly); 'empty' (a query just found nothing due). */
@@ -47,11 +53,21 @@ export interface UrlSource {
    * look was not a failed query); URLs found are handed out by the next polls.
    */
   isExhausted(lookAheadMs: number): Promise<boolean>;
+  /**
+   * Optional. A URL this crawl has just created in the status index (DISCOVERED, due, acknowledged):
+   * true when the source takes it in flight as if `poll` had returned it, so the loop fetches it at
+   * once and settles it as any other. Only for a URL of this source's own share of the index (its
+   * key), not in flight, not in the purgatory, not buffered; false otherwise, and the URL is found
+   * by a query as usual. This is what keeps a crawl whose frontier runs dry from waiting on the
+   * flush, refresh and query timers: the URL was persisted first, so a crash loses nothing.
+   */
+  adopt?(item: AdoptItem): boolean;
   stats(): SourceStats;
 }
 
-// Written, existing (a DISCOVERED that found the URL known), skipped by the DISCOVERED cache, failed.
-export type { StatusWriterStats as StatusStoreStats } from '../opensearch/status-store.js';
+// StatusStoreStats: written, existing (a DISCOVERED that found the URL known), skipped by the
+// DISCOVERED cache, failed. CreatedUrl: a DISCOVERED document the store created (new to the index).
+export type { CreatedUrl, StatusWriterStats as StatusStoreStats } from '../opensearch/status-store.js';
 
 /**
  * Where status events go: the status rules, then the status index.
@@ -68,6 +84,11 @@ export interface StatusStore {
    * the caller skips it, and it counts as skipped. Cheap, synchronous, by URL alone.
    */
   skipDiscovered(url: string): boolean;
+  /**
+   * Optional: `listener` is called for each DISCOVERED write OpenSearch acknowledged as a new
+   * document (not one that found the URL known), after `settled`. One listener; it must not throw.
+   */
+  watchCreated?(listener: (created: CreatedUrl) => void): void;
   /** Writes accepted and not settled yet. */
   readonly pending: number;
   readonly stats: StatusStoreStats;
@@ -101,6 +122,11 @@ export interface Stores {
    * including the writes that settling queued (a stored page queues its FETCHED status).
    */
   flush(): Promise<void>;
+  /**
+   * Optional: sends what is buffered now rather than at the flush intervals, without waiting; the
+   * loop calls it when it has nothing to fetch. Cheap when there is nothing to send.
+   */
+  sendNow?(): void;
 }
 
 /** The cluster as the progress lines report it; the OpenSearch side's ClusterOutage fits. */

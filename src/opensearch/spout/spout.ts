@@ -46,7 +46,12 @@ export interface SpoutStats {
   readonly buffered: number;
   readonly inFlight: number;
   readonly inPurgatory: number;
+  /** URLs taken in flight by `adopt` rather than from a query. */
+  readonly adopted: number;
 }
+
+/** Keys remembered as this spout's own (see `adopt`): enough for every host a crawl has in flight. */
+const OWN_KEYS_MAX = 10_000;
 
 /**
  * Reads due URLs from the status index (the only reader of it). Keeps a query date until
@@ -68,6 +73,12 @@ export class Spout {
   private lastRefusal: string | undefined;
   private readonly queryMs = new LatencyWindow();
   private readonly outage: ClusterOutage;
+  /**
+   * With a share of the shards: keys its queries returned, most recent last (bounded), which are
+   * therefore routed to its shards. Without one every key is its own and this stays empty.
+   */
+  private readonly ownKeys = new Map<string, true>();
+  private adoptedCount = 0;
 
   constructor(
     private readonly client: Client,
@@ -95,6 +106,7 @@ export class Spout {
       buffered: this.buffer.size,
       inFlight: this.inFlight.size,
       inPurgatory: this.inFlight.inPurgatory,
+      adopted: this.adoptedCount,
     };
   }
 
@@ -118,6 +130,22 @@ export class Spout {
     if (!item) return 'wait';
     this.inFlight.add(item.url);
     return item;
+  }
+
+  /**
+   * A URL the crawl just created in the status index, offered straight to the fetcher (the
+   * UrlSource contract): taken in flight, as if a query had returned it, when it is this spout's to
+   * emit. That is when its key is known to be routed to this spout's shards (a query of its share
+   * returned the key; any key without a share), no filter query could exclude it, and it is not in
+   * flight, in the purgatory or buffered. So it is never emitted twice, nor by two instances.
+   */
+  adopt(item: SpoutItem): boolean {
+    if (this.options.filterQueries.length > 0) return false;
+    if (this.options.shards && !this.ownKeys.has(item.key)) return false;
+    if (this.inFlight.blocks(item.url) || this.buffer.has(item.url)) return false;
+    this.inFlight.add(item.url);
+    this.adoptedCount++;
+    return true;
   }
 
   /** The URL's fate is written (or given up on): it may come back after the purgatory. */
@@ -196,6 +224,9 @@ export class Spout {
       this.lastRefusal = undefined;
       this.inFlight.prune();
       for (const bucket of hitsOf(o.form, res.body)) {
+        // A bucket is one key's hits.
+        const bucketKey = (bucket[0]?._source as { key?: unknown } | undefined)?.key;
+        if (o.shards && typeof bucketKey === 'string') this.ownKey(bucketKey);
         for (const hit of bucket) {
           hits++;
           // Most hits of a busy crawl are URLs still in flight: skip them before decoding metadata.
@@ -221,6 +252,12 @@ export class Spout {
     // Nothing due at this date: the next query looks at "now" again (new URLs may have become due).
     if (hits === 0 && !this.failed) this.queryDate = undefined;
     return added;
+  }
+
+  private ownKey(key: string): void {
+    if (this.ownKeys.has(key)) this.ownKeys.delete(key);
+    else if (this.ownKeys.size >= OWN_KEYS_MAX) this.ownKeys.delete(this.ownKeys.keys().next().value!);
+    this.ownKeys.set(key, true);
   }
 
   /** A query the cluster answered with an error (bad settings, a red index): logged once per reason. */

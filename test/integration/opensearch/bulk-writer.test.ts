@@ -33,6 +33,31 @@ afterAll(async () => {
 const doc = (url: string, status = 'DISCOVERED') => ({ url, status, key: 'a.test', metadata: {} });
 
 describe('bulk writer on a real node', () => {
+  it('sendNow sends the buffer long before the flush interval; while requests are out, once one returns', async () => {
+    const w = new BulkWriter(
+      client,
+      { ...options, flushIntervalMs: 600_000, concurrency: 1 },
+      systemClock,
+      silentLogger,
+    );
+    const action = (id: string) => ({
+      op: 'index' as const,
+      index: names.status,
+      id,
+      routing: 'a.test',
+      doc: doc(`http://a.test/${id}`),
+    });
+    const first = w.add(action('now-1'));
+    w.sendNow();
+    // One request is out (concurrency 1): the next action waits for it instead of a request of its own.
+    const second = w.add(action('now-2'));
+    w.sendNow();
+    expect(await first).toMatchObject({ ok: true });
+    expect(w.pending).toBe(1);
+    expect(await second).toMatchObject({ ok: true });
+    w.close();
+  });
+
   it('settles each item: index ok, create on an existing id is ok (409), delete of a missing id is ok', async () => {
     const w = new BulkWriter(client, options, systemClock, silentLogger);
     const index = w.add({

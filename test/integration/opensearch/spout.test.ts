@@ -147,3 +147,55 @@ describe('a failed spout query', () => {
     expect(spout.stats().queryMsP95).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe('URLs the crawl offers straight to the fetcher (adopt)', () => {
+  const offered = (url: string): SpoutItem => ({
+    url,
+    metadata: new Metadata(),
+    status: 'DISCOVERED',
+    key: new URL(url).hostname,
+  });
+
+  it('takes a new URL in flight once; never one in flight, buffered or in the purgatory', async () => {
+    const clock = new ManualClock(NOW);
+    const spout = new Spout(client, options, clock, silentLogger);
+    // Without a share of the shards every key is this spout's.
+    expect(spout.adopt(offered('http://new.test/1'))).toBe(true);
+    expect(spout.adopt(offered('http://new.test/1'))).toBe(false);
+    // Adopted before a query: the query does not emit it again.
+    expect(spout.adopt(offered('http://c.test/2'))).toBe(true);
+    await spout.query();
+    expect(spout.adopt(offered('http://a.test/1'))).toBe(false);
+    const emitted = await drain(spout);
+    expect(emitted.map((i) => i.url)).not.toContain('http://c.test/2');
+    expect(emitted.map((i) => i.url)).toContain('http://a.test/1');
+    spout.settle('http://a.test/1');
+    expect(spout.adopt(offered('http://a.test/1'))).toBe(false);
+    expect(spout.stats()).toMatchObject({ adopted: 2, inFlight: emitted.length + 1 });
+    // Settled like any other: in the purgatory, then free again.
+    spout.settle('http://new.test/1');
+    expect(spout.adopt(offered('http://new.test/1'))).toBe(false);
+    clock.advance(options.purgatoryMs + 1);
+    expect(spout.adopt(offered('http://new.test/1'))).toBe(true);
+  });
+
+  it('with a share of the shards, only URLs of keys its own queries returned', async () => {
+    const spout = new Spout(client, { ...options, shards: [0, 1] }, new ManualClock(NOW), silentLogger);
+    expect(spout.adopt(offered('http://a.test/new'))).toBe(false);
+    await spout.query();
+    expect(spout.adopt(offered('http://a.test/new'))).toBe(true);
+    expect(spout.adopt(offered('http://elsewhere.test/1'))).toBe(false);
+  });
+
+  it('none while filter queries decide what is emitted', async () => {
+    const spout = new Spout(
+      client,
+      { ...options, filterQueries: ['-key:b.test'] },
+      new ManualClock(NOW),
+      silentLogger,
+    );
+    await spout.query();
+    expect(spout.adopt(offered('http://a.test/new'))).toBe(false);
+    expect(spout.adopt(offered('http://b.test/new'))).toBe(false);
+  });
+});

@@ -9,7 +9,9 @@ import type { PageParser, ParseResult } from '../../../src/parse/types.js';
 import { Crawler } from '../../../src/pipeline/crawler.js';
 import { crawlerOptions } from '../../../src/pipeline/options.js';
 import type {
+  AdoptItem,
   ContentWrite,
+  CreatedUrl,
   PollResult,
   SourceItem,
   StatusStore,
@@ -26,8 +28,8 @@ import { type Logger, silentLogger } from '../../../src/util/log.js';
 class MemorySource implements UrlSource {
   readonly settles = new Map<string, number>();
   readonly emitted: string[] = [];
-  private readonly due: SourceItem[];
-  private inFlight = 0;
+  protected readonly due: SourceItem[];
+  protected inFlight = 0;
 
   constructor(urls: readonly string[]) {
     this.due = urls.map((url) => ({ url, metadata: new Metadata(), status: 'DISCOVERED' }));
@@ -93,6 +95,7 @@ class MemoryStatusStore implements StatusStore {
       else this.stats.failed++;
       this.pending--;
       settled?.(ok);
+      if (ok) this.acknowledged(event);
       if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
     };
     if (this.holding.has(event.url)) this.held.push(acknowledge);
@@ -108,6 +111,9 @@ class MemoryStatusStore implements StatusStore {
     return true;
   }
 
+  /** After a write is acknowledged. */
+  protected acknowledged(_event: StatusEvent): void {}
+
   async drained(): Promise<void> {
     if (this.pending > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
@@ -117,18 +123,31 @@ class MemoryStatusStore implements StatusStore {
   }
 }
 
-function stores(status: MemoryStatusStore, content: (url: string) => ContentWrite): Stores {
+function stores(
+  status: MemoryStatusStore,
+  content: (url: string) => ContentWrite,
+  sendNow?: () => void,
+): Stores {
+  // Content writes not yet settled: each queues a status write when it is, as the content index does.
+  let contentPending = 0;
   return {
+    ...(sendNow ? { sendNow } : {}),
     status,
     content: {
       async index(page, settled) {
-        setImmediate(() => settled(content(page.url)));
+        contentPending++;
+        setImmediate(() => {
+          contentPending--;
+          settled(content(page.url));
+        });
       },
     },
     async flush() {
       // A settled content write queues a status write: wait until both are quiet.
-      do await status.drained();
-      while (status.pending > 0);
+      do {
+        while (contentPending > 0) await new Promise((r) => setImmediate(r));
+        await status.drained();
+      } while (status.pending > 0 || contentPending > 0);
     },
   };
 }
@@ -197,16 +216,18 @@ interface Setup {
   readonly content?: (url: string) => ContentWrite;
   readonly status?: MemoryStatusStore;
   readonly log?: Logger;
+  readonly source?: MemorySource;
+  readonly sendNow?: () => void;
 }
 
 function crawler(s: Setup) {
-  const source = new MemorySource(s.urls);
+  const source = s.source ?? new MemorySource(s.urls);
   const status = s.status ?? new MemoryStatusStore();
   const p = s.protocol ?? protocol();
   const c = new Crawler(
     {
       source,
-      stores: stores(status, s.content ?? (() => ({ kind: 'indexed' }))),
+      stores: stores(status, s.content ?? (() => ({ kind: 'indexed' })), s.sendNow),
       parser: s.parser ?? parser(),
       protocol: p,
       robots,
@@ -406,5 +427,182 @@ describe('progress lines', () => {
     expect(progress.length).toBeGreaterThan(0);
     expect(progress[0]).toMatchObject({ fetched: 3 });
     expect(progress[0]!.fetchedPerSec).toBeGreaterThan(0);
+  });
+});
+
+/** A source that takes in flight what the loop offers (`adopt`), unless it handed the URL out already. */
+class AdoptingSource extends MemorySource {
+  readonly offered: string[] = [];
+  readonly adopted: string[] = [];
+
+  adopt(item: AdoptItem): boolean {
+    this.offered.push(item.url);
+    if (this.emitted.includes(item.url)) return false;
+    this.emitted.push(item.url);
+    this.adopted.push(item.url);
+    this.inFlight++;
+    return true;
+  }
+
+  /** A URL becomes due, as one written by another worker would. */
+  makeDue(url: string): void {
+    this.due.push({ url, metadata: new Metadata(), status: 'DISCOVERED' });
+  }
+}
+
+/** Tells its listener of each DISCOVERED URL it writes first, as a 201 from OpenSearch would. */
+class CreatingStatusStore extends MemoryStatusStore {
+  private listener: ((created: CreatedUrl) => void) | undefined;
+  private readonly created = new Set<string>();
+  /** Called right after the listener. */
+  afterCreated: (url: string) => void = () => {};
+
+  watchCreated(listener: (created: CreatedUrl) => void): void {
+    this.listener = listener;
+  }
+
+  /** A new DISCOVERED document of `url` acknowledged now. */
+  create(url: string, metadata = new Metadata()): void {
+    this.created.add(url);
+    this.listener?.({ url, key: new URL(url).host, metadata, nextFetchDate: Date.now() });
+    this.afterCreated(url);
+  }
+
+  protected override acknowledged(event: StatusEvent): void {
+    if (event.status === 'DISCOVERED' && !this.created.has(event.url)) this.create(event.url, event.metadata);
+  }
+}
+
+/** Page /p<i> links to /p<i+1> and /p<i+2>, up to /p<pages-1>: each page is found from the previous ones. */
+function chainParser(pages: number): PageParser {
+  return {
+    parse(page): ParseResult {
+      const i = Number(/\/p(\d+)$/.exec(page.url)?.[1]);
+      const outlinks = [i + 1, i + 2]
+        .filter((k) => k < pages)
+        .map((k) => ({ url: `http://a.test/p${k}`, metadata: new Metadata() }));
+      return {
+        kind: 'parsed',
+        url: page.url,
+        metadata: page.metadata.copy(),
+        text: 't',
+        noIndex: false,
+        outlinks,
+      };
+    },
+  };
+}
+
+/** The protocol, counting the fetches of each URL. */
+function counted(p: ReturnType<typeof protocol> = protocol()) {
+  const fetched: string[] = [];
+  const fetching: typeof p = {
+    ...p,
+    fetch(url, md) {
+      fetched.push(url);
+      return p.fetch(url, md);
+    },
+  };
+  return { fetched, protocol: fetching };
+}
+
+describe('no idle waits: the loop hands new URLs to the fetcher and writes at once when it is hungry', () => {
+  it('a chain of pages is crawled through adopted URLs alone: each fetched once, each settled once', async () => {
+    const source = new AdoptingSource(urls('/p0'));
+    const status = new CreatingStatusStore();
+    const { fetched, protocol: p } = counted();
+    const { crawler: c } = crawler({ urls: [], source, status, protocol: p, parser: chainParser(10) });
+    await c.run({ once: true });
+    const all = urls(...Array.from({ length: 10 }, (_, i) => `/p${i}`));
+    expect([...fetched].sort()).toEqual([...all].sort());
+    expect(source.adopted).toHaveLength(9);
+    expect(c.metrics.adopted).toBe(9);
+    expect(c.summary().adopted).toBe(9);
+    expect(source.notSettledOnce()).toEqual({});
+    for (const url of all) expect(status.own(url).map((e) => e.status)).toEqual(['FETCHED']);
+  });
+
+  it('a created URL the source refuses (handed out already) is not fetched a second time', async () => {
+    // /p1 and /p2 are due at the source too: the outlinks of /p0 find them emitted.
+    const source = new AdoptingSource(urls('/p0', '/p1', '/p2'));
+    const status = new CreatingStatusStore();
+    const { fetched, protocol: p } = counted();
+    const { crawler: c } = crawler({ urls: [], source, status, protocol: p, parser: chainParser(3) });
+    await c.run({ once: true });
+    expect([...fetched].sort()).toEqual(urls('/p0', '/p1', '/p2'));
+    expect(source.offered.length).toBeGreaterThan(0);
+    expect(source.adopted).toEqual([]);
+    expect(source.notSettledOnce()).toEqual({});
+  });
+
+  it('while the fetcher has as many URLs waiting as fetch threads, created URLs are left to queries', async () => {
+    const hanging = protocol({ '/p0': 'hang' });
+    const paths = Array.from({ length: 8 }, (_, i) => `/p${i}`);
+    const source = new AdoptingSource(urls(...paths));
+    const status = new CreatingStatusStore();
+    const { crawler: c } = crawler({ urls: [], source, status, protocol: hanging, parser: chainParser(8) });
+    const running = c.run({ once: true });
+    // /p0 hangs in its fetch; the other seven wait in the host's queue, more than the 4 threads.
+    await vi.waitFor(() => expect(source.emitted).toHaveLength(8), { timeout: 10_000 });
+    status.create('http://a.test/new');
+    expect(source.offered).toEqual([]);
+    hanging.release();
+    await running;
+    expect(source.adopted).toEqual([]);
+    expect(source.notSettledOnce()).toEqual({});
+  });
+
+  it('a URL adopted when a stop is requested is given back unchanged and never fetched', async () => {
+    const source = new AdoptingSource(urls('/p0'));
+    const status = new CreatingStatusStore();
+    const { fetched, protocol: p } = counted();
+    const { crawler: c } = crawler({ urls: [], source, status, protocol: p, parser: chainParser(3) });
+    status.afterCreated = () => c.requestStop();
+    await c.run();
+    expect(fetched).toEqual(urls('/p0'));
+    expect(source.adopted).toEqual(urls('/p1'));
+    expect(source.notSettledOnce()).toEqual({});
+    expect(status.own('http://a.test/p1')).toEqual([]);
+    expect(c.metrics.abandoned).toBe(0);
+  });
+
+  it('writes waiting for their flush interval are sent as soon as the loop has nothing to fetch', async () => {
+    const paths = ['/a', '/b'];
+    // Every write is acknowledged only once it is sent: as a bulk writer with a long flush interval.
+    const held = new Set(urls(...paths, ...paths.map((q) => `${q}/out`)));
+    const status = new MemoryStatusStore(new Set(), held);
+    let sends = 0;
+    const sendNow = () => {
+      sends++;
+      status.acknowledgeHeld();
+    };
+    const { crawler: c, source } = crawler({ urls: urls(...paths), status, sendNow });
+    await c.run({ once: true });
+    expect(sends).toBeGreaterThan(0);
+    expect(source.notSettledOnce()).toEqual({});
+    for (const url of urls(...paths)) expect(status.own(url).map((e) => e.status)).toEqual(['FETCHED']);
+  }, 20_000);
+});
+
+describe('--once among workers', () => {
+  it('reports idle instead of ending, takes URLs that become due later, and ends at requestStop', async () => {
+    const source = new AdoptingSource(urls('/a'));
+    const reports: boolean[] = [];
+    const { crawler: c } = crawler({ urls: [], source });
+    const running = c.run({ once: true, idle: (idle) => reports.push(idle) });
+    await vi.waitFor(() => expect(reports).toEqual([true]), { timeout: 10_000 });
+    expect(await c.stillFinished()).toBe(true);
+    source.makeDue('http://a.test/b');
+    await vi.waitFor(() => expect(reports).toEqual([true, false, true]), { timeout: 10_000 });
+    expect(await c.stillFinished()).toBe(true);
+    c.requestStop();
+    await running;
+    expect(source.emitted).toEqual(urls('/a', '/b'));
+    expect(source.notSettledOnce()).toEqual({});
+  });
+
+  it('is not finished while it has not reported idle', async () => {
+    const { crawler: c } = crawler({ urls: urls('/a') });
+    expect(await c.stillFinished()).toBe(false);
   });
 });
