@@ -202,7 +202,8 @@ export class OutlinkCollector {
     if (!this.options.trackAnchors || anchor === undefined || anchor.trim() === '') return;
     if (entry.anchors?.includes(anchor)) return;
     const copy = detach(anchor);
-    (entry.anchors ??= []).push(copy);
+    if (entry.anchors) entry.anchors.push(copy);
+    else entry.anchors = [copy];
     entry.metadata?.addValue(MD.anchors, copy);
   }
 

@@ -36,6 +36,11 @@ export interface CrawlerOptions {
   readonly fetcher: FetcherOptions;
   /** Pages handed to the parser at once: 1 on the event loop, a few per thread with parser threads. */
   readonly parseConcurrency: number;
+  /**
+   * The parser runs on the event loop (no parser threads): a fetched page is parsed at once by the
+   * fetch thread that got it, without a queue in between (it would only add promises and turns).
+   */
+  readonly inlineParse?: boolean;
   /** Parsed pages waiting at most; the fetcher waits beyond it. */
   readonly parseBacklog: number;
   readonly progressIntervalMs: number;
@@ -360,6 +365,10 @@ export class Crawler {
     if (this.closed) return;
     this.metrics.fetched++;
     this.metrics.bytes += content.length;
+    if (this.options.inlineParse) {
+      await this.parseOne(url, metadata, content).catch((e: unknown) => this.failed(url, e));
+      return;
+    }
     await this.parsePool.onSizeLessThan(this.options.parseBacklog);
     this.parsePool
       .add(() => this.parseOne(url, metadata, content))

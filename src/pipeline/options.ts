@@ -100,6 +100,7 @@ export function crawlerOptions(config: Config): CrawlerOptions {
     fetcher: fetcherOptions(config),
     // Two pages per parser thread keep each busy while the event loop hands over the next.
     parseConcurrency: Math.max(1, config['parser.threads'] * 2),
+    inlineParse: config['parser.threads'] === 0,
     parseBacklog: Math.max(16, Math.ceil(config['fetcher.threads.number'] / 2)),
     progressIntervalMs: 10_000,
     onceLookAheadMs: { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000 }[

@@ -49,6 +49,8 @@ export class HttpProtocol implements Protocol {
   private readonly clock: Clock;
   private readonly headers: RequestHeaders;
   private readonly agent: Agent;
+  /** The answer of `dispatcherFor` without proxies. */
+  private readonly direct: { readonly dispatcher: Dispatcher; readonly proxy?: string };
   private readonly proxies: ProxyRotation | undefined;
   private readonly addresses = new Map<string, string>();
   private readonly capture: boolean;
@@ -85,6 +87,7 @@ export class HttpProtocol implements Protocol {
         onConnected: (origin, address) => this.remember(origin, address),
       }),
     });
+    this.direct = { dispatcher: this.agent };
   }
 
   async fetch(url: string, md: MetadataView = NO_METADATA, signal?: AbortSignal): Promise<ProtocolResponse> {
@@ -101,7 +104,8 @@ export class HttpProtocol implements Protocol {
     signal?.addEventListener('abort', onAbort, { once: true });
     let proxy: string | undefined;
     try {
-      const via = await this.dispatcherFor(target, controller.signal);
+      // Without proxies no await: one turn of the event loop less per request.
+      const via = this.proxies ? await this.dispatcherFor(target, controller.signal) : this.direct;
       proxy = via.proxy;
       const dispatcher = via.dispatcher;
       const head = md.getFirstValue(MD.httpMethodHead) === 'true';

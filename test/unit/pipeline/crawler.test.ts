@@ -218,6 +218,8 @@ interface Setup {
   readonly log?: Logger;
   readonly source?: MemorySource;
   readonly sendNow?: () => void;
+  /** Parse through the queue of parser threads instead of on the fetch thread. */
+  readonly queued?: boolean;
 }
 
 function crawler(s: Setup) {
@@ -236,7 +238,7 @@ function crawler(s: Setup) {
       clock: systemClock,
       log: s.log ?? silentLogger,
     },
-    crawlerOptions(config),
+    { ...crawlerOptions(config), inlineParse: s.queued !== true },
   );
   return { crawler: c, source, status, protocol: p };
 }
@@ -298,6 +300,22 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     const [event] = status.own('http://a.test/refused');
     expect(event?.status).toBe('FETCH_ERROR');
     expect(event?.metadata.getFirstValue('fetch.exception')).toBe('Connection refused');
+  });
+
+  it('through the parse queue too, a page ends FETCHED and a parser that throws ends ERROR', async () => {
+    const {
+      crawler: c,
+      source,
+      status,
+    } = crawler({
+      urls: urls('/ok', '/bug'),
+      parser: parser(new Set(['/bug'])),
+      queued: true,
+    });
+    await c.run({ once: true });
+    expect(source.notSettledOnce()).toEqual({});
+    expect(status.own('http://a.test/ok').map((e) => e.status)).toEqual(['FETCHED']);
+    expect(status.own('http://a.test/bug').map((e) => e.status)).toEqual(['ERROR']);
   });
 
   it('a parser that throws ends the page ERROR with error.source "content parsing"', async () => {
