@@ -7,7 +7,8 @@ export const EXIT = {
   usage: 2,
   /**
    * The command could not run: an option value it refuses, OpenSearch unreachable or refusing (a
-   * missing index, a query it cannot parse), a scale-out that cannot work.
+   * missing index, a query it cannot parse), a scale-out that cannot work, a worker of `run
+   * --workers` that keeps dying.
    */
   failed: 3,
   /** A bug: the message carries the stack trace for a report. */
@@ -20,7 +21,8 @@ export const EXIT_HELP = [
   '  1    done in part: a URL the status index does not know (url), updates not written (inject, run)',
   '  2    the command line cannot be read, or the configuration is invalid; nothing was done',
   '  3    could not run: an option value refused, OpenSearch unreachable or refusing (a missing',
-  '       index: run "crawler init"; a query it cannot parse), --instances above the shard count',
+  '       index: run "crawler init"; a query it cannot parse), --instances (x --workers) above the',
+  '       shard count, a worker of run --workers that keeps dying',
   '  4    internal error (a bug; the message has the stack trace)',
   '  130  a second SIGINT/SIGTERM during `run`: exited at once',
 ].join('\n');

@@ -4,7 +4,15 @@
  * `conf/crawler-default.yaml` is tested against them so that the two cannot drift.
  */
 
-export type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'stringList' | 'duration';
+export type Kind =
+  | 'string'
+  | 'number'
+  | 'integer'
+  | 'integerOrWord'
+  | 'boolean'
+  | 'enum'
+  | 'stringList'
+  | 'duration';
 
 interface Base<K extends Kind, T> {
   readonly kind: K;
@@ -19,6 +27,11 @@ export interface NumberKey extends Base<'number', number> {
 export interface IntegerKey extends Base<'integer', number> {
   readonly min?: number;
 }
+/** A whole number, or one of a few words that stand for a computed one (e.g. "auto"). */
+export interface IntegerOrWordKey<W extends string = string> extends Base<'integerOrWord', number | W> {
+  readonly min?: number;
+  readonly words: readonly W[];
+}
 export interface BooleanKey extends Base<'boolean', boolean> {}
 export interface EnumKey<V extends string = string> extends Base<'enum', V> {
   readonly values: readonly V[];
@@ -32,9 +45,24 @@ export interface StringListKey extends Base<'stringList', readonly string[]> {
 /** A duration: a number of milliseconds, or a string such as "5s", "500ms", "2m", "1h". */
 export interface DurationKey extends Base<'duration', number> {}
 
-export type KeyDef = StringKey | NumberKey | IntegerKey | BooleanKey | EnumKey | StringListKey | DurationKey;
+export type KeyDef =
+  | StringKey
+  | NumberKey
+  | IntegerKey
+  | IntegerOrWordKey
+  | BooleanKey
+  | EnumKey
+  | StringListKey
+  | DurationKey;
 
-export type ValueOf<D> = D extends EnumKey<infer V> ? V : D extends Base<Kind, infer T> ? T : never;
+export type ValueOf<D> =
+  D extends EnumKey<infer V>
+    ? V
+    : D extends IntegerOrWordKey<infer W>
+      ? number | W
+      : D extends Base<Kind, infer T>
+        ? T
+        : never;
 
 export const str = (d: string, doc: string): StringKey => ({ kind: 'string', default: d, doc });
 export const num = (d: number, doc: string, min?: number): NumberKey => ({
@@ -49,6 +77,12 @@ export const int = (d: number, doc: string, min?: number): IntegerKey => ({
   doc,
   min,
 });
+export const intOr = <const W extends string>(
+  words: readonly W[],
+  d: number | NoInfer<W>,
+  doc: string,
+  min?: number,
+): IntegerOrWordKey<W> => ({ kind: 'integerOrWord', words, default: d, doc, min });
 export const bool = (d: boolean, doc: string): BooleanKey => ({ kind: 'boolean', default: d, doc });
 export const oneOf = <const V extends string>(
   values: readonly V[],
@@ -111,6 +145,16 @@ export function coerce(def: KeyDef | PatternDef, value: unknown): Coerced {
       if (def.kind === 'integer' && !Number.isInteger(n)) return fail('an integer');
       const min = 'min' in def ? def.min : undefined;
       if (min !== undefined && n < min) return fail(`a number >= ${min}`);
+      return { ok: true, value: n };
+    }
+    case 'integerOrWord': {
+      const word =
+        typeof value === 'string' ? def.words.find((w) => w === value.trim().toLowerCase()) : undefined;
+      if (word !== undefined) return { ok: true, value: word };
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      const expected = `an integer${def.min !== undefined ? ` >= ${def.min}` : ''} or ${def.words.map((w) => `"${w}"`).join(', ')}`;
+      if (typeof n !== 'number' || !Number.isInteger(n) || (def.min !== undefined && n < def.min))
+        return fail(expected);
       return { ok: true, value: n };
     }
     case 'boolean':

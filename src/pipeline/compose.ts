@@ -23,7 +23,7 @@ import { RobotsService } from '../protocol/robots/fetch-robots.js';
 import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { CrawlerError } from '../util/errors.js';
-import { type Logger, transitionLogger } from '../util/log.js';
+import { type Logger, silentLogger, transitionLogger } from '../util/log.js';
 import { shown } from '../util/shown.js';
 import { openWarcOutput } from '../warc/output.js';
 import { Crawler } from './crawler.js';
@@ -120,28 +120,69 @@ async function shardCount(client: Client, index: string): Promise<number> {
   return Number(settings.settings.index.number_of_shards);
 }
 
-/** This instance's status shards, or undefined for all (one instance). */
+/** How this process shares the status index: instance I of M, worker w of N on its machine. */
+export interface Share {
+  readonly instances: number;
+  readonly instance: number;
+  readonly workers: number;
+  readonly worker: number;
+}
+
+/**
+ * Why `share` cannot work on a status index of `total` shards (each part needs one), or undefined.
+ * Worker w of instance I reads the shards s with s % (M x N) == I + M x w: a part of instance I's own
+ * share (s % M == I), so the workers of all instances together read every shard exactly once.
+ */
+export function shareProblem(total: number, share: Share, statusIndex: string): string | undefined {
+  const { instances, workers } = share;
+  if (instances * workers <= total) return undefined;
+  const fix = 'raise opensearch.status.shards and run crawler init --recreate';
+  if (workers === 1) {
+    return (
+      `--instances ${instances} exceeds the ${total} shards of the status index "${statusIndex}": ` +
+      `each instance needs at least one shard (${fix})`
+    );
+  }
+  const parts = instances > 1 ? `--workers ${workers} x --instances ${instances}` : `--workers ${workers}`;
+  return (
+    `${parts} exceeds the ${total} shards of the status index "${statusIndex}": each worker needs at ` +
+    `least one shard (${fix}, or use fewer workers)`
+  );
+}
+
+/** The status shards of `share`, or undefined for all (one instance, one worker). */
+export function shardsOfShare(total: number, share: Share): number[] | undefined {
+  const parts = share.instances * share.workers;
+  if (parts <= 1) return undefined;
+  return shardsFor(total, parts, share.instance + share.instances * share.worker);
+}
+
+/** The number of primary shards of the status index. */
+export async function statusShardCount(client: Client, config: Config): Promise<number> {
+  return shardCount(client, config['opensearch.status.index.name']);
+}
+
+/** This process's status shards, or undefined for all (one instance, one worker). */
 async function chooseShards(
   client: Client,
   config: Config,
   log: Logger,
-  instances: number,
-  instance: number,
+  share: Share,
 ): Promise<number[] | undefined> {
-  if (instances <= 1) return undefined;
+  if (share.instances * share.workers <= 1) return undefined;
   const statusIndex = config['opensearch.status.index.name'];
   const total = await shardCount(client, statusIndex);
-  if (instances > total) {
-    throw new CrawlerError(
-      'TOO_MANY_INSTANCES',
-      `--instances ${instances} exceeds the ${total} shards of the status index "${statusIndex}": ` +
-        'each instance needs at least one shard (raise opensearch.status.shards and run crawler init --recreate)',
-    );
-  }
-  const shards = shardsFor(total, instances, instance);
+  const problem = shareProblem(total, share, statusIndex);
+  if (problem) throw new CrawlerError(share.workers > 1 ? 'TOO_MANY_WORKERS' : 'TOO_MANY_INSTANCES', problem);
+  const shards = shardsOfShare(total, share)!;
+  const { instances, instance, workers, worker } = share;
+  const who = [
+    ...(workers > 1 ? [`worker ${worker} of ${workers}`] : []),
+    ...(instances > 1 ? [`instance ${instance} of ${instances}`] : []),
+  ].join(', ');
   log.info(
-    { instance, instances, shards },
-    `instance ${instance} of ${instances} reads status shards ${shards.join(',')}`,
+    { instance, instances, ...(workers > 1 ? { worker, workers } : {}), shards },
+    `${who} reads status shards ${shards.join(',')}`,
   );
   return shards;
 }
@@ -157,6 +198,9 @@ export interface CrawlOptions {
   /** Scale-out: this process reads the status shards s with s % instances == instance. */
   readonly instances?: number;
   readonly instance?: number;
+  /** `crawler run --workers`: worker `worker` of `workers` reads a part of the instance's share. */
+  readonly workers?: number;
+  readonly worker?: number;
   /** Injected as DISCOVERED (through the URL filters) before the crawl starts. */
   readonly seeds?: readonly string[];
   /** Sees every transition record once written (the demo's table). */
@@ -202,7 +246,12 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       closers.push(() => owned.close());
       await ensureIndices(client, planIndices(config));
     }
-    const shards = await chooseShards(client, config, log, options.instances ?? 1, options.instance ?? 0);
+    const shards = await chooseShards(client, config, log, {
+      instances: options.instances ?? 1,
+      instance: options.instance ?? 0,
+      workers: options.workers ?? 1,
+      worker: options.worker ?? 0,
+    });
     // Everything that validates settings comes before anything is written or started.
     const filter = loadURLFilters(config, { logger: log });
     const loopOptions = crawlerOptions(config);
@@ -271,6 +320,62 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
   } catch (e) {
     await closeAll();
     throw e;
+  }
+}
+
+/** The cluster as a supervisor of worker processes sees it before it starts them. */
+export interface ClusterCheck {
+  readonly client: Client;
+  /** The cluster's first address, for logs. */
+  readonly url: string | undefined;
+  readonly statusShards: number;
+}
+
+/**
+ * For `crawler run --workers`: connects (starting the embedded node when nothing is configured, so
+ * that the workers do not race to), creates missing indices and reads the status shard count.
+ * The caller closes the client.
+ */
+export async function checkCluster(config: Config, log: Logger): Promise<ClusterCheck> {
+  checkAgentName(config['http.agent.name']);
+  const { client, url } = await connect(config, log);
+  try {
+    await ensureIndices(client, planIndices(config));
+    return { client, url, statusShards: await statusShardCount(client, config) };
+  } catch (e) {
+    await client.close();
+    throw e;
+  }
+}
+
+/**
+ * What `buildCrawl` checks of the settings before it starts anything, checked without starting
+ * anything: for a supervisor of worker processes, so that a bad setting is one message (and exit 2)
+ * before any worker starts, instead of workers that keep dying of it.
+ */
+export async function checkCrawlSettings(config: Config): Promise<void> {
+  checkAgentName(config['http.agent.name']);
+  const filter = loadURLFilters(config, { logger: silentLogger });
+  crawlerOptions(config);
+  createStatusUpdater(config, systemClock);
+  await createPageParser(config, { filter, clock: systemClock }).ready;
+  await new HttpProtocol(config, { clock: systemClock }).close();
+}
+
+/** `--seed` URLs written once, before worker processes start (each then finds its own). */
+export async function injectSeeds(
+  client: Client,
+  config: Config,
+  seeds: readonly string[],
+  log: Logger,
+): Promise<void> {
+  if (seeds.length === 0) return;
+  const filter = loadURLFilters(config, { logger: log });
+  const stores = buildStores(client, config, systemClock, log);
+  try {
+    await inject(client, config, stores, filter, seeds, log);
+  } finally {
+    stores.close();
   }
 }
 

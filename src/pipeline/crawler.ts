@@ -70,6 +70,28 @@ export interface CrawlSummary {
   readonly logLinesDropped: number;
 }
 
+/** See `Crawler.snapshot`: counters since the start, and what is in the crawl's hands now. */
+export interface CrawlSnapshot {
+  /** Seconds OpenSearch has been unreachable; absent while it answers. */
+  readonly opensearchUnreachableSec?: number;
+  readonly fetched: number;
+  readonly discovered: number;
+  readonly adopted: number;
+  readonly inFlight: number;
+  readonly queued: number;
+  readonly fetching: number;
+  readonly hosts: number;
+  readonly hostsBackingOff: number;
+  readonly hostsDown: number;
+  readonly parsing: number;
+  readonly writesPending: number;
+  readonly byStatus: Readonly<Record<string, number>>;
+  /** ERROR and FETCH_ERROR by error.cause or fetch.exception. */
+  readonly errors: Readonly<Record<string, number>>;
+  /** Deferred URLs by defer.cause. */
+  readonly deferred: Readonly<Record<string, number>>;
+}
+
 /** A URL taken from the source and not released yet. */
 interface Taken {
   /** Its status before this round, for the transition log. */
@@ -420,24 +442,42 @@ export class Crawler {
     };
   }
 
-  private logProgress(): void {
-    const { source, log, clock, stores, health } = this.parts;
+  /**
+   * What the crawl has done and holds right now: the progress line's figures, and what a worker
+   * reports to its supervisor (`crawler run --workers`), which sums them over the workers.
+   */
+  snapshot(): CrawlSnapshot {
+    const { source, stores, health } = this.parts;
     const f = this.fetcher.stats;
+    const m = this.metrics;
     const down = health?.unreachableMs();
-    const unreachable = down === undefined ? undefined : Math.round(down / 1000);
+    return {
+      ...(down === undefined ? {} : { opensearchUnreachableSec: Math.round(down / 1000) }),
+      fetched: m.fetched,
+      discovered: m.discovered,
+      adopted: m.adopted,
+      inFlight: source.stats().inFlight,
+      queued: f.queued,
+      fetching: f.inFlight,
+      hosts: f.queues,
+      hostsBackingOff: f.hostsBackingOff,
+      hostsDown: f.hostsDown,
+      parsing: this.parsePool.size + this.parsePool.pending,
+      writesPending: stores.status.pending,
+      byStatus: Object.fromEntries(m.byStatus),
+      errors: Object.fromEntries(m.errors),
+      deferred: Object.fromEntries(m.deferred),
+    };
+  }
+
+  private logProgress(): void {
+    const { log, clock } = this.parts;
+    const { opensearchUnreachableSec: unreachable, discovered, adopted, byStatus, ...now } = this.snapshot();
     log.info(
       {
         ...(unreachable === undefined ? {} : { opensearchUnreachableSec: unreachable }),
         fetchedPerSec: Math.round(this.metrics.rate(clock.now()) * 10) / 10,
-        fetched: this.metrics.fetched,
-        inFlight: source.stats().inFlight,
-        queued: f.queued,
-        fetching: f.inFlight,
-        hosts: f.queues,
-        hostsBackingOff: f.hostsBackingOff,
-        hostsDown: f.hostsDown,
-        parsing: this.parsePool.size + this.parsePool.pending,
-        writesPending: stores.status.pending,
+        ...now,
         errors: this.metrics.errorSummary(),
         deferred: this.metrics.deferredSummary(),
       },

@@ -41,15 +41,16 @@ export class CrawlMetrics {
   }
 
   errorSummary(): string {
-    return summary(this.errors);
+    return countSummary(this.errors);
   }
 
   deferredSummary(): string {
-    return summary(this.deferred);
+    return countSummary(this.deferred);
   }
 }
 
-function summary(counts: Map<string, number>): string {
+/** Counts as one string, largest first: "timeout=3 http.404=1". */
+export function countSummary(counts: Iterable<readonly [string, number]>): string {
   return [...counts]
     .sort((a, b) => b[1] - a[1])
     .map(([k, v]) => `${k}=${v}`)

@@ -40,6 +40,19 @@ export function transitionLogger(log: Logger): Logger {
   return pino({ level: log.level }, { write: (line: string) => sink.writeDroppable(line) }).child(bindings);
 }
 
+/**
+ * Writes a JSON log line another process made (a worker's, `crawler run --workers`) through `log`'s
+ * destination, as its own lines go: formatted for a terminal there, and when `droppable` (the
+ * transition log) dropped first if stderr cannot keep up. Nothing for a logger `createLogger` did
+ * not make.
+ */
+export function writeLogLine(log: Logger, line: string, droppable = false): void {
+  const sink = sinks.get(log);
+  if (!sink) return;
+  if (droppable) sink.writeDroppable(`${line}\n`);
+  else sink.write(`${line}\n`);
+}
+
 /** Log lines dropped so far because stderr could not keep up (the transition log's only). */
 export function droppedLogLines(): number {
   return processSink?.dropped ?? 0;

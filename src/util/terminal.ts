@@ -12,7 +12,7 @@ const LEVELS: Record<number, string> = {
   60: 'FATAL',
 };
 /** Fields every line has, or that the line's own text already says. */
-const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'component', 'event']);
+const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'component', 'event', 'worker']);
 const MAX_VALUE = 80;
 const MAX_URL = 160;
 
@@ -62,6 +62,7 @@ function progress(o: Record<string, unknown>): string {
   if (o.errors) parts.push(`errors ${shorten(String(o.errors))}`);
   if (typeof o.opensearchUnreachableSec === 'number')
     parts.push(`OpenSearch unreachable for ${o.opensearchUnreachableSec} s`);
+  if (typeof o.workers === 'number') parts.push(`workers ${o.workers}`);
   return `progress: ${parts.join(', ')}`;
 }
 
@@ -84,5 +85,7 @@ export function formatForTerminal(line: string): string {
       .map(([k, v]) => `${k}=${value(v)}`);
     text = [String(o.msg ?? ''), ...extras].filter(Boolean).join('  ');
   }
-  return `${clock(o.time)} ${level.padEnd(5)} ${text}\n`;
+  // A worker's line, passed on by the supervisor (`crawler run --workers`), says whose it is.
+  const who = typeof o.worker === 'number' ? `w${o.worker} ` : '';
+  return `${clock(o.time)} ${level.padEnd(5)} ${who}${text}\n`;
 }

@@ -4,6 +4,11 @@ import { CrawlerError } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit.js';
+import { outcomeLine } from '../workers/aggregate.js';
+import { parseWorkersOption } from '../workers/count.js';
+import { workerFromEnv } from '../workers/messages.js';
+import { supervise } from '../workers/supervisor.js';
+import { SupervisorLink } from '../workers/worker.js';
 
 function intOption(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -34,7 +39,7 @@ async function closeWithin(crawl: Crawl, ms: number, log: Logger): Promise<void>
 export const runCommand: Command = {
   name: 'run',
   summary: 'crawl: fetch due URLs, parse, index and write every status back (continuous by default)',
-  usage: 'crawler run [--once] [--seed URL]... [--instances M --instance I] [options]',
+  usage: 'crawler run [--once] [--seed URL]... [--workers N|auto] [--instances M --instance I] [options]',
   options: {
     once: { type: 'boolean', description: 'stop when nothing is due and nothing is in flight' },
     seed: {
@@ -49,12 +54,26 @@ export const runCommand: Command = {
       description: 'crawler instances sharing the status index (env CRAWLER_INSTANCES)',
     },
     instance: { type: 'string', arg: 'I', description: 'this instance, 0..M-1 (env CRAWLER_INSTANCE)' },
+    workers: {
+      type: 'string',
+      arg: 'N|auto',
+      description: 'worker processes on this machine, one share of the status shards each (topology.workers)',
+    },
   },
   details:
     'Start-up checks the configuration (http.agent.name is required), the cluster and the indices\n' +
     '(created when missing). With M instances, instance I reads only the status shards s with\n' +
     's % M == I; URLs are routed by host, so each host is crawled by one instance. M may not exceed\n' +
     'the number of status shards (opensearch.status.shards).\n' +
+    'With --workers N (or topology.workers), one Node.js process using about one core, a supervisor\n' +
+    'starts N worker processes on this machine, each crawling its own part of the share (each host by\n' +
+    'one worker); N x M may not exceed opensearch.status.shards (raise it and run crawler init\n' +
+    '--recreate). "auto" is the available cores less a quarter of them (at least one) for an OpenSearch\n' +
+    'node on this machine (an address on localhost), and at most the shards of the share. The\n' +
+    'supervisor passes on signals, starts a worker that dies again (after 1 s, doubling; one that dies\n' +
+    '5 times in a row within a minute of its start stops the run, exit 3), logs one progress line and\n' +
+    'one summary for all, and tags each worker\'s log lines with "worker". --once ends when every\n' +
+    'worker has nothing left.\n' +
     'SIGINT/SIGTERM: stop taking URLs, finish fetches in flight and write everything, within\n' +
     'shutdown.deadline (30 s); exit 0. Past the deadline (OpenSearch down, say) what is left is given\n' +
     'up: one line says how many status updates were not written (those URLs keep their previous\n' +
@@ -83,13 +102,31 @@ export const runCommand: Command = {
       );
     }
     const once = values.once === true;
+    const seeds = (values.seed as string[] | undefined) ?? [];
+    // A worker of a supervisor: its part of the share comes from the environment the supervisor set.
+    const asWorker = workerFromEnv(process.env);
+    const workers = asWorker
+      ? 1
+      : values.workers !== undefined
+        ? parseWorkersOption(String(values.workers))
+        : cfg['topology.workers'];
+    if (workers !== 1) {
+      const forward = [
+        ...((values.conf as string[] | undefined) ?? []).flatMap((c) => ['--conf', c]),
+        ...((values.set as string[] | undefined) ?? []).flatMap((x) => ['--set', x]),
+        ...(values['log-level'] !== undefined ? ['--log-level', String(values['log-level'])] : []),
+      ];
+      return supervise({ config: cfg, log, out, workers, instances, instance, once, seeds, forward });
+    }
     const crawl = await buildCrawl(cfg, {
       log,
       instances,
       instance,
-      seeds: (values.seed as string[] | undefined) ?? [],
+      ...(asWorker ? { workers: asWorker.workers, worker: asWorker.worker } : {}),
+      seeds,
     });
     const { crawler } = crawl;
+    const link = asWorker && process.send ? new SupervisorLink(crawler) : undefined;
     let signals = 0;
     const onSignal = (sig: string) => {
       signals++;
@@ -112,20 +149,21 @@ export const runCommand: Command = {
       'crawling',
     );
     try {
-      await crawler.run({ once, drainDeadlineMs: cfg['shutdown.deadline'] });
+      await crawler.run({
+        once,
+        drainDeadlineMs: cfg['shutdown.deadline'],
+        ...(link ? link.runOptions(once) : {}),
+      });
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      // The supervisor gets the summary before the connections close (which may take a while).
+      await link?.close();
       await closeWithin(crawl, CLOSE_MS, log);
     }
-    const m = crawler.metrics;
-    out(
-      `fetched ${m.fetched} pages; statuses ${JSON.stringify(Object.fromEntries(m.byStatus))}; ` +
-        `discovered ${m.discovered} links${m.errors.size ? `; errors ${m.errorSummary()}` : ''}` +
-        (m.abandoned > 0
-          ? `; ${m.abandoned} status updates not written (those URLs keep their previous state and come back when due)`
-          : ''),
-    );
-    return m.abandoned > 0 ? EXIT.incomplete : EXIT.ok;
+    const summary = crawler.summary();
+    // A worker's summary goes to the supervisor, which prints one line for all.
+    if (!asWorker) out(outcomeLine(summary));
+    return crawler.metrics.abandoned > 0 ? EXIT.incomplete : EXIT.ok;
   },
 };

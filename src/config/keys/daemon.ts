@@ -1,4 +1,4 @@
-import { bool, duration, int, list, num, oneOf, str } from '../define.js';
+import { bool, duration, int, intOr, list, num, oneOf, str } from '../define.js';
 
 /** Keys of the daemon's OpenSearch stages: spout, status writer, indexer (opensearch-conf.yaml names). */
 export const daemonKeys = {
@@ -26,6 +26,12 @@ export const daemonKeys = {
   'spout.reset.fetchdate.after': num(
     120,
     'seconds a query date is reused before it is moved to now; -1 = never',
+  ),
+  'topology.workers': intOr(
+    ['auto'],
+    1,
+    'worker processes of crawler run on this machine, each with its own share of the status shards; auto = the cores, less a quarter (at least one) for an OpenSearch node on this machine',
+    1,
   ),
   'shutdown.deadline': duration(
     30_000,

@@ -67,6 +67,21 @@ describe('loading the configuration', () => {
     );
   });
 
+  it('topology.workers is a whole number of at least 1 or "auto"; anything else names what it expects', () => {
+    const workers = (v: string) =>
+      buildConfig([parseSet(`topology.workers=${v}`)]).config['topology.workers'];
+    expect(buildConfig([]).config['topology.workers']).toBe(1);
+    expect(workers('4')).toBe(4);
+    expect(workers('auto')).toBe('auto');
+    expect(workers('AUTO')).toBe('auto');
+    for (const bad of ['0', '1.5', 'many']) {
+      expect(() => workers(bad)).toThrow(
+        `--set: key "topology.workers" has value ${JSON.stringify(bad === 'many' ? bad : Number(bad))}`,
+      );
+    }
+    expect(() => workers('many')).toThrow('expected an integer >= 1 or "auto"');
+  });
+
   it('a file that is not YAML names the file and line', () => {
     const path = confFile('a: b\nc: [unclosed\n');
     expect(() => loadConfig({ files: [path], env: {} })).toThrow(

@@ -67,6 +67,23 @@ describe('log lines on a terminal', () => {
     expect(shorten('a\nb\u001b[31m')).toBe('a\\x0ab\\x1b[31m');
   });
 
+  it("a worker's line says which worker it came from; the supervisor's progress line how many run", () => {
+    expect(formatForTerminal(line({ worker: 1, msg: 'crawling', once: true }))).toBe(
+      '10:04:05 INFO  w1 crawling  once=true\n',
+    );
+    const progress = line({
+      msg: 'progress',
+      fetchedPerSec: 40,
+      fetched: 80,
+      queued: 5,
+      hosts: 4,
+      workers: 2,
+    });
+    expect(formatForTerminal(progress)).toBe(
+      '10:04:05 INFO  progress: 40 pages/s, fetched 80, queued 5, hosts 4, workers 2\n',
+    );
+  });
+
   it('a line that is not JSON passes unchanged', () => {
     expect(formatForTerminal('plain text\n')).toBe('plain text\n');
   });

@@ -1,0 +1,39 @@
+import type { CrawlSnapshot, CrawlSummary } from '../../pipeline/crawler.js';
+
+/*
+ * What a supervisor (`crawler run --workers N`) and its worker processes say to each other over the
+ * IPC channel of each worker. Log lines do not go this way: a worker writes them to stderr as JSON,
+ * and the supervisor passes them on tagged with the worker's number.
+ */
+
+/** Set by the supervisor in each worker's environment: "w/N", worker w of N on this machine. */
+export const WORKER_ENV = 'CRAWLER_WORKER';
+
+export type FromWorker =
+  /** Every second or so: the worker's counters and what it holds now. */
+  | { readonly type: 'progress'; readonly snapshot: CrawlSnapshot }
+  /** --once: the worker found nothing left in its share (Crawler RunOptions.idle). */
+  | { readonly type: 'idle' }
+  /** --once: it took a URL again after reporting idle. */
+  | { readonly type: 'busy' }
+  /** --once: the answer to `check` (Crawler.stillFinished). */
+  | { readonly type: 'checked'; readonly round: number; readonly finished: boolean }
+  /** Its last message, when its crawl has stopped: the "crawl stopped" summary and counters. */
+  | { readonly type: 'summary'; readonly summary: CrawlSummary; readonly snapshot: CrawlSnapshot };
+
+export type ToWorker =
+  /** --once: every worker reported idle; is each still finished after a fresh look? */
+  | { readonly type: 'check'; readonly round: number }
+  /** --once: all were: stop (drain and exit). */
+  | { readonly type: 'finish' };
+
+/** Worker w of N from the environment the supervisor set, or undefined (not a worker). */
+export function workerFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): { readonly worker: number; readonly workers: number } | undefined {
+  const m = /^(\d+)\/(\d+)$/.exec(env[WORKER_ENV] ?? '');
+  if (!m) return undefined;
+  const worker = Number(m[1]);
+  const workers = Number(m[2]);
+  return worker < workers ? { worker, workers } : undefined;
+}

@@ -1,0 +1,79 @@
+import type { Crawler, RunOptions } from '../../pipeline/crawler.js';
+import type { FromWorker, ToWorker } from './messages.js';
+
+/** What the link needs of the crawl loop. */
+export type LinkedCrawl = Pick<Crawler, 'snapshot' | 'summary' | 'stillFinished' | 'requestStop'>;
+
+/** How often a worker reports its counters to the supervisor. */
+const REPORT_MS = 1000;
+
+/** The part of a Node.js process a worker talks through (its IPC channel to the supervisor). */
+export interface Channel {
+  readonly connected: boolean;
+  send?(message: FromWorker, callback?: (error: Error | null) => void): boolean;
+  disconnect?(): void;
+  on(event: 'message', listener: (message: ToWorker) => void): unknown;
+  on(event: 'disconnect', listener: () => void): unknown;
+  off(event: 'message', listener: (message: ToWorker) => void): unknown;
+  off(event: 'disconnect', listener: () => void): unknown;
+}
+
+/**
+ * A worker's side of `crawler run --workers`: reports its counters every second, and with --once
+ * reports idle and busy and answers the supervisor's checks (see OnceCoordinator); a `finish`, or a
+ * supervisor that went away (the channel closed), stops the crawl as a signal does.
+ */
+export class SupervisorLink {
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly crawler: LinkedCrawl,
+    private readonly channel: Channel = process as unknown as Channel,
+  ) {
+    this.timer = setInterval(() => this.send({ type: 'progress', snapshot: crawler.snapshot() }), REPORT_MS);
+    this.timer.unref();
+    channel.on('message', this.onMessage);
+    channel.on('disconnect', this.onDisconnect);
+  }
+
+  /** What `crawler.run` needs: with --once, the loop reports idle here instead of ending. */
+  runOptions(once: boolean): Pick<RunOptions, 'idle'> {
+    return once ? { idle: (idle) => this.send({ type: idle ? 'idle' : 'busy' }) } : {};
+  }
+
+  /** After the crawl: its summary, then the channel closes (an open channel keeps a process alive). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.channel.off('message', this.onMessage);
+    this.channel.off('disconnect', this.onDisconnect);
+    const summary = this.crawler.summary();
+    await new Promise<void>((resolve) => {
+      if (!this.send({ type: 'summary', summary, snapshot: this.crawler.snapshot() }, () => resolve()))
+        resolve();
+    });
+    if (this.channel.connected) this.channel.disconnect?.();
+  }
+
+  private readonly onMessage = (message: ToWorker) => {
+    if (message.type === 'finish') this.crawler.requestStop();
+    else if (message.type === 'check') {
+      this.crawler.stillFinished().then(
+        (finished) => this.send({ type: 'checked', round: message.round, finished }),
+        () => this.send({ type: 'checked', round: message.round, finished: false }),
+      );
+    }
+  };
+
+  private readonly onDisconnect = () => this.crawler.requestStop();
+
+  /** False when it could not be sent (the supervisor is gone); `done` is then never called. */
+  private send(message: FromWorker, done?: () => void): boolean {
+    if (!this.channel.connected || !this.channel.send) return false;
+    try {
+      this.channel.send(message, done && (() => done()));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
