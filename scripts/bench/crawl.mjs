@@ -5,6 +5,7 @@
 // and the web server's CPU over the same window come from /proc.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
@@ -73,16 +74,20 @@ function median(values) {
 }
 
 /**
+ * With `--workers N` (in `args`), the supervisor's lines are the ones without a "worker" field: its
+ * "crawling" line starts the clock, its "crawl stopped" summary (the workers' summed, their CPU and
+ * RSS included) ends it, and its progress lines are the rates.
  * @param {{
  *   root: string,
  *   conf: string,
  *   seeds: readonly string[],
  *   pids: Record<string, number | undefined>,
  *   log?: (line: string) => void,
+ *   args?: readonly string[],
  * }} options
  */
-export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} }) {
-  const args = [join(root, 'dist/cli/main.js'), 'run', '--once', '--conf', conf];
+export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {}, args: extra = [] }) {
+  const args = [join(root, 'dist/cli/main.js'), 'run', '--once', '--conf', conf, ...extra];
   for (const s of seeds) args.push('--seed', s);
   /** @type {Mark | undefined} */
   let start;
@@ -94,13 +99,15 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
     env: { LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
     onLine: (_stream, v) => {
       if (typeof v !== 'object') return;
+      if (Number(v.level) >= 50) log(`  crawler error${v.worker === undefined ? '' : ` (worker ${v.worker})`}: ${v.msg}`);
+      if (v.worker !== undefined) return;
       /** @type {() => Mark} */
       const mark = () => ({
         t: performance.now(),
         busy: machineBusySeconds(),
         cpu: Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)])),
       });
-      if (v.msg === 'crawling') start = mark();
+      if (v.msg === 'crawling' && !start) start = mark();
       if (v.msg === 'crawl stopped')
         end = { ...mark(), summary: /** @type {CrawlSummary} */ (/** @type {unknown} */ (v)) };
       if (v.msg === 'progress') {
@@ -109,7 +116,6 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
         if (rates.length > 0 || fetchedPerSec > 0) rates.push(fetchedPerSec);
         log(`  ${v.fetched} fetched, ${fetchedPerSec} pages/s`);
       }
-      if (Number(v.level) >= 50) log(`  crawler error: ${v.msg}`);
     },
   });
   const { code, err } = await done;
@@ -122,11 +128,14 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
   const cpuSecs = (s.cpuUserMs + s.cpuSystemMs) / 1000;
   // Narrowed copies for the closure below.
   const [from, to] = [start, end];
+  const cores = cpus().length;
   /** @type {(k: string) => number} */
-  const share = (k) => ((to.cpu[k] ?? Number.NaN) - (from.cpu[k] ?? Number.NaN)) / secs / 2;
+  const share = (k) => ((to.cpu[k] ?? Number.NaN) - (from.cpu[k] ?? Number.NaN)) / secs / cores;
   return {
     secs,
+    cores,
     fetched: s.fetched,
+    adopted: s.adopted,
     byStatus: s.byStatus,
     pagesPerSec: s.fetched / secs,
     // Over the 10-s progress windows: the ramp-up (seeds only) and the tail (the last URLs of each
@@ -141,7 +150,7 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
     share: {
       opensearch: share('opensearch'),
       web: share('web'),
-      machine: (end.busy - start.busy) / secs / 2,
+      machine: (end.busy - start.busy) / secs / cores,
     },
   };
 }

@@ -1,9 +1,11 @@
 // @ts-check
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
+import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
+
 /**
  * One profile of the synthetic web as run.mjs runs it.
- * @typedef {{ profile: 'small' | 'large', hosts: number, pages: number, peerMax: number, threadsVariant?: boolean }} ProfileSpec
+ * @typedef {{ profile: 'small' | 'large', hosts: number, pages: number, peerMax: number, threadsVariant?: boolean, workersVariant?: boolean }} ProfileSpec
  */
 /** @typedef {import('./crawl.mjs').CrawlResult & { statusDocs: number }} CrawlRun */
 /**
@@ -16,13 +18,14 @@
  *   bulk: import('./stages.mjs').BulkResult,
  *   crawl: CrawlRun,
  *   threaded: CrawlRun | undefined,
+ *   workers: CrawlRun | undefined,
  *   peer: import('./peer.mjs').PeerResult,
  * }} ProfileResult
  */
 /**
  * The machine and versions of a run.
  * @typedef {{
- *   cpu: string, memGiB: number, node: string, opensearch: string, crawler: string, crawlee: string,
+ *   cpu: string, cores: number, memGiB: number, node: string, opensearch: string, crawler: string, crawlee: string,
  *   date: string, minutes: number, quick: boolean,
  * }} Machine
  */
@@ -113,7 +116,7 @@ Slowest limit: **${slowest.name}**, ${f0(slowest.rate)} pages/s.
 | crawler rate over the slowest stage limit | ${pct(c.pagesPerSec / slowest.rate)} |
 | crawler rate over the parse-only limit | ${pct(c.pagesPerSec / p.parse.pagesPerSec)} |
 
-${p.threaded ? threadedSection(p, p.threaded) : ''}### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
+${p.threaded ? threadedSection(p, p.threaded) : ''}${p.workers ? workersSection(c, p.workers) : ''}### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
 
 | figure | crawler | Crawlee | crawler / Crawlee |
 |---|---:|---:|---:|
@@ -166,8 +169,9 @@ lines) into a fresh status index: the built CLI in its own process with a ${f0(r
  * @param {readonly ProfileResult[]} profiles
  * @param {readonly import('./spout.mjs').SpoutRow[]} spout
  * @param {import('./inject.mjs').InjectResult} inject
+ * @param {import('./deep.mjs').DeepResult | undefined} deep
  */
-function targets(profiles, spout, inject) {
+function targets(profiles, spout, inject, deep) {
   const small = profiles.find((p) => p.profile === 'small');
   const large = profiles.find((p) => p.profile === 'large');
   /** @type {(docs: number, form: import('./spout.mjs').QueryForm) => import('./spout.mjs').SpoutRow | undefined} */
@@ -197,6 +201,7 @@ function targets(profiles, spout, inject) {
       rows.push([`spout p95 1 M / 100 k (${form})`, 'flat', `${f2(growth)}x`, growth <= 1.25]);
     }
   }
+  rows.push(...throughputTargets(small?.crawl, small?.workers, deep));
   const rss = Math.max(...profiles.map((p) => p.crawl.maxRssMb));
   rows.push(['crawler peak RSS', '<= 300 MB', `${f0(rss)} MB`, rss <= 300]);
   rows.push([
@@ -219,11 +224,12 @@ ${rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d ? 'yes' : '**no**'} |`)
  *   profiles: readonly ProfileResult[],
  *   spout: readonly import('./spout.mjs').SpoutRow[],
  *   inject: import('./inject.mjs').InjectResult,
+ *   deep?: import('./deep.mjs').DeepResult,
  *   concurrency: number,
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, concurrency }) {
+export function report({ machine, profiles, spout, inject, deep, concurrency }) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -249,8 +255,9 @@ addresses, each its own "domain"). Everything else is crawler-default.yaml: robo
 and obeyed, pages are parsed with the default parse filters, indexed into the content index, and
 every status is written to OpenSearch and acknowledged before the URL counts as done.
 
-${targets(profiles, spout, inject)}
+${targets(profiles, spout, inject, deep)}
 ${profiles.map(profileSection).join('\n')}
+${deep ? deepSection(deep) : ''}
 ${spoutSection(spout)}
 ${injectSection(inject)}`;
 }

@@ -4,8 +4,10 @@
 // For each profile (small: 50 hosts x 2,000 pages of ~10 KB; large: 20 hosts x 150 pages of
 // ~90 KB) it serves the synthetic web from one process, measures the stage limits (undici fetch,
 // parse, raw _bulk) on the same pages, crawls it end to end with `crawler run --once`, and crawls it
-// with the peer (Crawlee's CheerioCrawler). Then the spout query at 100 k and 1 M status documents,
-// and `crawler inject` of a million seed lines.
+// with the peer (Crawlee's CheerioCrawler); the small profile also with parser threads and with two
+// worker processes (--workers 2). Then the deep site (one host found page by page, scripts/bench/
+// deep.mjs) beside Crawlee, the spout query at 100 k and 1 M status documents, and `crawler inject`
+// of a million seed lines.
 //
 // Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
 // stopped after); BENCH_QUICK=1 for a smoke run of small sizes (not a report).
@@ -17,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { deepSiteBench } from './deep.mjs';
 import { injectBench } from './inject.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
 import { report } from './report.mjs';
@@ -45,11 +48,11 @@ const CONCURRENCY = 50;
 /** @type {ProfileSpec[]} */
 const PROFILES = quick
   ? [
-      { profile: 'small', hosts: 10, pages: 300, peerMax: 500, threadsVariant: true },
+      { profile: 'small', hosts: 10, pages: 300, peerMax: 500, threadsVariant: true, workersVariant: true },
       { profile: 'large', hosts: 5, pages: 100, peerMax: 200 },
     ]
   : [
-      { profile: 'small', hosts: 50, pages: 2000, peerMax: 5000, threadsVariant: true },
+      { profile: 'small', hosts: 50, pages: 2000, peerMax: 5000, threadsVariant: true, workersVariant: true },
       { profile: 'large', hosts: 20, pages: 150, peerMax: 500 },
     ];
 const started = Date.now();
@@ -131,8 +134,9 @@ async function profileRun(p, os) {
   /**
    * One `crawler run --once` over the web from empty indices, which it leaves empty again.
    * @param {string} confPath
+   * @param {readonly string[]} [args] more options of `crawler run`
    */
-  async function endToEnd(confPath) {
+  async function endToEnd(confPath, args = []) {
     await clearIndices();
     const r = await crawlEndToEnd({
       root,
@@ -140,6 +144,7 @@ async function profileRun(p, os) {
       seeds: web.seeds,
       pids: { opensearch: findOpenSearchPid(), web: web.pid },
       log: say,
+      args,
     });
     say(`  ${r.fetched} pages in ${r.secs.toFixed(1)} s: ${r.pagesPerSec.toFixed(0)} pages/s`);
     const statusDocs = (await os.client.count({ index: 'bench-status' })).body.count;
@@ -171,6 +176,11 @@ async function profileRun(p, os) {
       const variant = writeBenchConf(dir, root, { ...confOptions, extra });
       threaded = await endToEnd(variant.path);
     }
+    let workers;
+    if (p.workersVariant) {
+      say('end to end again with --workers 2 (two worker processes, half of the status shards each)');
+      workers = await endToEnd(conf.path, ['--workers', '2']);
+    }
     say(`peer: Crawlee CheerioCrawler, first ${p.peerMax} pages`);
     const peer = /** @type {import('./peer.mjs').PeerResult} */ (
       await json([
@@ -188,6 +198,7 @@ async function profileRun(p, os) {
       bulk,
       crawl,
       threaded,
+      workers,
       peer,
     };
   } finally {
@@ -199,6 +210,15 @@ const os = await opensearch();
 try {
   const profiles = [];
   for (const p of PROFILES) profiles.push(await profileRun(p, os));
+  const deep = await deepSiteBench({
+    root,
+    opensearchUrl: os.url,
+    client: os.client,
+    pids: { opensearch: findOpenSearchPid() },
+    pages: quick ? 200 : 600,
+    politePages: quick ? 6 : 15,
+    log: say,
+  });
   const maxDocs = quick ? 100_000 : 1_000_000;
   say(`spout at scale: loading ${maxDocs.toLocaleString('en-US')} status documents`);
   const spout = await spoutBench({ opensearchUrl: os.url, maxDocs, log: say });
@@ -220,6 +240,7 @@ try {
   }
   const machine = {
     cpu: `${cpus().length} x ${cpus()[0]?.model.trim()}`,
+    cores: cpus().length,
     memGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     opensearch: os.version,
@@ -229,7 +250,7 @@ try {
     minutes: (Date.now() - started) / 60_000,
     quick,
   };
-  const md = report({ machine, profiles, spout, inject, concurrency: CONCURRENCY });
+  const md = report({ machine, profiles, spout, inject, deep, concurrency: CONCURRENCY });
   if (!quick) writeFileSync(join(here, 'RESULTS.md'), md);
   console.log(`\n${md}`);
   say(quick ? 'quick run: RESULTS.md left unchanged' : 'written to scripts/bench/RESULTS.md');

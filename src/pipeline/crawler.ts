@@ -137,6 +137,8 @@ export class Crawler {
   private readonly ready: SourceItem[] = [];
   /** Ends the loop's current nap: a URL was adopted, or a stop requested. */
   private wake: (() => void) | undefined;
+  /** URLs taken so far when --once last asked the source whether it is exhausted. */
+  private lookedAt = -1;
   /** While reported idle (RunOptions.idle): URLs taken so far, to tell that none was taken since. */
   private idleAt: number | undefined;
   private stopping = false;
@@ -200,7 +202,10 @@ export class Crawler {
         }
         // Nothing to hand over: what is pending is written now, not at the next flush interval.
         if (this.hungry()) stores.sendNow?.();
-        if (options.once && next === 'empty' && this.idleAt === undefined && (await this.finishedOnce())) {
+        // --once: looked at when a query found nothing, and once as soon as the crawl runs out of
+        // work (not only after the next query the spout's pacing allows).
+        const look = next === 'empty' || this.lookedAt !== this.metrics.emitted;
+        if (options.once && look && this.idleAt === undefined && (await this.finishedOnce())) {
           if (!options.idle) break;
           this.idleAt = this.metrics.emitted;
           options.idle(true);
@@ -271,6 +276,7 @@ export class Crawler {
     if (this.taken.size > 0 || this.ready.length > 0 || stores.status.pending > 0) return false;
     await stores.flush();
     if (this.taken.size > 0 || this.ready.length > 0) return false;
+    this.lookedAt = this.metrics.emitted;
     return source.isExhausted(this.options.onceLookAheadMs);
   }
 

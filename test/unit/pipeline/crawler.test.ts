@@ -602,6 +602,24 @@ describe('no idle waits: the loop hands new URLs to the fetcher and writes at on
   }, 20_000);
 });
 
+describe('--once', () => {
+  /** A source whose next query the pacing does not allow yet: it says 'wait', never 'empty'. */
+  class PacedSource extends MemorySource {
+    override async poll(): Promise<PollResult> {
+      const r = await super.poll();
+      return r === 'empty' ? 'wait' : r;
+    }
+  }
+
+  it('ends as soon as the crawl runs out of work, not after the next query the pacing allows', async () => {
+    const source = new PacedSource(urls('/a', '/b'));
+    const { crawler: c } = crawler({ urls: [], source });
+    await c.run({ once: true });
+    expect(source.emitted).toEqual(urls('/a', '/b'));
+    expect(source.notSettledOnce()).toEqual({});
+  }, 20_000);
+});
+
 describe('--once among workers', () => {
   it('reports idle instead of ending, takes URLs that become due later, and ends at requestStop', async () => {
     const source = new AdoptingSource(urls('/a'));
