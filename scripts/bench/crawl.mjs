@@ -99,7 +99,8 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {}, a
     env: { LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
     onLine: (_stream, v) => {
       if (typeof v !== 'object') return;
-      if (Number(v.level) >= 50) log(`  crawler error${v.worker === undefined ? '' : ` (worker ${v.worker})`}: ${v.msg}`);
+      if (Number(v.level) >= 50)
+        log(`  crawler error${v.worker === undefined ? '' : ` (worker ${v.worker})`}: ${v.msg}`);
       if (v.worker !== undefined) return;
       /** @type {() => Mark} */
       const mark = () => ({

@@ -44,7 +44,8 @@ import { runNode } from './proc.mjs';
  */
 function pageBody(i, site) {
   const links = [];
-  for (let k = i + 1; k <= i + site.fanout && k < site.pages; k++) links.push(`<a href="/p/${k}.html">page ${k}</a>`);
+  for (let k = i + 1; k <= i + site.fanout && k < site.pages; k++)
+    links.push(`<a href="/p/${k}.html">page ${k}</a>`);
   const text = `Page ${i} of a site found page by page. `.repeat(40);
   return Buffer.from(
     `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Page ${i}</title></head>` +
@@ -71,7 +72,8 @@ async function serve(sites) {
       const url = req.url ?? '/';
       if (url === '/__stats') {
         let minGapMs = Number.POSITIVE_INFINITY;
-        for (let k = 1; k < starts.length; k++) minGapMs = Math.min(minGapMs, (starts[k] ?? 0) - (starts[k - 1] ?? 0));
+        for (let k = 1; k < starts.length; k++)
+          minGapMs = Math.min(minGapMs, (starts[k] ?? 0) - (starts[k - 1] ?? 0));
         const sorted = [...idle].sort((a, b) => a - b);
         /** @type {SiteStats} */
         const stats = {
@@ -153,11 +155,14 @@ export async function deepSiteBench(o) {
   const polite = { address: '127.3.0.2', pages: o.politePages, fanout: 5, delayMs: 20 };
   /** @type {(port: number) => void} */
   let listening = () => {};
-  const { child, done } = runNode([join(here, 'deep.mjs'), 'serve', JSON.stringify({ sites: [deep, polite] })], {
-    onLine: (stream, line) => {
-      if (stream === 'out' && typeof line === 'object') listening(Number(line.port));
+  const { child, done } = runNode(
+    [join(here, 'deep.mjs'), 'serve', JSON.stringify({ sites: [deep, polite] })],
+    {
+      onLine: (stream, line) => {
+        if (stream === 'out' && typeof line === 'object') listening(Number(line.port));
+      },
     },
-  });
+  );
   /** @type {number} */
   const port = await new Promise((resolve, reject) => {
     listening = resolve;
@@ -166,11 +171,15 @@ export async function deepSiteBench(o) {
   /** @type {(site: SiteSpec) => string} */
   const origin = (site) => `http://${site.address}:${port}`;
   /** @type {(site: SiteSpec) => Promise<SiteStats>} */
-  const stats = async (site) => /** @type {SiteStats} */ (await (await fetch(`${origin(site)}/__stats`)).json());
-  const clear = () => o.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+  const stats = async (site) =>
+    /** @type {SiteStats} */ (await (await fetch(`${origin(site)}/__stats`)).json());
+  const clear = () =>
+    o.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
   const dir = join(o.root, '.bench', 'deep');
   try {
-    o.log(`deep site: ${deep.pages} pages, each linking to the next ${deep.fanout}, ${deep.delayMs} ms per page`);
+    o.log(
+      `deep site: ${deep.pages} pages, each linking to the next ${deep.fanout}, ${deep.delayMs} ms per page`,
+    );
     await clear();
     const conf = writeDeepConf(dir, o.opensearchUrl, 0);
     const t0 = performance.now();
@@ -189,9 +198,16 @@ export async function deepSiteBench(o) {
     );
     await clear();
     const peer = /** @type {import('./peer.mjs').PeerResult} */ (
-      (await runNode([join(here, 'peer.mjs'), JSON.stringify({ seeds: [`${origin(deep)}/p/0.html`], concurrency: 50, maxRequests: deep.pages * 2 })]).done).out.findLast(
-        (l) => typeof l === 'object',
-      )
+      (
+        await runNode([
+          join(here, 'peer.mjs'),
+          JSON.stringify({
+            seeds: [`${origin(deep)}/p/0.html`],
+            concurrency: 50,
+            maxRequests: deep.pages * 2,
+          }),
+        ]).done
+      ).out.findLast((l) => typeof l === 'object')
     );
     o.log(`  Crawlee: ${peer.pages} pages in ${peer.secs.toFixed(1)} s`);
     o.log(`politeness: ${polite.pages} pages of one host with fetcher.server.delay 1`);
@@ -204,7 +220,9 @@ export async function deepSiteBench(o) {
       log: o.log,
     });
     const seen = await stats(polite);
-    o.log(`  ${politeCrawl.fetched} pages in ${politeCrawl.secs.toFixed(1)} s; smallest gap ${seen.minGapMs.toFixed(0)} ms`);
+    o.log(
+      `  ${politeCrawl.fetched} pages in ${politeCrawl.secs.toFixed(1)} s; smallest gap ${seen.minGapMs.toFixed(0)} ms`,
+    );
     await clear();
     return {
       pages: deep.pages,
@@ -214,7 +232,12 @@ export async function deepSiteBench(o) {
       commandSecs,
       served,
       peer,
-      polite: { pages: polite.pages, fetched: politeCrawl.fetched, secs: politeCrawl.secs, minGapMs: seen.minGapMs },
+      polite: {
+        pages: polite.pages,
+        fetched: politeCrawl.fetched,
+        secs: politeCrawl.secs,
+        minGapMs: seen.minGapMs,
+      },
     };
   } finally {
     child.kill('SIGTERM');

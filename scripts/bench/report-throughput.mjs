@@ -19,25 +19,27 @@ const pct = (n) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : 'n/a');
 const crawlerShare = (c) => c.cpuSecs / c.secs / c.cores;
 
 /**
- * What bounds the two-worker run, in one sentence, from the CPU shares of the one-worker run.
+ * What bounds the two-worker run, in a few sentences: the cores the one-worker run left idle, the
+ * most a second worker could add with them at the same CPU per page, and what it did add.
  * @param {CrawlRun} one
  * @param {CrawlRun} two
  */
 function bound(one, two) {
+  const cores = one.cores;
+  const idle = Math.max(0, (1 - one.share.machine) * cores);
+  const crawler = crawlerShare(one) * cores;
+  const ceiling = 1 + idle / crawler;
   const ratio = two.pagesPerSec / one.pagesPerSec;
-  const busy = one.share.machine;
-  if (busy >= 0.85) {
-    return (
-      `With one worker the machine's ${one.cores} cores were already ${pct(busy)} busy (crawler ` +
-      `${pct(crawlerShare(one))}, OpenSearch ${pct(one.share.opensearch)}, web server ${pct(one.share.web)}): ` +
-      'there was no idle core for a second worker, which could only take CPU from OpenSearch and the web ' +
-      `server; CPU bounds it (${f2(ratio)}x). On a machine with cores to spare, each worker adds about one core of crawling.`
-    );
-  }
+  const cpuBound = two.share.machine >= 0.9;
   return (
-    `With one worker the machine's ${one.cores} cores were ${pct(busy)} busy; with two, ` +
-    `${pct(two.share.machine)} (crawler ${pct(crawlerShare(two))}, OpenSearch ${pct(two.share.opensearch)}): ` +
-    `${f2(ratio)}x the pages/s.`
+    `With one worker the machine's ${cores} cores were ${pct(one.share.machine)} busy (crawler ${f2(crawler)} ` +
+    `cores, OpenSearch ${f2(one.share.opensearch * cores)}, web server ${f2(one.share.web * cores)}): ` +
+    `${f2(idle)} cores idle, so a second worker could add at most about ${pct(ceiling - 1)} ` +
+    `(${f2(ceiling)}x) at the same CPU per page. With two, the machine was ${pct(two.share.machine)} busy ` +
+    `and the CPU per page went from ${f2(one.cpuPer1000)} to ${f2(two.cpuPer1000)} ms (two processes, ` +
+    'each with its own caches and spout queries, and the supervisor passing their log lines on): ' +
+    `${f2(ratio)}x. ${cpuBound ? '**CPU bounds it**: no core was left idle. ' : ''}` +
+    'On a machine with idle cores each worker adds about one core of crawling.'
   );
 }
 

@@ -86,7 +86,7 @@ export interface StatusStore {
   skipDiscovered(url: string): boolean;
   /**
    * Optional: `listener` is called for each DISCOVERED write OpenSearch acknowledged as a new
-   * document (not one that found the URL known), after `settled`. One listener; it must not throw.
+   * document (not one that found the URL known), once acknowledged. One listener; it must not throw.
    */
   watchCreated?(listener: (created: CreatedUrl) => void): void;
   /** Writes accepted and not settled yet. */
