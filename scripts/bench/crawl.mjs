@@ -5,6 +5,7 @@
 // and the web server's CPU over the same window come from /proc.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
@@ -79,10 +80,21 @@ function median(values) {
  *   seeds: readonly string[],
  *   pids: Record<string, number | undefined>,
  *   log?: (line: string) => void,
- * }} options
+ *   nodeArgs?: readonly string[],
+ *   stopAfterSecs?: number,
+ * }} options `nodeArgs` go to node (e.g. --cpu-prof); `stopAfterSecs` sends SIGINT that long after
+ *   the crawl started (a window of the crawl rather than all of it).
  */
-export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} }) {
-  const args = [join(root, 'dist/cli/main.js'), 'run', '--once', '--conf', conf];
+export async function crawlEndToEnd({
+  root,
+  conf,
+  seeds,
+  pids,
+  log = () => {},
+  nodeArgs = [],
+  stopAfterSecs,
+}) {
+  const args = [...nodeArgs, join(root, 'dist/cli/main.js'), 'run', '--once', '--conf', conf];
   for (const s of seeds) args.push('--seed', s);
   /** @type {Mark | undefined} */
   let start;
@@ -90,7 +102,9 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
   let end;
   /** @type {number[]} */
   const rates = [];
-  const { done } = runNode(args, {
+  /** @type {NodeJS.Timeout | undefined} */
+  let stopper;
+  const { child, done } = runNode(args, {
     env: { LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
     onLine: (_stream, v) => {
       if (typeof v !== 'object') return;
@@ -100,7 +114,11 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
         busy: machineBusySeconds(),
         cpu: Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)])),
       });
-      if (v.msg === 'crawling') start = mark();
+      if (v.msg === 'crawling') {
+        start = mark();
+        if (stopAfterSecs !== undefined)
+          stopper = setTimeout(() => child.kill('SIGINT'), stopAfterSecs * 1000);
+      }
       if (v.msg === 'crawl stopped')
         end = { ...mark(), summary: /** @type {CrawlSummary} */ (/** @type {unknown} */ (v)) };
       if (v.msg === 'progress') {
@@ -113,6 +131,7 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
     },
   });
   const { code, err } = await done;
+  clearTimeout(stopper);
   if (code !== 0 || !start || !end) {
     const tail = err.slice(-5).map((l) => (typeof l === 'string' ? l : JSON.stringify(l)));
     throw new Error(`crawler run exited ${code}:\n${tail.join('\n')}`);
@@ -122,8 +141,11 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
   const cpuSecs = (s.cpuUserMs + s.cpuSystemMs) / 1000;
   // Narrowed copies for the closure below.
   const [from, to] = [start, end];
+  /** @type {(k: string) => number} CPU seconds of a process over the crawl */
+  const used = (k) => (to.cpu[k] ?? Number.NaN) - (from.cpu[k] ?? Number.NaN);
+  const cores = cpus().length;
   /** @type {(k: string) => number} */
-  const share = (k) => ((to.cpu[k] ?? Number.NaN) - (from.cpu[k] ?? Number.NaN)) / secs / 2;
+  const share = (k) => used(k) / secs / cores;
   return {
     secs,
     fetched: s.fetched,
@@ -141,7 +163,14 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {} })
     share: {
       opensearch: share('opensearch'),
       web: share('web'),
-      machine: (end.busy - start.busy) / secs / 2,
+      machine: (end.busy - start.busy) / secs / cores,
     },
+    // CPU ms per page fetched, per process: what the machine limit is made of.
+    msPerPage: {
+      crawler: (cpuSecs * 1000) / s.fetched,
+      opensearch: (used('opensearch') * 1000) / s.fetched,
+      web: (used('web') * 1000) / s.fetched,
+    },
+    logLinesDropped: s.logLinesDropped,
   };
 }
