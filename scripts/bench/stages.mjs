@@ -62,26 +62,43 @@ function interleaved(web, limit) {
  * @returns {Promise<FetchResult>}
  */
 async function fetchStage(o) {
+  let bytes = 0;
+  const { pages, u } = await fetchAll(o, (_url, body) => {
+    bytes += body.length;
+  });
+  return { pages, bytes, pagesPerSec: pages / u.secs, ...u };
+}
+
+/**
+ * Fetches every page of the web with undici (concurrency C, keep-alive pools per origin) and hands
+ * each body to `onPage`; the usage covers the fetches and `onPage`.
+ * @param {FetchOptions} o
+ * @param {(url: string, body: Buffer) => void} onPage
+ */
+async function fetchAll(o, onPage) {
   const { Agent, request } = await import('undici');
   const web = createWeb(o.web);
   const dispatcher = new Agent({ connections: 4, pipelining: 1, keepAliveTimeout: 30_000 });
   const work = interleaved(web, o.limit ?? Number.POSITIVE_INFINITY);
   let next = 0;
-  let bytes = 0;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   await Promise.all(
     Array.from({ length: o.concurrency }, async () => {
       while (next < work.length) {
         const [h, i] = /** @type {[number, number]} */ (work[next++]);
-        const res = await request(web.pageUrl(h, i), { dispatcher, headers: { 'user-agent': 'benchbot' } });
-        for await (const chunk of res.body) bytes += chunk.length;
+        const url = web.pageUrl(h, i);
+        const res = await request(url, { dispatcher, headers: { 'user-agent': 'benchbot' } });
+        /** @type {Buffer[]} */
+        const chunks = [];
+        for await (const chunk of res.body) chunks.push(chunk);
+        onPage(url, chunks.length === 1 ? /** @type {Buffer} */ (chunks[0]) : Buffer.concat(chunks));
       }
     }),
   );
   const u = usage(t0, cpu0);
   await dispatcher.close();
-  return { pages: work.length, bytes, pagesPerSec: work.length / u.secs, ...u };
+  return { pages: work.length, u };
 }
 
 /**
@@ -89,13 +106,8 @@ async function fetchStage(o) {
  * @returns {Promise<FloorResult>}
  */
 async function floorStage(o) {
-  const { Agent, request } = await import('undici');
   const { Parser } = await import('htmlparser2');
-  const web = createWeb(o.web);
-  const dispatcher = new Agent({ connections: 4, pipelining: 1, keepAliveTimeout: 30_000 });
-  const work = interleaved(web, o.limit ?? Number.POSITIVE_INFINITY);
   const LINK = new Set(['a', 'area', 'frame', 'iframe']);
-  let next = 0;
   let links = 0;
   let kept = 0;
   /** @param {string} url @param {string} html */
@@ -126,25 +138,8 @@ async function floorStage(o) {
       }
     }
   };
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: o.concurrency }, async () => {
-      while (next < work.length) {
-        const [h, i] = /** @type {[number, number]} */ (work[next++]);
-        const url = web.pageUrl(h, i);
-        const res = await request(url, { dispatcher, headers: { 'user-agent': 'benchbot' } });
-        /** @type {Buffer[]} */
-        const chunks = [];
-        for await (const chunk of res.body) chunks.push(chunk);
-        extract(url, Buffer.concat(chunks).toString('utf8'));
-      }
-    }),
-  );
-  const u = usage(t0, cpu0);
-  await dispatcher.close();
+  const { pages, u } = await fetchAll(o, (url, body) => extract(url, body.toString('utf8')));
   if (kept === 0) throw new Error('the floor stage extracted no text');
-  const pages = work.length;
   return { pages, links, pagesPerSec: pages / u.secs, cpuMsPerPage: (u.cpuSecs * 1000) / pages, ...u };
 }
 
