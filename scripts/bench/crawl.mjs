@@ -83,11 +83,24 @@ function median(values) {
  *   seeds: readonly string[],
  *   pids: Record<string, number | undefined>,
  *   log?: (line: string) => void,
+ *   nodeArgs?: readonly string[],
+ *   stopAfterSecs?: number,
  *   args?: readonly string[],
- * }} options
+ * }} options `nodeArgs` go to node (e.g. --cpu-prof); `stopAfterSecs` sends SIGINT that long after
+ *   the crawl started (a window of the crawl rather than all of it); `args` are more options of
+ *   `crawler run` (e.g. --workers 2).
  */
-export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {}, args: extra = [] }) {
-  const args = [join(root, 'dist/cli/main.js'), 'run', '--once', '--conf', conf, ...extra];
+export async function crawlEndToEnd({
+  root,
+  conf,
+  seeds,
+  pids,
+  log = () => {},
+  nodeArgs = [],
+  stopAfterSecs,
+  args: extra = [],
+}) {
+  const args = [...nodeArgs, join(root, 'dist/cli/main.js'), 'run', '--once', '--conf', conf, ...extra];
   for (const s of seeds) args.push('--seed', s);
   /** @type {Mark | undefined} */
   let start;
@@ -95,7 +108,9 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {}, a
   let end;
   /** @type {number[]} */
   const rates = [];
-  const { done } = runNode(args, {
+  /** @type {NodeJS.Timeout | undefined} */
+  let stopper;
+  const { child, done } = runNode(args, {
     env: { LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
     onLine: (_stream, v) => {
       if (typeof v !== 'object') return;
@@ -108,7 +123,11 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {}, a
         busy: machineBusySeconds(),
         cpu: Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)])),
       });
-      if (v.msg === 'crawling' && !start) start = mark();
+      if (v.msg === 'crawling' && !start) {
+        start = mark();
+        if (stopAfterSecs !== undefined)
+          stopper = setTimeout(() => child.kill('SIGINT'), stopAfterSecs * 1000);
+      }
       if (v.msg === 'crawl stopped')
         end = { ...mark(), summary: /** @type {CrawlSummary} */ (/** @type {unknown} */ (v)) };
       if (v.msg === 'progress') {
@@ -120,6 +139,7 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {}, a
     },
   });
   const { code, err } = await done;
+  clearTimeout(stopper);
   if (code !== 0 || !start || !end) {
     const tail = err.slice(-5).map((l) => (typeof l === 'string' ? l : JSON.stringify(l)));
     throw new Error(`crawler run exited ${code}:\n${tail.join('\n')}`);
@@ -129,9 +149,11 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {}, a
   const cpuSecs = (s.cpuUserMs + s.cpuSystemMs) / 1000;
   // Narrowed copies for the closure below.
   const [from, to] = [start, end];
+  /** @type {(k: string) => number} CPU seconds of a process over the crawl */
+  const used = (k) => (to.cpu[k] ?? Number.NaN) - (from.cpu[k] ?? Number.NaN);
   const cores = cpus().length;
   /** @type {(k: string) => number} */
-  const share = (k) => ((to.cpu[k] ?? Number.NaN) - (from.cpu[k] ?? Number.NaN)) / secs / cores;
+  const share = (k) => used(k) / secs / cores;
   return {
     secs,
     cores,
@@ -153,5 +175,12 @@ export async function crawlEndToEnd({ root, conf, seeds, pids, log = () => {}, a
       web: share('web'),
       machine: (end.busy - start.busy) / secs / cores,
     },
+    // CPU ms per page fetched, per process: what the machine limit is made of.
+    msPerPage: {
+      crawler: (cpuSecs * 1000) / s.fetched,
+      opensearch: (used('opensearch') * 1000) / s.fetched,
+      web: (used('web') * 1000) / s.fetched,
+    },
+    logLinesDropped: s.logLinesDropped,
   };
 }

@@ -6,8 +6,11 @@
 //          metadata transfer) on the same pages, one thread
 //   bulk   raw _bulk of the status documents a crawl of the web writes (one create for the
 //          discovery, one index for the fetch, per page) into a scratch index of the same node
+//   floor  the least a crawler must do per page, in one process: undici fetch, an htmlparser2 SAX
+//          pass that keeps hrefs and text, the text's whitespace collapsed, every href resolved
+//          with `new URL` (the crawler's CPU per page is read beside it)
 //
-//   node scripts/bench/stages.mjs <fetch|parse|bulk> '<json options>'   (prints one JSON line)
+//   node scripts/bench/stages.mjs <fetch|parse|bulk|floor> '<json options>'   (one JSON line)
 
 import { performance } from 'node:perf_hooks';
 import { dist } from './dist.mjs';
@@ -21,6 +24,7 @@ import { createWeb } from './web.mjs';
 /** @typedef {Usage & { pages: number, outlinksPerPage: number, pagesPerSec: number }} ParseResult */
 /** @typedef {{ web: WebOptions, opensearchUrl: string, concurrency: number, bulkActions: number }} BulkOptions */
 /** @typedef {Usage & { docs: number, docsPerSec: number }} BulkResult */
+/** @typedef {Usage & { pages: number, links: number, pagesPerSec: number, cpuMsPerPage: number }} FloorResult */
 
 /**
  * Wall time, CPU and peak RSS of this process since `t0` and `cpu0`.
@@ -58,26 +62,85 @@ function interleaved(web, limit) {
  * @returns {Promise<FetchResult>}
  */
 async function fetchStage(o) {
+  let bytes = 0;
+  const { pages, u } = await fetchAll(o, (_url, body) => {
+    bytes += body.length;
+  });
+  return { pages, bytes, pagesPerSec: pages / u.secs, ...u };
+}
+
+/**
+ * Fetches every page of the web with undici (concurrency C, keep-alive pools per origin) and hands
+ * each body to `onPage`; the usage covers the fetches and `onPage`.
+ * @param {FetchOptions} o
+ * @param {(url: string, body: Buffer) => void} onPage
+ */
+async function fetchAll(o, onPage) {
   const { Agent, request } = await import('undici');
   const web = createWeb(o.web);
   const dispatcher = new Agent({ connections: 4, pipelining: 1, keepAliveTimeout: 30_000 });
   const work = interleaved(web, o.limit ?? Number.POSITIVE_INFINITY);
   let next = 0;
-  let bytes = 0;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   await Promise.all(
     Array.from({ length: o.concurrency }, async () => {
       while (next < work.length) {
         const [h, i] = /** @type {[number, number]} */ (work[next++]);
-        const res = await request(web.pageUrl(h, i), { dispatcher, headers: { 'user-agent': 'benchbot' } });
-        for await (const chunk of res.body) bytes += chunk.length;
+        const url = web.pageUrl(h, i);
+        const res = await request(url, { dispatcher, headers: { 'user-agent': 'benchbot' } });
+        /** @type {Buffer[]} */
+        const chunks = [];
+        for await (const chunk of res.body) chunks.push(chunk);
+        onPage(url, chunks.length === 1 ? /** @type {Buffer} */ (chunks[0]) : Buffer.concat(chunks));
       }
     }),
   );
   const u = usage(t0, cpu0);
   await dispatcher.close();
-  return { pages: work.length, bytes, pagesPerSec: work.length / u.secs, ...u };
+  return { pages: work.length, u };
+}
+
+/**
+ * @param {FetchOptions} o
+ * @returns {Promise<FloorResult>}
+ */
+async function floorStage(o) {
+  const { Parser } = await import('htmlparser2');
+  const LINK = new Set(['a', 'area', 'frame', 'iframe']);
+  let links = 0;
+  let kept = 0;
+  /** @param {string} url @param {string} html */
+  const extract = (url, html) => {
+    /** @type {string[]} */
+    const hrefs = [];
+    /** @type {string[]} */
+    const text = [];
+    const parser = new Parser(
+      {
+        onopentag(name, attribs) {
+          const href = name === 'frame' || name === 'iframe' ? attribs.src : attribs.href;
+          if (LINK.has(name) && href !== undefined) hrefs.push(href);
+        },
+        ontext(data) {
+          text.push(data);
+        },
+      },
+      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    );
+    parser.end(html);
+    kept += text.join('').replace(/\s+/g, ' ').trim().length;
+    for (const href of hrefs) {
+      try {
+        if (new URL(href, url).protocol.startsWith('http')) links++;
+      } catch {
+        // not a URL
+      }
+    }
+  };
+  const { pages, u } = await fetchAll(o, (url, body) => extract(url, body.toString('utf8')));
+  if (kept === 0) throw new Error('the floor stage extracted no text');
+  return { pages, links, pagesPerSec: pages / u.secs, cpuMsPerPage: (u.cpuSecs * 1000) / pages, ...u };
 }
 
 /**
@@ -189,10 +252,10 @@ async function bulkStage(o) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [stage = '', json = '{}'] = process.argv.slice(2);
   /** @type {Record<string, ((o: never) => Promise<object>) | undefined>} */
-  const stages = { fetch: fetchStage, parse: parseStage, bulk: bulkStage };
+  const stages = { fetch: fetchStage, parse: parseStage, bulk: bulkStage, floor: floorStage };
   const run = stages[stage];
   if (!run) {
-    console.error('usage: stages.mjs <fetch|parse|bulk> <json options>');
+    console.error('usage: stages.mjs <fetch|parse|bulk|floor> <json options>');
     process.exit(2);
   }
   // The options are the JSON run.mjs wrote for that stage.

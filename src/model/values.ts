@@ -49,17 +49,20 @@ export function parseInstant(value: string | undefined): number | undefined {
 
 /** The one date format of the status index and the transition log: ISO-8601 UTC with milliseconds. */
 export function isoDate(ms: number): string {
-  // The same instant comes several times in a row (a page's dates, the updates of one batch): the
-  // last formatting is kept, as a Date and its string cost more than the comparison.
-  if (ms !== lastIsoMs) {
-    lastIso = new Date(ms).toISOString();
-    lastIsoMs = ms;
-  }
-  return lastIso;
+  // The same instants come again and again (now, and now + an interval, for every update of a
+  // page): the last two formattings are kept, as a Date and its string cost more than comparisons.
+  if (ms === isoMs[0]) return isoText[0]!;
+  if (ms === isoMs[1]) return isoText[1]!;
+  const text = new Date(ms).toISOString();
+  isoMs[1] = isoMs[0]!;
+  isoText[1] = isoText[0]!;
+  isoMs[0] = ms;
+  isoText[0] = text;
+  return text;
 }
 
-let lastIsoMs = Number.NaN;
-let lastIso = '';
+const isoMs = [Number.NaN, Number.NaN];
+const isoText = ['', ''];
 
 const UNIT_MS: Record<RoundUnit, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000 };
 

@@ -253,7 +253,11 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       worker: options.worker ?? 0,
     });
     // Everything that validates settings comes before anything is written or started.
-    const filter = loadURLFilters(config, { logger: log });
+    // Which filter dropped which URL, at debug level (the counts are in the crawl summary).
+    const dropLog = log.isLevelEnabled('debug')
+      ? (name: string, url: string) => log.debug({ filter: name, url: shown(url) }, `URL dropped by ${name}`)
+      : undefined;
+    const filter = loadURLFilters(config, { logger: log, ...(dropLog ? { onDrop: dropLog } : {}) });
     const loopOptions = crawlerOptions(config);
     // WARC output: the .open files a killed run left are closed first; the protocol keeps the
     // heads only when there is an archive to write them to.
@@ -297,6 +301,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         transfer: stores.transfer,
         clock,
         log,
+        filterDrops: () => filter.drops,
         ...(warc ? { archive: warc.archive } : {}),
         health: outage,
       },

@@ -28,6 +28,11 @@ export interface CrawlerParts {
   readonly transfer: Pick<MetadataTransfer, 'forOutlink'>;
   readonly clock: Clock;
   readonly log: Logger;
+  /**
+   * URLs each URL filter dropped so far, by filter name, for the summary (the chain of this process:
+   * parser threads keep their own).
+   */
+  readonly filterDrops?: () => ReadonlyMap<string, number>;
   /** Whether the cluster answers, for the progress lines. */
   readonly health?: ClusterHealth;
 }
@@ -68,6 +73,8 @@ export interface CrawlSummary {
   readonly cpuSystemMs: number;
   readonly maxRssMb: number;
   readonly logLinesDropped: number;
+  /** URLs each URL filter dropped (outlinks, redirect targets, sitemap entries, seeds), by name. */
+  readonly urlFilterDrops: Record<string, number>;
 }
 
 /** See `Crawler.snapshot`: counters since the start, and what is in the crawl's hands now. */
@@ -445,6 +452,7 @@ export class Crawler {
       cpuSystemMs: Math.round(usage.systemCPUTime / 1000),
       maxRssMb: Math.round(usage.maxRSS / 1024),
       logLinesDropped: droppedLogLines(),
+      urlFilterDrops: Object.fromEntries(this.parts.filterDrops?.() ?? []),
     };
   }
 

@@ -108,8 +108,13 @@ export class BasicURLNormalizer implements URLFilter {
     // Dropping an emptied query can expose a path that unmangling would change (`/a=b&c?sid=<hash>`
     // gives `/a=b&c`): go again until stable. Each round turns one "&" into "?", so it ends.
     if (query === null && this.unmangleQueryString && unmangle(out) !== out) return this.normalize(out);
-    // Spares the next filters a parse when nothing but the parser's own canonicalisation applied.
-    if (out === href) rememberParsed(out, parsed);
+    if (out === href) {
+      // Spares the next filters a parse when nothing but the parser's own canonicalisation applied,
+      // and hands on a flat string (the input itself when it was already canonical) rather than the
+      // concatenation: every Map the URL meets later hashes it at once instead of flattening it.
+      rememberParsed(href, parsed);
+      return s === href ? s : href;
+    }
     return out;
   }
 

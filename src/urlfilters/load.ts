@@ -69,6 +69,8 @@ export interface LoadURLFiltersOptions {
   readonly logger?: WarnLogger;
   /** Custom filters by class name; they take precedence over the built-ins. */
   readonly classes?: Readonly<Record<string, FilterFactory>>;
+  /** Sees every URL a filter drops, with the filter's name (debug logging). */
+  readonly onDrop?: (filter: string, url: string) => void;
 }
 
 function findFile(name: string, dirs: readonly string[]): { path?: string; tried: string[] } {
@@ -94,7 +96,8 @@ export function loadURLFilters(
   options: LoadURLFiltersOptions = {},
 ): URLFilterChain {
   const file = config['urlfilters.config.file'] ?? filterKeys['urlfilters.config.file'].default;
-  if (file.trim() === '') return new URLFilterChain([], { logger: options.logger, source: null });
+  if (file.trim() === '')
+    return new URLFilterChain([], { logger: options.logger, source: null, onDrop: options.onDrop });
   const found = findFile(file, [options.baseDir ?? process.cwd(), PACKAGE_CONF_DIR]);
   if (!found.path) {
     throw new ConfigError([
@@ -108,7 +111,7 @@ export function loadURLFilters(
     throw new ConfigError([`${found.path}: cannot read the URL filters: ${errorMessage(e)}`]);
   }
   const filters = buildFilters(json, found.path, config, options);
-  return new URLFilterChain(filters, { logger: options.logger, source: found.path });
+  return new URLFilterChain(filters, { logger: options.logger, source: found.path, onDrop: options.onDrop });
 }
 
 /**

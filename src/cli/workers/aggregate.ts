@@ -161,9 +161,11 @@ export class Aggregate {
     let logLinesDropped = own.logLinesDropped;
     let notWritten = 0;
     let discoveredNotWritten = 0;
+    const urlFilterDrops: Record<string, number> = {};
     for (const p of this.procs.values()) {
       const s = p.summary;
       if (!s) continue;
+      add(urlFilterDrops, s.urlFilterDrops);
       for (const k of Object.keys(statusWrites) as (keyof typeof statusWrites)[])
         statusWrites[k] += s.statusWrites[k];
       spout.queries += s.spout.queries;
@@ -192,6 +194,7 @@ export class Aggregate {
       cpuSystemMs,
       maxRssMb,
       logLinesDropped,
+      urlFilterDrops,
       workers,
       restarts,
     };

@@ -144,6 +144,7 @@ const summary = (over: Partial<CrawlSummary> = {}): CrawlSummary => ({
   cpuSystemMs: 0,
   maxRssMb: 0,
   logLinesDropped: 0,
+  urlFilterDrops: {},
   ...over,
 });
 
@@ -223,6 +224,7 @@ describe('the figures of all workers', () => {
       cpuUserMs: 310,
       maxRssMb: 280,
       notWritten: 2,
+      urlFilterDrops: { RegexURLFilter: 3 },
       workers: 2,
       restarts: 1,
     });

@@ -53,3 +53,26 @@ describe('status documents', () => {
     expect(partitionKey('not a url', 'byHost')).toBe('_DEFAULT_');
   });
 });
+
+describe('canonicalHost', () => {
+  it('reads the host of canonical URLs as the URL parser does, and declines the others', async () => {
+    const { canonicalHost } = await import('../../../src/opensearch/status-doc.js');
+    const cases = [
+      'http://example.com/a',
+      'https://www.example.co.uk:8443/?q=1',
+      'http://127.1.0.10:8080/p/1.html',
+      'http://a-b.example/#x',
+      'http://example.com',
+    ];
+    for (const u of cases) expect(canonicalHost(u)).toBe(new URL(u).hostname);
+    for (const u of [
+      'http://EXAMPLE.com/',
+      'http://user@example.com/',
+      'http://[::1]/',
+      'http://0x7f.1/',
+      'http://127.1/',
+      'ftp://example.com/',
+    ])
+      expect(canonicalHost(u)).toBeUndefined();
+  });
+});

@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli } from '../../support/child.js';
+import { fastCrawlSettings, writeConf } from '../../support/crawl.js';
+import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
+import { page, Site } from '../../support/site.js';
+
+// On a terminal a person reads the log: one short line per transition, not a pretty-printed object.
+// util-linux `script` gives the crawler a pseudo-terminal as its stdout and stderr.
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
+const names = uniqueIndexNames('tty');
+const site = new Site();
+const H = '127.0.0.8';
+
+beforeAll(async () => {
+  buildCli();
+  await site.start([H]);
+  site.route(H, '/', page('Home', ['/a', '/b', '/c', '/d', '/e', '/f', '/g']));
+  for (const p of ['/a', '/b', '/c', '/d', '/e', '/f', '/g']) site.route(H, p, page(p));
+}, 120_000);
+
+afterAll(async () => {
+  await site.close();
+  await deleteIndices(names.status, names.content);
+});
+
+describe('crawler run on a terminal', () => {
+  it('prints one line per transition (time, old -> new, URL, reason, next fetch)', async () => {
+    const conf = writeConf(fastCrawlSettings(names));
+    const cmd = `${process.execPath} ${CLI} run --once --conf ${conf} --seed ${site.origin(H)}/`;
+    const env: Record<string, string | undefined> = { ...process.env };
+    delete env.LOG_FORMAT;
+    const { stdout } = await run('script', ['-qefc', cmd, '/dev/null'], { env, timeout: 90_000 });
+    const lines = stdout.split(/\r?\n/).filter((l) => l.trim() !== '');
+    const transitions = lines.filter((l) => / -> [A-Z_]+ {2}http/.test(l));
+    // 8 pages fetched and 7 links discovered: 16 transitions (the seed's DISCOVERED included).
+    expect(transitions.length).toBe(16);
+    for (const t of transitions)
+      expect(t).toMatch(/^\d\d:\d\d:\d\d INFO {2}(-|[A-Z_]+) -> [A-Z_]+ {2}http\S+ {2}\(.+\) {2}next /);
+    expect(lines.length).toBeLessThan(40);
+    expect(lines.some((l) => l.trim().startsWith('{'))).toBe(false);
+  }, 120_000);
+});
