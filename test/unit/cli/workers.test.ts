@@ -207,6 +207,7 @@ describe('the figures of all workers', () => {
       notWritten: 2,
     });
     const w1 = summary({
+      urlFilterDrops: { RegexURLFilter: 3 },
       fetched: 6,
       spout: { queries: 4, queryMsP50: 7, queryMsP95: 9 },
       cpuUserMs: 200,
