@@ -8,6 +8,7 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
                   | bulk create/index  | due URLs (per shard)    | bulk index / delete
                   |                    v                         |
  seeds -> inject -+             Spout (buffer, in-flight set, purgatory)
+                  |             + new URLs of its share once written, when the fetcher runs short
                   |                    |  url + metadata
                   |                    v
                   |             Fetcher: politeness queues by host/domain/IP,
