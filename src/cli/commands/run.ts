@@ -57,7 +57,7 @@ export const runCommand: Command = {
     workers: {
       type: 'string',
       arg: 'N|auto',
-      description: 'worker processes on this machine, one share of the status shards each (topology.workers)',
+      description: 'crawler processes on this machine, each its part of the shards (topology.workers)',
     },
   },
   details:
@@ -70,10 +70,10 @@ export const runCommand: Command = {
     'one worker); N x M may not exceed opensearch.status.shards (raise it and run crawler init\n' +
     '--recreate). "auto" is the available cores less a quarter of them (at least one) for an OpenSearch\n' +
     'node on this machine (an address on localhost), and at most the shards of the share. The\n' +
-    'supervisor passes on signals, starts a worker that dies again (after 1 s, doubling; one that dies\n' +
-    '5 times in a row within a minute of its start stops the run, exit 3), logs one progress line and\n' +
-    'one summary for all, and tags each worker\'s log lines with "worker". --once ends when every\n' +
-    'worker has nothing left.\n' +
+    'supervisor passes on signals, starts a worker that dies again (after 1 s, doubling; one that\n' +
+    'still dies after 5 restarts, each within a minute of its start, stops the run, exit 3), logs one\n' +
+    'progress line and one summary for all, and tags each worker\'s log lines with "worker". --once\n' +
+    'ends when every worker has nothing left.\n' +
     'SIGINT/SIGTERM: stop taking URLs, finish fetches in flight and write everything, within\n' +
     'shutdown.deadline (30 s); exit 0. Past the deadline (OpenSearch down, say) what is left is given\n' +
     'up: one line says how many status updates were not written (those URLs keep their previous\n' +

@@ -325,7 +325,8 @@ class Supervisor {
     }
     const stable = (this.o.restarts ?? RESTARTS).stableMs / 1000;
     this.givenUp =
-      `worker ${w} keeps dying: it ${what}, ${after.deaths} times in a row within ${stable} s of its start` +
+      `worker ${w} keeps dying: it ${what}, and again after each of ${after.deaths - 1} restarts within ` +
+      `${stable} s of their start` +
       `${slot.lastError ? ` (last error: ${slot.lastError})` : ''}; the other workers were stopped`;
     log.error({ workerPid: pid, code, signal }, this.givenUp);
     slot.done = true;
