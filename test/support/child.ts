@@ -7,9 +7,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 let built = false;
 
-/** Compiles dist/ once per test file, so child processes run the code under test. */
+/**
+ * Makes sure dist/ holds the code under test for child processes. The integration tests' global
+ * set-up builds it once for the whole run; a file run some other way builds it itself.
+ */
 export function buildCli(): void {
-  if (built) return;
+  if (built || process.env.CRAWLER_TEST_DIST_BUILT === '1') return;
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
   built = true;
 }

@@ -37,6 +37,13 @@ function dockerAnswers(): boolean {
  * it was already running or OPENSEARCH_KEEP=1.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // dist/ once for the whole run, before any test file starts: files that spawn the CLI would
+  // otherwise rebuild it while another file's child process is loading it.
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], {
+    cwd: new URL('../../', import.meta.url).pathname,
+    stdio: 'inherit',
+  });
+  process.env.CRAWLER_TEST_DIST_BUILT = '1';
   const given = process.env.OPENSEARCH_URL;
   if (given) {
     project.provide('opensearchUrl', given.replace(/\/$/, ''));

@@ -32,6 +32,14 @@ describe('index creation on a real node', () => {
     expect(status.properties.key?.type).toBe('keyword');
     expect(status.properties.nextFetchDate?.type).toBe('date');
     expect(status.dynamic_templates).toEqual([
+      // url.path is kept in _source for the outlinks, but not indexed: nothing searches it.
+      {
+        metadata_url_path: {
+          path_match: 'metadata.url%2Epath',
+          match_mapping_type: 'string',
+          mapping: { type: 'keyword', index: false, doc_values: false },
+        },
+      },
       { metadata: { path_match: 'metadata.*', match_mapping_type: 'string', mapping: { type: 'keyword' } } },
     ]);
 
