@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../util/clock.js';
@@ -41,7 +42,6 @@ interface Current {
  */
 export class WarcFiles {
   private current: Current | undefined;
-  private serial = 0;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly timer: NodeJS.Timeout | undefined;
 
@@ -97,6 +97,8 @@ export class WarcFiles {
     return this.o.maxAgeMs > 0 && this.o.clock.now() - c.begunAt >= this.o.maxAgeMs;
   }
 
+  private serial = 0;
+
   private exclusive<T>(op: () => Promise<T>): Promise<T> {
     const run = this.chain.then(op, op);
     this.chain = run.catch(() => {});
@@ -109,6 +111,9 @@ export class WarcFiles {
       const begunAt = this.o.clock.now();
       const name = warcFileName(this.o.prefix, begunAt, this.serial++, this.o.writer);
       const path = join(this.o.dir, name + OPEN_SUFFIX);
+      // A closed file of that name (an earlier output of this process begun in the same second, as
+      // in the demo's rounds) is never overwritten: the next serial is taken.
+      if (existsSync(join(this.o.dir, name))) continue;
       let fh: FileHandle;
       try {
         // "wx": never append to a file someone else began.

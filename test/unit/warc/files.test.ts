@@ -56,6 +56,20 @@ describe('rotating WARC files', () => {
     expect(await types(join(dir, at.file))).toEqual(['warcinfo', 'warcinfo', 'warcinfo']);
   });
 
+  it('a second output of the same process begun in the same second never overwrites the first file', async () => {
+    const dir = tmp();
+    const clock = new ManualClock(T0);
+    const first = files(dir, clock);
+    const a = await first.append([await member(1)]);
+    await first.close();
+    const second = files(dir, clock);
+    const b = await second.append([await member(2)]);
+    await second.close();
+    expect(a.file).toBe('crawl-20250101123015-00000-h-7.warc.gz');
+    expect(b.file).toBe('crawl-20250101123015-00001-h-7.warc.gz');
+    expect(readdirSync(dir).sort()).toEqual([a.file, b.file]);
+  });
+
   it('begin the next file once one reached warc.rotation.size, with the next serial', async () => {
     const dir = tmp();
     const f = files(dir, new ManualClock(T0), { maxBytes: 600 });
