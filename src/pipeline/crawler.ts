@@ -1,19 +1,20 @@
-import PQueue from 'p-queue';
 import type { Archive } from '../fetch/archive.js';
 import { Fetcher, type FetcherOptions } from '../fetch/fetcher.js';
-import type { FetchItem, FetchProtocol, RobotsSource } from '../fetch/ports.js';
-import { ERROR_SOURCE, MD } from '../model/keys.js';
-import type { Metadata } from '../model/metadata.js';
+import type { FetchProtocol, RobotsSource } from '../fetch/ports.js';
+import { MD } from '../model/keys.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import type { Status } from '../model/status.js';
 import type { StatusEvent } from '../model/status-updater.js';
-import type { Outlink, OutlinkFilter, PageParser, ParseResult } from '../parse/types.js';
+import type { OutlinkFilter, PageParser } from '../parse/types.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
-import { droppedLogLines, type Logger } from '../util/log.js';
-import { IndexerStage } from './indexer-stage.js';
+import type { Logger } from '../util/log.js';
+import { type CrawlSnapshot, type CrawlSummary, crawlSummary } from './crawl-report.js';
 import { CrawlMetrics } from './metrics.js';
-import type { ClusterHealth, CreatedUrl, SourceItem, StatusStoreStats, Stores, UrlSource } from './ports.js';
+import { PageStage, type PageStageOptions } from './page-stage.js';
+import type { ClusterHealth, CreatedUrl, SourceItem, Stores, UrlSource } from './ports.js';
+
+export type { CrawlSnapshot, CrawlSummary } from './crawl-report.js';
 
 export interface CrawlerParts {
   readonly source: UrlSource;
@@ -37,66 +38,11 @@ export interface CrawlerParts {
   readonly health?: ClusterHealth;
 }
 
-export interface CrawlerOptions {
+export interface CrawlerOptions extends PageStageOptions {
   readonly fetcher: FetcherOptions;
-  /** Pages handed to the parser at once: 1 on the event loop, a few per thread with parser threads. */
-  readonly parseConcurrency: number;
-  /**
-   * The parser runs on the event loop (no parser threads): a fetched page is parsed at once by the
-   * fetch thread that got it, without a queue in between (it would only add promises and turns).
-   */
-  readonly inlineParse?: boolean;
-  /** Parsed pages waiting at most; the fetcher waits beyond it. */
-  readonly parseBacklog: number;
   readonly progressIntervalMs: number;
   /** --once: URLs due within this many ms count as due (the rounding unit of nextFetchDate). */
   readonly onceLookAheadMs: number;
-}
-
-/** The last log line of a crawl ("crawl stopped"): operators and scripts/bench read it. */
-export interface CrawlSummary {
-  readonly byStatus: Record<string, number>;
-  readonly errors: string;
-  /** URLs deferred because of their host (or robots.txt, or a queue timeout), by cause. */
-  readonly deferred: string;
-  readonly fetched: number;
-  readonly discovered: number;
-  /** URLs handed straight to the fetcher once their DISCOVERED write was acknowledged (no query). */
-  readonly adopted: number;
-  /** URLs given up at the shutdown deadline (absent when none were). */
-  readonly notWritten?: number;
-  /** DISCOVERED links not written at the shutdown deadline (absent when none). */
-  readonly discoveredNotWritten?: number;
-  readonly statusWrites: StatusStoreStats;
-  readonly spout: { readonly queries: number; readonly queryMsP50: number; readonly queryMsP95: number };
-  readonly cpuUserMs: number;
-  readonly cpuSystemMs: number;
-  readonly maxRssMb: number;
-  readonly logLinesDropped: number;
-  /** URLs each URL filter dropped (outlinks, redirect targets, sitemap entries, seeds), by name. */
-  readonly urlFilterDrops: Record<string, number>;
-}
-
-/** See `Crawler.snapshot`: counters since the start, and what is in the crawl's hands now. */
-export interface CrawlSnapshot {
-  /** Seconds OpenSearch has been unreachable; absent while it answers. */
-  readonly opensearchUnreachableSec?: number;
-  readonly fetched: number;
-  readonly discovered: number;
-  readonly adopted: number;
-  readonly inFlight: number;
-  readonly queued: number;
-  readonly fetching: number;
-  readonly hosts: number;
-  readonly hostsBackingOff: number;
-  readonly hostsDown: number;
-  readonly parsing: number;
-  readonly writesPending: number;
-  readonly byStatus: Readonly<Record<string, number>>;
-  /** ERROR and FETCH_ERROR by error.cause or fetch.exception. */
-  readonly errors: Readonly<Record<string, number>>;
-  /** Deferred URLs by defer.cause. */
-  readonly deferred: Readonly<Record<string, number>>;
 }
 
 /** A URL taken from the source and not released yet. */
@@ -137,8 +83,7 @@ export interface RunOptions {
 export class Crawler {
   readonly metrics = new CrawlMetrics();
   private readonly fetcher: Fetcher;
-  private readonly indexer: IndexerStage;
-  private readonly parsePool: PQueue;
+  private readonly pages: PageStage;
   private readonly taken = new Map<string, Taken>();
   /** Adopted URLs (in flight at the source) waiting for the loop to submit them; bounded. */
   private readonly ready: SourceItem[] = [];
@@ -156,12 +101,22 @@ export class Crawler {
     private readonly parts: CrawlerParts,
     private readonly options: CrawlerOptions,
   ) {
-    this.parsePool = new PQueue({ concurrency: options.parseConcurrency });
-    this.indexer = new IndexerStage({
-      content: parts.stores.content,
-      emit: (event) => void this.settle(event),
-      giveUp: (url) => this.release(url),
-    });
+    this.pages = new PageStage(
+      {
+        parser: parts.parser,
+        status: parts.stores.status,
+        content: parts.stores.content,
+        filter: parts.filter,
+        transfer: parts.transfer,
+        metrics: this.metrics,
+        log: parts.log,
+        settle: (event) => this.settle(event),
+        giveUp: (url) => this.release(url),
+        failed: (url, e) => this.failed(url, e),
+        closed: () => this.closed,
+      },
+      options,
+    );
     this.fetcher = new Fetcher(options.fetcher, {
       protocol: parts.protocol,
       robots: parts.robots,
@@ -170,8 +125,8 @@ export class Crawler {
       log: parts.log,
       sink: {
         status: (o) => void this.settle({ url: o.url, status: o.status, metadata: o.metadata }),
-        fetched: (page) => this.parse(page.url, page.metadata, page.content),
-        discovered: (source, target, extra) => this.discover(source, target, extra),
+        fetched: (page) => this.pages.page(page.url, page.metadata, page.content),
+        discovered: (source, target, extra) => this.pages.discovered(source, target, extra),
       },
     });
     parts.stores.status.watchCreated?.((created) => this.offer(created));
@@ -294,7 +249,7 @@ export class Crawler {
     });
     const done = (async () => {
       await this.fetcher.idle();
-      await this.parsePool.onIdle();
+      await this.pages.idle();
       await this.parts.stores.flush();
       return 'done' as const;
     })();
@@ -303,7 +258,7 @@ export class Crawler {
     this.fetcher.close();
     if (outcome === 'timeout') {
       this.closed = true;
-      this.parsePool.clear();
+      this.pages.clear();
       const urls = [...this.taken.keys()];
       const ownPending = [...this.taken.values()].filter((t) => t.settling).length;
       // The rest of the pending writes are DISCOVERED links of pages that were written.
@@ -361,99 +316,16 @@ export class Crawler {
     this.release(url);
   }
 
-  private discover(source: FetchItem, target: string, extra?: Readonly<Record<string, string>>): void {
-    let sourceUrl: URL;
-    try {
-      sourceUrl = new URL(source.url);
-    } catch {
-      return;
-    }
-    const sitemap = extra?.[MD.isSitemap] === 'true';
-    const kept = this.parts.filter.filter(
-      sourceUrl,
-      source.metadata,
-      target,
-      sitemap ? { sitemap } : undefined,
-    );
-    if (kept === null) return;
-    const md = this.parts.transfer.forOutlink(source.url, source.metadata);
-    for (const [k, v] of Object.entries(extra ?? {})) md.setValue(k, v);
-    this.outlinks([{ url: kept, metadata: md }]).catch((e: unknown) =>
-      this.parts.log.error({ url: kept, err: errorMessage(e) }, 'a discovered URL could not be written'),
-    );
-  }
-
-  private async outlinks(links: readonly Outlink[]): Promise<void> {
-    const status = this.parts.stores.status;
-    for (const l of links) {
-      if (this.closed) return;
-      this.metrics.discovered++;
-      // Most links of a crawl point at URLs stored recently: skipped by URL, before their metadata
-      // is built or an event allocated.
-      if (status.skipDiscovered(l.url)) continue;
-      await status.write({ url: l.url, status: 'DISCOVERED', metadata: l.metadata });
-    }
-  }
-
-  /** Hands a fetched page to the parse pool; waits while the pool's backlog is full. */
-  private async parse(url: string, metadata: Metadata, content: Buffer): Promise<void> {
-    if (this.closed) return;
-    this.metrics.fetched++;
-    this.metrics.bytes += content.length;
-    if (this.options.inlineParse) {
-      await this.parseOne(url, metadata, content).catch((e: unknown) => this.failed(url, e));
-      return;
-    }
-    await this.parsePool.onSizeLessThan(this.options.parseBacklog);
-    this.parsePool
-      .add(() => this.parseOne(url, metadata, content))
-      .catch((e: unknown) => this.failed(url, e));
-  }
-
-  private async parseOne(url: string, metadata: Metadata, content: Buffer): Promise<void> {
-    let result: ParseResult;
-    try {
-      result = await this.parts.parser.parse({ url, metadata, content });
-    } catch (e) {
-      // The parser's contract is not to throw; if it does, the page still gets its one event.
-      const md = metadata.copy();
-      md.setValue(MD.errorSource, ERROR_SOURCE.parsing);
-      md.setValue(MD.errorMessage, errorMessage(e));
-      await this.settle({ url, status: 'ERROR', metadata: md });
-      return;
-    }
-    await this.outlinks(result.outlinks);
-    if (result.kind === 'parsed') await this.indexer.index(url, result.metadata, result.text);
-    else await this.settle({ url, status: result.status, metadata: result.metadata });
-  }
-
   /**
    * What the crawl did and cost, for the last log line (operators and scripts/bench read it):
    * statuses, errors by cause, status writes, spout query latency and the process's CPU and peak RSS.
    */
   summary(): CrawlSummary {
-    const s = this.parts.source.stats();
-    const usage = process.resourceUsage();
-    const round = (n: number) => Math.round(n * 10) / 10;
-    return {
-      byStatus: Object.fromEntries(this.metrics.byStatus),
-      errors: this.metrics.errorSummary(),
-      deferred: this.metrics.deferredSummary(),
-      fetched: this.metrics.fetched,
-      discovered: this.metrics.discovered,
-      adopted: this.metrics.adopted,
-      ...(this.metrics.abandoned > 0 ? { notWritten: this.metrics.abandoned } : {}),
-      ...(this.metrics.discoveredNotWritten > 0
-        ? { discoveredNotWritten: this.metrics.discoveredNotWritten }
-        : {}),
-      statusWrites: { ...this.parts.stores.status.stats },
-      spout: { queries: s.queries, queryMsP50: round(s.queryMsP50), queryMsP95: round(s.queryMsP95) },
-      cpuUserMs: Math.round(usage.userCPUTime / 1000),
-      cpuSystemMs: Math.round(usage.systemCPUTime / 1000),
-      maxRssMb: Math.round(usage.maxRSS / 1024),
-      logLinesDropped: droppedLogLines(),
-      urlFilterDrops: Object.fromEntries(this.parts.filterDrops?.() ?? []),
-    };
+    return crawlSummary(this.metrics, {
+      spout: this.parts.source.stats(),
+      statusWrites: this.parts.stores.status.stats,
+      urlFilterDrops: this.parts.filterDrops?.() ?? new Map(),
+    });
   }
 
   /**
@@ -476,7 +348,7 @@ export class Crawler {
       hosts: f.queues,
       hostsBackingOff: f.hostsBackingOff,
       hostsDown: f.hostsDown,
-      parsing: this.parsePool.size + this.parsePool.pending,
+      parsing: this.pages.busy,
       writesPending: stores.status.pending,
       byStatus: Object.fromEntries(m.byStatus),
       errors: Object.fromEntries(m.errors),

@@ -1,0 +1,137 @@
+import PQueue from 'p-queue';
+import type { FetchItem } from '../fetch/ports.js';
+import { ERROR_SOURCE, MD } from '../model/keys.js';
+import type { Metadata } from '../model/metadata.js';
+import type { MetadataTransfer } from '../model/metadata-transfer.js';
+import type { StatusEvent } from '../model/status-updater.js';
+import type { Outlink, OutlinkFilter, PageParser, ParseResult } from '../parse/types.js';
+import { errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { IndexerStage } from './indexer-stage.js';
+import type { CrawlMetrics } from './metrics.js';
+import type { ContentStore, StatusStore } from './ports.js';
+
+export interface PageStageDeps {
+  readonly parser: PageParser;
+  readonly status: StatusStore;
+  readonly content: ContentStore;
+  /** URL filters for URLs the fetcher finds (redirect targets, robots.txt sitemaps). */
+  readonly filter: OutlinkFilter;
+  readonly transfer: Pick<MetadataTransfer, 'forOutlink'>;
+  readonly metrics: CrawlMetrics;
+  readonly log: Logger;
+  /** The page's own status event (it settles the URL in the crawl loop). */
+  readonly settle: (event: StatusEvent) => Promise<void>;
+  /** The page is given up unchanged (its content write failed for now). */
+  readonly giveUp: (url: string) => void;
+  /** A stage broke its contract on this page: given up, logged. */
+  readonly failed: (url: string, e: unknown) => void;
+  /** After the shutdown deadline: late pages write nothing. */
+  readonly closed: () => boolean;
+}
+
+export interface PageStageOptions {
+  /** Pages handed to the parser at once: a few per thread with parser threads. */
+  readonly parseConcurrency: number;
+  /** The parser runs on the event loop: a page is parsed by the fetch thread that got it. */
+  readonly inlineParse?: boolean;
+  /** Parsed pages waiting at most; the fetcher waits beyond it. */
+  readonly parseBacklog: number;
+}
+
+/**
+ * What happens to a fetched page: parsed, its outlinks written as DISCOVERED (those the status store
+ * knows are skipped by URL first), its content indexed and then its own status settled. And the
+ * URLs the fetcher finds besides (redirect targets, sitemaps named by robots.txt). Every page ends
+ * in exactly one call of `settle`, `giveUp` or `failed`.
+ */
+export class PageStage {
+  private readonly pool: PQueue;
+  private readonly indexer: IndexerStage;
+
+  constructor(
+    private readonly d: PageStageDeps,
+    private readonly options: PageStageOptions,
+  ) {
+    this.pool = new PQueue({ concurrency: options.parseConcurrency });
+    this.indexer = new IndexerStage({ content: d.content, emit: (e) => void d.settle(e), giveUp: d.giveUp });
+  }
+
+  /** Pages being parsed or waiting for a parser thread. */
+  get busy(): number {
+    return this.pool.size + this.pool.pending;
+  }
+
+  /** Resolves when no page is being parsed. */
+  idle(): Promise<void> {
+    return this.pool.onIdle();
+  }
+
+  /** Drops the pages still waiting for a parser (shutdown deadline). */
+  clear(): void {
+    this.pool.clear();
+  }
+
+  /**
+   * A fetched page. Resolves once it is parsed (inline parser) or queued for the parser threads;
+   * waits while their backlog is full, which holds the fetch thread back.
+   */
+  async page(url: string, metadata: Metadata, content: Buffer): Promise<void> {
+    if (this.d.closed()) return;
+    this.d.metrics.fetched++;
+    this.d.metrics.bytes += content.length;
+    if (this.options.inlineParse) {
+      await this.parse(url, metadata, content).catch((e: unknown) => this.d.failed(url, e));
+      return;
+    }
+    await this.pool.onSizeLessThan(this.options.parseBacklog);
+    this.pool.add(() => this.parse(url, metadata, content)).catch((e: unknown) => this.d.failed(url, e));
+  }
+
+  /** A URL the fetcher found (a redirect target, a sitemap robots.txt names): DISCOVERED if kept. */
+  discovered(source: FetchItem, target: string, extra?: Readonly<Record<string, string>>): void {
+    let sourceUrl: URL;
+    try {
+      sourceUrl = new URL(source.url);
+    } catch {
+      return;
+    }
+    const sitemap = extra?.[MD.isSitemap] === 'true';
+    const kept = this.d.filter.filter(sourceUrl, source.metadata, target, sitemap ? { sitemap } : undefined);
+    if (kept === null) return;
+    const md = this.d.transfer.forOutlink(source.url, source.metadata);
+    for (const [k, v] of Object.entries(extra ?? {})) md.setValue(k, v);
+    this.outlinks([{ url: kept, metadata: md }]).catch((e: unknown) =>
+      this.d.log.error({ url: kept, err: errorMessage(e) }, 'a discovered URL could not be written'),
+    );
+  }
+
+  private async outlinks(links: readonly Outlink[]): Promise<void> {
+    const { status, metrics } = this.d;
+    for (const l of links) {
+      if (this.d.closed()) return;
+      metrics.discovered++;
+      // Most links of a crawl point at URLs stored recently: skipped by URL, before their metadata
+      // is built or an event allocated.
+      if (status.skipDiscovered(l.url)) continue;
+      await status.write({ url: l.url, status: 'DISCOVERED', metadata: l.metadata });
+    }
+  }
+
+  private async parse(url: string, metadata: Metadata, content: Buffer): Promise<void> {
+    let result: ParseResult;
+    try {
+      result = await this.d.parser.parse({ url, metadata, content });
+    } catch (e) {
+      // The parser's contract is not to throw; if it does, the page still gets its one event.
+      const md = metadata.copy();
+      md.setValue(MD.errorSource, ERROR_SOURCE.parsing);
+      md.setValue(MD.errorMessage, errorMessage(e));
+      await this.d.settle({ url, status: 'ERROR', metadata: md });
+      return;
+    }
+    await this.outlinks(result.outlinks);
+    if (result.kind === 'parsed') await this.indexer.index(url, result.metadata, result.text);
+    else await this.d.settle({ url, status: result.status, metadata: result.metadata });
+  }
+}
