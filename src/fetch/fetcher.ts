@@ -1,23 +1,25 @@
 import PQueue from 'p-queue';
 import { DEFER_CAUSE, ERROR_CAUSE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
-import { isoDate, parseInteger } from '../model/values.js';
-import { FetchException, UNREACHABLE_KINDS } from '../protocol/http/errors.js';
+import { parseInteger } from '../model/values.js';
+import { FetchException } from '../protocol/http/errors.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { type Archive, archiveAnswer } from './archive.js';
 import { type CrawlDelayPolicy, decideCrawlDelay } from './crawl-delay.js';
-import { type HealthChange, type HealthPolicy, type Pause, retryAfterMs } from './host-health.js';
+import { type HealthPolicy, type Pause, retryAfterMs } from './host-health.js';
+import { type HostLog, HostReactions, seconds } from './host-reactions.js';
 import {
   type Deferral,
   deferral,
   type FetchedOutcome,
+  fetchExceptionOf,
   outcomeOfException,
   outcomeOfResponse,
   refusal,
   type StatusOutcome,
 } from './outcomes.js';
-import type { FetchItem, FetchProtocol, RobotsSource, RobotsUnavailableView } from './ports.js';
+import type { FetchItem, FetchProtocol, RobotsSource } from './ports.js';
 import { type QueueMode, queueKey, type Resolve } from './queue-key.js';
 import { FetchQueues, type QueueOverrides, type QueueSettings } from './queues.js';
 
@@ -53,10 +55,7 @@ export interface FetcherSink {
   discovered(source: FetchItem, target: string, extra?: Readonly<Record<string, string>>): void;
 }
 
-/** Where host state changes are logged (a pino Logger fits). */
-export interface HostLog {
-  info(obj: object, msg: string): void;
-}
+export type { HostLog } from './host-reactions.js';
 
 export interface FetcherDeps {
   readonly protocol: FetchProtocol;
@@ -67,16 +66,6 @@ export interface FetcherDeps {
   /** WARC output: every HTTP answer is archived (and awaited) before it goes on. */
   readonly archive?: Archive;
   readonly log?: HostLog;
-}
-
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-
-/** The `fetch.exception` of an error that escaped the protocol's own classification. */
-function fetchExceptionOf(e: unknown): string {
-  const keyword = (e as { fetchException?: unknown })?.fetchException;
-  if (typeof keyword === 'string') return keyword;
-  const code = (e as { code?: unknown })?.code;
-  return `Unexpected error${typeof code === 'string' ? ` ${code}` : ''}`;
 }
 
 function overridesOf(md: Metadata): QueueOverrides {
@@ -104,6 +93,7 @@ function overridesOf(md: Metadata): QueueOverrides {
  */
 export class Fetcher {
   private readonly queues: FetchQueues<FetchItem>;
+  private readonly hosts: HostReactions;
   private readonly pool: PQueue;
   private timer: NodeJS.Timeout | undefined;
   private expiryTimer: NodeJS.Timeout | undefined;
@@ -116,6 +106,14 @@ export class Fetcher {
     private readonly deps: FetcherDeps,
   ) {
     this.queues = new FetchQueues(options.queue, deps.clock, options.hosts);
+    this.hosts = new HostReactions({
+      queues: this.queues,
+      policy: options.hosts,
+      clock: deps.clock,
+      ...(deps.log ? { log: deps.log } : {}),
+      defer: (item, d) => this.defer(item, d),
+      released: () => this.waiters.shift()?.(),
+    });
     this.pool = new PQueue({ concurrency: options.threads });
     if (options.queueTimeoutMs >= 0) {
       this.expiryTimer = setInterval(
@@ -240,7 +238,7 @@ export class Fetcher {
       if (rules.unavailable) {
         // Only a fresh lookup sent a request whose delay the host is owed.
         asap = rules.fromCache;
-        this.robotsUnavailable(key, item, rules.unavailable, !rules.fromCache, started);
+        this.hosts.robotsUnavailable(key, item, rules.unavailable, !rules.fromCache, started);
         return;
       }
       const md = item.metadata.copy();
@@ -275,9 +273,9 @@ export class Fetcher {
           code === 429 || code === 503
             ? retryAfterMs(response.headers['retry-after']?.[0], clock.now())
             : undefined;
-        if (this.failedAnswer(key, item, code, retryAfter, started)) return;
+        if (this.hosts.answer(key, item, code, retryAfter, started)) return;
       } else {
-        this.recordSuccess(key, `HTTP ${code}`);
+        this.hosts.success(key, `HTTP ${code}`);
       }
       const outcome = outcomeOfResponse({
         url: item.url,
@@ -305,156 +303,13 @@ export class Fetcher {
       if (e instanceof FetchException && e.kind === 'blockedAddress') {
         asap = true;
         sink.status(refusal(item.url, item.metadata, ERROR_CAUSE.blockedAddress, errorMessage(e)));
-      } else if (!this.failedFetch(key, item, e, started)) {
+      } else if (!this.hosts.noAnswer(key, item, e, started)) {
         sink.status(outcomeOfException(item.url, item.metadata, fetchExceptionOf(e)));
       }
     } finally {
       this.queues.finish(key, asap);
       this.waiters.shift()?.();
       this.checkIdle();
-    }
-  }
-
-  /** A host that answered normally: a failing host recovers a step. */
-  private recordSuccess(key: string, reason: string): void {
-    const health = this.queues.healthOf(key);
-    if (health && health.state !== 'ok')
-      this.hostChanged(key, health.success(this.queues.seedOf(key)), reason);
-  }
-
-  /**
-   * A 429 or 5xx: the host's delay grows. Returns true when the URL was deferred instead of being a
-   * FETCH_ERROR: a Retry-After the fetcher honours, or a 429 (which says nothing about the page).
-   */
-  private failedAnswer(
-    key: string,
-    item: FetchItem,
-    code: number,
-    retryAfter: number | undefined,
-    started: number,
-  ): boolean {
-    const health = this.queues.healthOf(key);
-    if (!health) return false;
-    const now = this.deps.clock.now();
-    const reason = `HTTP ${code}`;
-    const seedMs = this.queues.seedOf(key);
-    if (retryAfter !== undefined) {
-      const change = health.retryAfter({ now, startedAt: started, seedMs, retryAfterMs: retryAfter, reason });
-      this.hostChanged(key, change, reason);
-      if (retryAfter > this.options.hosts.maxRetryAfterMs) return false;
-      this.defer(item, change.paused!);
-      return true;
-    }
-    this.hostChanged(
-      key,
-      health.failure({ now, startedAt: started, seedMs, unreachable: false, reason }),
-      reason,
-    );
-    if (code !== 429) return false;
-    const delay = this.queues.currentDelayOf(key);
-    this.defer(item, {
-      until: now + delay,
-      cause: DEFER_CAUSE.tooManyRequests,
-      message: `HTTP 429 without Retry-After; the host's delay is now ${seconds(delay)}`,
-    });
-    return true;
-  }
-
-  /**
-   * A fetch without an answer. Returns true when the URL was deferred because its host is down
-   * (this failure made it so, or it was a probe); otherwise the URL is a FETCH_ERROR as usual.
-   */
-  private failedFetch(key: string, item: FetchItem, e: unknown, started: number): boolean {
-    const kind = e instanceof FetchException ? e.kind : undefined;
-    const health = this.queues.healthOf(key);
-    // An abort is ours (shutdown), not the host's.
-    if (!health || kind === 'aborted') return false;
-    const reason = fetchExceptionOf(e);
-    const unreachable = kind !== undefined && UNREACHABLE_KINDS.has(kind);
-    const now = this.deps.clock.now();
-    const change = health.failure({
-      now,
-      startedAt: started,
-      seedMs: this.queues.seedOf(key),
-      unreachable,
-      reason,
-    });
-    this.hostChanged(key, change, reason);
-    if (health.state !== 'down') return false;
-    this.defer(
-      item,
-      health.pausedAt(now) ?? {
-        until: now + health.downPauseMs,
-        cause: DEFER_CAUSE.hostDown,
-        message: `${reason}; the host is down`,
-      },
-    );
-    return true;
-  }
-
-  /**
-   * robots.txt could not be read: the URL is disallowed for now and deferred until robots.txt is
-   * asked again (when its cached verdict expires, or after the host's delay when no answer came), or
-   * until the host's pause ends if it is down. A fresh failure counts against the host.
-   */
-  private robotsUnavailable(
-    key: string,
-    item: FetchItem,
-    u: RobotsUnavailableView,
-    fresh: boolean,
-    started: number,
-  ): void {
-    const now = this.deps.clock.now();
-    const reason = `robots.txt ${u.reason}`;
-    const health = this.queues.healthOf(key);
-    if (fresh && health) {
-      const seedMs = this.queues.seedOf(key);
-      this.hostChanged(
-        key,
-        health.failure({ now, startedAt: started, seedMs, unreachable: u.unreachable, reason }),
-        reason,
-      );
-    }
-    const pause = this.queues.pauseOf(key);
-    if (pause) {
-      this.defer(item, pause);
-      return;
-    }
-    const until = u.unreachable
-      ? now + this.queues.currentDelayOf(key)
-      : (u.retryAt ?? now + this.options.hosts.downBackoffMs);
-    this.defer(item, {
-      until,
-      cause: DEFER_CAUSE.robotsUnavailable,
-      message: `robots.txt unavailable (${u.reason}): nothing is fetched from the host until it can be read`,
-    });
-  }
-
-  /** Logs a host's change of state; a pause defers the URLs queued for the host to its end. */
-  private hostChanged(key: string, change: HealthChange, reason: string): void {
-    const { from, to, paused } = change;
-    const delayMs = this.queues.currentDelayOf(key);
-    const log = this.deps.log;
-    if (paused) {
-      for (const { item } of this.queues.drain(key)) {
-        this.defer(item, paused);
-        this.waiters.shift()?.();
-      }
-    }
-    if (!log) return;
-    const base = { event: 'host', host: key, from, state: to, reason, delayMs };
-    if (paused && (to === 'down' || paused.cause === DEFER_CAUSE.retryAfter)) {
-      const verb = to === 'down' ? (from === 'down' ? 'still down' : 'down') : 'paused';
-      log.info(
-        { ...base, pausedUntil: isoDate(paused.until), cause: paused.cause },
-        `host ${key} ${verb}: ${paused.message}`,
-      );
-    } else if (from === 'ok' && to === 'backoff') {
-      log.info(base, `host ${key} backing off after ${reason}: ${seconds(delayMs)} between fetches`);
-    } else if (from === 'down' && to !== 'down') {
-      log.info(base, `host ${key} is back (${reason}): ${seconds(delayMs)} between fetches`);
-    } else if (from !== 'ok' && to === 'ok') {
-      log.info(base, `host ${key} back to its own delay of ${seconds(delayMs)}`);
     }
   }
 

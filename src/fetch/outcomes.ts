@@ -149,3 +149,11 @@ export function deferral(
   md.setValue(MD.deferMessage, d.message);
   return { kind: 'status', url, status: status ?? 'DISCOVERED', metadata: md };
 }
+
+/** The `fetch.exception` of an error that escaped the protocol's own classification. */
+export function fetchExceptionOf(e: unknown): string {
+  const keyword = (e as { fetchException?: unknown })?.fetchException;
+  if (typeof keyword === 'string') return keyword;
+  const code = (e as { code?: unknown })?.code;
+  return `Unexpected error${typeof code === 'string' ? ` ${code}` : ''}`;
+}
