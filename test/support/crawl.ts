@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { main } from '../../src/cli/run.js';
 import { buildConfig } from '../../src/config/load.js';
+import { KEYS } from '../../src/config/schema.js';
 import { createClient } from '../../src/opensearch/client.js';
-import { opensearchUrl } from './opensearch.js';
+import { opensearchUrl, uniqueIndexNames } from './opensearch.js';
 
 /** Settings that let a crawl of loopback test sites finish in seconds. */
 export function fastCrawlSettings(names: { status: string; content: string }): Record<string, unknown> {
@@ -26,12 +27,37 @@ export function fastCrawlSettings(names: { status: string; content: string }): R
   };
 }
 
+/** `metadata.persist` as the defaults have it, plus `keys`: a test that needs more keeps the defaults. */
+export function persistAlso(...keys: string[]): string[] {
+  return [...KEYS['metadata.persist'].default, ...keys];
+}
+
 /** Writes a config file for the crawl, so child processes and in-process runs read the same. */
 export function writeConf(settings: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'crawler-e2e-'));
   const path = join(dir, 'crawl.yaml');
   writeFileSync(path, stringify(settings));
   return path;
+}
+
+/**
+ * A config on fresh one-shard indices that `crawler init` has created, for tests of the command
+ * line: call in `beforeAll`, and delete `names` in `afterAll`.
+ */
+export async function initIndices(
+  label: string,
+): Promise<{ names: { status: string; content: string }; conf: string }> {
+  const names = uniqueIndexNames(label);
+  const conf = writeConf({
+    'opensearch.addresses': opensearchUrl(),
+    'opensearch.status.index.name': names.status,
+    'opensearch.indexer.index.name': names.content,
+    'opensearch.status.shards': 1,
+    'opensearch.indexer.shards': 1,
+  });
+  const init = await crawler('init', '--conf', conf);
+  if (init.code !== 0) throw new Error(`crawler init failed (${init.code}): ${init.err.join('\n')}`);
+  return { names, conf };
 }
 
 /** Runs one crawler command in this process; returns its exit code and output lines. */

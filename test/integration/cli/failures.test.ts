@@ -1,22 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, spawnCrawler } from '../../support/child.js';
-import { crawler, writeConf } from '../../support/crawl.js';
-import { deleteIndices, opensearchUrl, uniqueIndexNames } from '../../support/opensearch.js';
+import { crawler, initIndices } from '../../support/crawl.js';
+import { deleteIndices } from '../../support/opensearch.js';
 
-const names = uniqueIndexNames('failures');
+let names: { status: string; content: string };
 let conf: string;
 
 beforeAll(async () => {
   buildCli();
-  conf = writeConf({
-    'opensearch.addresses': opensearchUrl(),
-    'opensearch.status.index.name': names.status,
-    'opensearch.indexer.index.name': names.content,
-    'opensearch.status.shards': 1,
-    'opensearch.indexer.shards': 1,
-  });
-  expect((await crawler('init', '--conf', conf)).code).toBe(0);
+  ({ names, conf } = await initIndices('failures'));
 }, 120_000);
 
 afterAll(() => deleteIndices(names.status, names.content));

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawler, fastCrawlSettings, statusDocs, writeConf } from '../../support/crawl.js';
+import { crawler, fastCrawlSettings, persistAlso, statusDocs, writeConf } from '../../support/crawl.js';
 import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
 import { page, robots, Site, status } from '../../support/site.js';
 
@@ -23,15 +23,7 @@ beforeAll(async () => {
   conf = writeConf({
     ...fastCrawlSettings(names),
     'max.fetch.errors': 1,
-    'metadata.persist': [
-      '_redirTo',
-      'error.cause',
-      'error.source',
-      'isSitemap',
-      'isFeed',
-      'fetch.exception',
-      'lastProcessedDate',
-    ],
+    'metadata.persist': persistAlso('fetch.exception', 'lastProcessedDate'),
   });
   const seeds = conf.replace('crawl.yaml', 'seeds.txt');
   writeFileSync(seeds, `${origin}/\n`);

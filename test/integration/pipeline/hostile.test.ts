@@ -7,6 +7,7 @@ import {
   crawler,
   fastCrawlSettings,
   makeEverythingDue,
+  persistAlso,
   statusDocs,
   writeConf,
 } from '../../support/crawl.js';
@@ -51,14 +52,7 @@ async function inject(conf: string, lines: readonly string[]): Promise<void> {
 describe('a crawl of the hostile web', () => {
   // The default metadata.persist, plus the per-URL content limit of one seed.
   const { names, conf } = setup('hostile', {
-    'metadata.persist': [
-      '_redirTo',
-      'error.cause',
-      'error.source',
-      'isSitemap',
-      'isFeed',
-      'http.content.limit',
-    ],
+    'metadata.persist': persistAlso('http.content.limit'),
   });
 
   beforeAll(async () => {

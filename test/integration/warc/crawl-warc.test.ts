@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawler, fastCrawlSettings, makeEverythingDue, statusDocs, writeConf } from '../../support/crawl.js';
+import {
+  crawler,
+  fastCrawlSettings,
+  makeEverythingDue,
+  persistAlso,
+  statusDocs,
+  writeConf,
+} from '../../support/crawl.js';
 import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
 import { page, robots, Site } from '../../support/site.js';
 import { field, type ReadRecord, readWarc, warcFiles } from '../../support/warc.js';
@@ -49,15 +56,7 @@ beforeAll(async () => {
     'warc.enabled': true,
     'warc.dir': warcDir,
     // The ETag comes back as If-None-Match; warc.date and warc.digest name the capture a 304 revisits.
-    'metadata.persist': [
-      '_redirTo',
-      'error.cause',
-      'error.source',
-      'isSitemap',
-      'isFeed',
-      'protocol.etag',
-      'warc.*',
-    ],
+    'metadata.persist': persistAlso('protocol.etag', 'warc.*'),
   });
 });
 
