@@ -3,11 +3,12 @@
 //
 // For each profile (small: 50 hosts x 2,000 pages of ~10 KB; large: 20 hosts x 150 pages of
 // ~90 KB) it serves the synthetic web from one process, measures the stage limits (undici fetch,
-// parse, raw _bulk) on the same pages, crawls it end to end with `crawler run --once`, and crawls it
-// with the peer (Crawlee's CheerioCrawler); the small profile also with parser threads and with two
-// worker processes (--workers 2). Then the deep site (one host found page by page, scripts/bench/
-// deep.mjs) beside Crawlee, the spout query at 100 k and 1 M status documents, and `crawler inject`
-// of a million seed lines.
+// parse, raw _bulk) and the floor (bare fetch + SAX + resolve) on the same pages, crawls it end to
+// end with `crawler run --once`, and crawls it with the peer (Crawlee's CheerioCrawler); the small
+// profile also under the CPU profiler (the per-area breakdown), with WARC output and with two
+// worker processes (--workers 2). Then the deep site (one host found page by page,
+// scripts/bench/deep.mjs) beside Crawlee, the spout query at 100 k and 1 M status documents, and
+// `crawler inject` of a million seed lines.
 //
 // Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
 // stopped after); BENCH_QUICK=1 for a smoke run of small sizes (not a report).
