@@ -1,8 +1,8 @@
-import { MD } from '../model/keys.js';
+import { DEFER_CAUSE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
-import { isoDate } from '../model/values.js';
 import type { Exchange } from '../protocol/exchange.js';
-import type { StatusOutcome } from './outcomes.js';
+import { errorMessage } from '../util/errors.js';
+import { deferral, type StatusOutcome } from './outcomes.js';
 import type { FetchItem } from './ports.js';
 
 /** One HTTP answer handed to the archive. */
@@ -44,9 +44,9 @@ export interface Archive {
 
 /**
  * Archives one answer for the fetcher. Resolves to undefined when it may go on (its metadata then
- * says where it was written), or to the status event that gives the URL up unchanged when the
- * archive failed for good: its status document keeps its state, due now, so the URL comes back once
- * the crawl runs again with a working disk.
+ * says where it was written), or to a deferral when the archive failed for good: its status
+ * document keeps its state, due now (defer.cause warc.write.failed), so the URL comes back once the
+ * crawl runs again with a working disk.
  */
 export async function archiveAnswer(
   archive: Archive,
@@ -61,10 +61,13 @@ export async function archiveAnswer(
   let at: ArchiveLocation | undefined;
   try {
     at = await archive.record({ url: item.url, metadata, statusCode, exchange });
-  } catch {
-    const md = item.metadata.copy();
-    md.setValue(MD.storeAsIs, isoDate(now));
-    return { kind: 'status', url: item.url, status: item.status ?? 'DISCOVERED', metadata: md };
+  } catch (e) {
+    return deferral(item.url, item.metadata, item.status, {
+      until: now,
+      now,
+      cause: DEFER_CAUSE.archiveFailed,
+      message: errorMessage(e),
+    });
   }
   if (at) {
     outcomeMetadata.setValue(MD.warcFile, at.file);

@@ -7,8 +7,8 @@ import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { type Archive, archiveAnswer } from './archive.js';
 import { type CrawlDelayPolicy, decideCrawlDelay } from './crawl-delay.js';
-import { type HealthPolicy, type Pause, retryAfterMs } from './host-health.js';
-import { type HostLog, HostReactions, seconds } from './host-reactions.js';
+import { type HealthPolicy, type Pause, retryAfterMs, seconds } from './host-health.js';
+import { type HostLog, HostReactions } from './host-reactions.js';
 import {
   type Deferral,
   deferral,
@@ -97,6 +97,7 @@ export class Fetcher {
   private readonly pool: PQueue;
   private timer: NodeJS.Timeout | undefined;
   private expiryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
   private readonly waiters: (() => void)[] = [];
   private idleWaiters: (() => void)[] = [];
   private submitting = 0;
@@ -190,8 +191,12 @@ export class Fetcher {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Stops timers; queued URLs stay unfetched (their status documents are unchanged, so they come back). */
+  /**
+   * Stops timers and starts no more fetches (the ones running finish); queued URLs stay unfetched
+   * (their status documents are unchanged, so they come back).
+   */
   close(): void {
+    this.closed = true;
     clearTimeout(this.timer);
     clearInterval(this.expiryTimer);
   }
@@ -211,6 +216,7 @@ export class Fetcher {
   private pump(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.closed) return;
     while (this.pool.pending + this.pool.size < this.options.threads) {
       const taken = this.queues.take();
       if ('next' in taken) {

@@ -42,7 +42,8 @@ export interface HealthChange {
   readonly paused?: Pause;
 }
 
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+/** A duration for log lines and defer.message: `1.5 s`. */
+export const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
 /**
  * The health of one politeness queue's host, pure and driven by the results the fetcher records.

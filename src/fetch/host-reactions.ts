@@ -2,7 +2,7 @@ import { DEFER_CAUSE } from '../model/keys.js';
 import { isoDate } from '../model/values.js';
 import { FetchException, UNREACHABLE_KINDS } from '../protocol/http/errors.js';
 import type { Clock } from '../util/clock.js';
-import type { HealthChange, HealthPolicy, Pause } from './host-health.js';
+import { type HealthChange, type HealthPolicy, type Pause, seconds } from './host-health.js';
 import { type Deferral, fetchExceptionOf } from './outcomes.js';
 import type { FetchItem, RobotsUnavailableView } from './ports.js';
 import type { FetchQueues } from './queues.js';
@@ -11,8 +11,6 @@ import type { FetchQueues } from './queues.js';
 export interface HostLog {
   info(obj: object, msg: string): void;
 }
-
-export const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
 export interface HostReactionsDeps {
   readonly queues: FetchQueues<FetchItem>;
@@ -36,7 +34,7 @@ export class HostReactions {
 
   /** A host that answered normally: a failing host recovers a step. */
   success(key: string, reason: string): void {
-    const health = this.d.queues.healthOf(key);
+    const health = this.d.queues.existingHealthOf(key);
     if (health && health.state !== 'ok') this.changed(key, health.success(this.d.queues.seedOf(key)), reason);
   }
 
@@ -84,9 +82,10 @@ export class HostReactions {
    */
   noAnswer(key: string, item: FetchItem, e: unknown, started: number): boolean {
     const kind = e instanceof FetchException ? e.kind : undefined;
-    const health = this.d.queues.healthOf(key);
     // An abort is ours (shutdown), not the host's.
-    if (!health || kind === 'aborted') return false;
+    if (kind === 'aborted') return false;
+    const health = this.d.queues.healthOf(key);
+    if (!health) return false;
     const reason = fetchExceptionOf(e);
     const unreachable = kind !== undefined && UNREACHABLE_KINDS.has(kind);
     const now = this.d.clock.now();

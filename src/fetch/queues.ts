@@ -156,6 +156,11 @@ export class FetchQueues<T> {
     return q.health;
   }
 
+  /** The health of a queue's host if it has one (a host that never failed has none). */
+  existingHealthOf(key: string): HostHealth | undefined {
+    return this.queues.get(key)?.health;
+  }
+
   /** The pause in force for a queue's host, if any. */
   pauseOf(key: string): Pause | undefined {
     return this.queues.get(key)?.health?.pausedAt(this.clock.now());

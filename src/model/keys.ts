@@ -154,6 +154,8 @@ export const DEFER_CAUSE = {
   robotsUnavailable: 'robots.txt unavailable',
   /** It waited longer than fetcher.timeout.queue in its queue. */
   queueTimeout: 'fetcher.timeout.queue',
+  /** Its answer could not be written to the WARC files (the crawl stops); due again at once. */
+  archiveFailed: 'warc.write.failed',
 } as const;
 
 /** `error.source` values: the stage that ended a page (StormCrawler's names where it has them). */

@@ -1,6 +1,7 @@
 import type { Metadata } from '../model/metadata.js';
 import type { StatusEvent, StatusUpdater } from '../model/status-updater.js';
 import type { TransitionLog, TransitionRecord } from '../model/transition.js';
+import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { BulkWriter } from './bulk-writer.js';
 import type { ContentDeleter } from './deleter.js';
@@ -108,6 +109,13 @@ export class StatusWriter {
                 : 'status update of a discovered URL failed; it will be found again',
             );
           }
+        } catch (e) {
+          // What follows an acknowledged write (transition log, deletion, adoption) broke: a bug,
+          // logged rather than left to crash the process as an unhandled rejection.
+          d.log.error(
+            { url: update.url, status: update.status, err: errorMessage(e) },
+            'after an acknowledged status write; the write stands',
+          );
         } finally {
           // Whatever the logging above did, the URL is settled and the write no longer pending.
           this.pendingWrites--;

@@ -227,11 +227,6 @@ export class Crawler {
     this.wake?.();
   }
 
-  /** URLs taken from the source and not released yet. */
-  get inFlight(): number {
-    return this.taken.size;
-  }
-
   /** --once: is the crawl over? Waits for in-flight URLs, writes everything, then asks again. */
   private async finishedOnce(): Promise<boolean> {
     const { source, stores } = this.parts;
@@ -286,7 +281,12 @@ export class Crawler {
       return;
     }
     taken.settling = true;
-    const deferred = event.metadata.getFirstValue(MD.deferCause);
+    // A deferral is stored as is; a URL deferred once still carries its persisted defer.cause when
+    // it is fetched later, and that fetch counts under its status.
+    const deferred =
+      event.metadata.getFirstValue(MD.storeAsIs) !== undefined
+        ? event.metadata.getFirstValue(MD.deferCause)
+        : undefined;
     if (deferred !== undefined) this.metrics.defer(deferred);
     else {
       const cause =

@@ -163,6 +163,7 @@ describe('the fetcher with a WARC archive', () => {
       expect(e.status).toBe('FETCH_ERROR');
       expect(e.md.getFirstValue('depth')).toBe('2');
       expect(e.md.getFirstValue('fetch.statusCode')).toBeUndefined();
+      expect(e.md.getFirstValue('defer.cause')).toBe('warc.write.failed');
       expect(Date.parse(e.md.getFirstValue('status.store.as.is.with.nextfetchdate')!)).toBeLessThanOrEqual(
         Date.now(),
       );

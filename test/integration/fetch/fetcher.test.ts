@@ -150,6 +150,30 @@ describe('the fetcher against real servers', () => {
     }
   });
 
+  it('once closed it starts no more fetches: the URLs still queued stay queued', async () => {
+    const log: Log[] = [];
+    const a = await site('127.0.0.2', log);
+    const { fetcher, sink } = setup({ threads: 1 });
+    let firstDone!: () => void;
+    const first = new Promise<void>((resolve) => {
+      firstDone = resolve;
+    });
+    // Closed while the first page is handed over, as the shutdown deadline would.
+    const fetched = sink.fetched;
+    sink.fetched = (o) => {
+      fetcher.close();
+      fetched(o);
+      firstDone();
+    };
+    for (let i = 0; i < 3; i++) await fetcher.submit(item(`${a.origin}/p${i}`));
+    await first;
+    // The task leaves the pool and the pump runs on the turns after the hand-over.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(fetcher.stats).toMatchObject({ queued: 2, inFlight: 0 });
+    expect(log.map((l) => l.path)).toEqual(['/p0']);
+  });
+
   it('a parse stage that falls behind holds the fetch threads: no more pages fetched than it takes', async () => {
     const log: Log[] = [];
     // How many pages the parse stage had taken when each page request reached a server.

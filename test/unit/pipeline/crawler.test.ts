@@ -31,8 +31,11 @@ class MemorySource implements UrlSource {
   protected readonly due: SourceItem[];
   protected inFlight = 0;
 
-  constructor(urls: readonly string[]) {
-    this.due = urls.map((url) => ({ url, metadata: new Metadata(), status: 'DISCOVERED' }));
+  /** URLs due as DISCOVERED with no metadata, or items as the status index holds them. */
+  constructor(urls: readonly (string | SourceItem)[]) {
+    this.due = urls.map((u) =>
+      typeof u === 'string' ? { url: u, metadata: new Metadata(), status: 'DISCOVERED' } : u,
+    );
   }
 
   async poll(): Promise<PollResult> {
@@ -281,6 +284,22 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     expect(status.events.map((e) => e.status)).toEqual(['FETCHED']);
     expect(status.stats.skippedCached).toBe(1);
     expect(c.metrics.discovered).toBe(1);
+  });
+
+  it('a URL deferred in an earlier run counts under its new status, not as deferred again', async () => {
+    // The status index keeps defer.* of the last deferral until the next update that is not one.
+    const source = new MemorySource([
+      {
+        url: 'http://a.test/ok',
+        metadata: Metadata.of({ 'defer.cause': 'host.down', 'defer.date': '2026-01-01T00:00:00.000Z' }),
+        status: 'DISCOVERED',
+      },
+    ]);
+    const { crawler: c, status } = crawler({ urls: [], source });
+    await c.run({ once: true });
+    expect(status.own('http://a.test/ok').map((e) => e.status)).toEqual(['FETCHED']);
+    expect(c.metrics.byStatus.get('FETCHED')).toBe(1);
+    expect(c.metrics.deferred.size).toBe(0);
   });
 
   it('a fetch error ends FETCH_ERROR with its fetch.exception', async () => {

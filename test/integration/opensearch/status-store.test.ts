@@ -1,0 +1,38 @@
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Metadata } from '../../../src/model/metadata.js';
+import { createClient } from '../../../src/opensearch/client.js';
+import { buildStores } from '../../../src/pipeline/compose.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { deleteIndices, testConfig, uniqueIndexNames } from '../../support/opensearch.js';
+
+const names = uniqueIndexNames('status-store');
+afterAll(() => deleteIndices(names.status, names.content));
+
+describe('the status store after an acknowledged write', () => {
+  it('a listener that throws is logged; the URL still settles and nothing is left pending', async () => {
+    const config = testConfig(names, { 'status.transitions.index.name': '' });
+    const { client } = createClient(config);
+    const lines: { level: number; msg: string; url?: string; err?: string }[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const stores = buildStores(client, config, systemClock, log);
+    stores.status.watchCreated(() => {
+      throw new Error('listener broke');
+    });
+    try {
+      const url = 'http://listener.test/new';
+      const settled = new Promise<boolean>((resolve) =>
+        stores.status.write({ url, status: 'DISCOVERED', metadata: new Metadata() }, resolve),
+      );
+      await stores.flush();
+      expect(await settled).toBe(true);
+      expect(stores.status.pending).toBe(0);
+      expect(stores.status.stats.written).toBe(1);
+      const logged = lines.find((l) => l.msg === 'after an acknowledged status write; the write stands');
+      expect(logged).toMatchObject({ level: 50, url, err: 'listener broke' });
+    } finally {
+      stores.close();
+      await client.close();
+    }
+  });
+});
