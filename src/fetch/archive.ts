@@ -30,7 +30,8 @@ export interface ArchiveLocation {
 /**
  * Where the fetcher archives what servers answered (WARC output). Lifecycle: built once at start-up,
  * `record` is called concurrently (once per HTTP answer, before the answer goes on), `close` once at
- * shutdown after the last `record` settled.
+ * shutdown; a fetch that outlived the shutdown deadline may still call `record` after `close`,
+ * which then writes nothing and resolves undefined (that URL was given up).
  *
  * Contract of `record`: it resolves once the answer is written (undefined when it is not one to
  * archive, e.g. its status code is not listed), so a slow disk holds the fetch thread back instead

@@ -49,6 +49,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export class WarcArchive implements Archive {
   private failure: WarcWriteError | undefined;
+  private closed = false;
   /** Answers skipped because no record could be built for them; for logs and tests. */
   unwritable = 0;
 
@@ -61,6 +62,8 @@ export class WarcArchive implements Archive {
 
   async record(answer: ArchivedAnswer): Promise<ArchiveLocation | undefined> {
     if (this.failure) throw this.failure;
+    // A fetch that outlived the shutdown deadline: its URL was given up; no new file is begun.
+    if (this.closed) return undefined;
     if (!this.o.archived(answer.statusCode)) return undefined;
     let records: AnswerRecords;
     let members: Buffer[];
@@ -102,6 +105,7 @@ export class WarcArchive implements Archive {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.o.files.close();
   }
 

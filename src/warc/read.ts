@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { WARCParser } from 'warcio';
 import { completeLength } from './recover.js';
 
@@ -38,17 +38,41 @@ export async function* listRecords(path: string): AsyncGenerator<ListedRecord> {
 }
 
 /**
- * For a .warc.gz file: where its whole gzip members (each one whole WARC record) end, when that is
- * before the end of the file. warcio reads a cut file without complaint, so `crawler warc ls`
- * checks this too.
+ * Where a WARC file's whole records end, when that is before the end of the file: for a .warc.gz
+ * its whole gzip members (each one whole record); for a .warc each record's head, Content-Length
+ * and the two CRLFs after its block. warcio reads a cut .warc.gz without complaint and can spin on a
+ * cut .warc, so `crawler warc ls` checks this (a .warc before it lists it).
  */
 export async function damagedAt(path: string): Promise<{ wholeBytes: number; size: number } | undefined> {
-  if (!path.endsWith('.gz') && !path.endsWith('.gz.open')) return undefined;
   const fh = await open(path, 'r');
   try {
-    const { wholeBytes, size } = await completeLength(fh);
+    const { wholeBytes, size } = isGzipName(path) ? await completeLength(fh) : await plainCompleteLength(fh);
     return wholeBytes < size ? { wholeBytes, size } : undefined;
   } finally {
     await fh.close();
   }
+}
+
+export function isGzipName(path: string): boolean {
+  return path.endsWith('.gz') || path.endsWith('.gz.open');
+}
+
+/** A record head larger than this is not one. */
+const MAX_HEAD = 64 * 1024;
+
+async function plainCompleteLength(fh: FileHandle): Promise<{ wholeBytes: number; size: number }> {
+  const { size } = await fh.stat();
+  const buf = Buffer.alloc(MAX_HEAD);
+  let pos = 0;
+  while (pos < size) {
+    const { bytesRead } = await fh.read(buf, 0, MAX_HEAD, pos);
+    const head = buf.subarray(0, bytesRead).toString('latin1');
+    const end = head.indexOf('\r\n\r\n');
+    const length = /\r\ncontent-length:[ \t]*(\d+)[ \t]*\r\n/i.exec(head.slice(0, end + 2));
+    if (!head.startsWith('WARC/') || end < 0 || !length) break;
+    const next = pos + end + 4 + Number(length[1]) + 4;
+    if (next > size) break;
+    pos = next;
+  }
+  return { wholeBytes: pos, size };
 }

@@ -176,7 +176,13 @@ export async function recoverDir(dir: string, o: RecoverOptions): Promise<Recove
     if (!w?.open) continue;
     const mine = w.hostname === safeHostname(o.self.hostname);
     const orphan = mine && (w.pid === o.self.pid || !alive(w.pid));
-    if (o.all || orphan) out.push(await recoverFile(join(dir, name)));
+    if (!o.all && !orphan) continue;
+    try {
+      out.push(await recoverFile(join(dir, name)));
+    } catch (e) {
+      // Gone under us: another process sharing the folder (a worker of the same run) recovered it.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
   }
   return out;
 }

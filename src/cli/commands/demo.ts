@@ -54,8 +54,9 @@ export const demoCommand: Command = {
     ]).config;
     out(TOPOLOGY);
     out('');
-    const { origin, server } = await startDemoSite();
+    // Connected first: a cluster that cannot be reached must not leave the demo site listening.
     const { client, url } = await connect(cfg, log);
+    const { origin, server } = await startDemoSite();
     // The crawl's own log lines (parse filters, dropped-key warnings, progress) would interleave with
     // the table; they stay out unless a log level was asked for.
     const explicit = values['log-level'] !== undefined || process.env.LOG_LEVEL !== undefined;

@@ -1,11 +1,19 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { CrawlerError, errorMessage } from '../../util/errors.js';
-import { damagedAt, listRecords } from '../../warc/read.js';
+import { damagedAt, isGzipName, listRecords } from '../../warc/read.js';
 import { recoverDir } from '../../warc/recover.js';
 import type { Command } from '../command.js';
 
 const USAGE = 'crawler warc ls FILE... [--json] | crawler warc recover [DIR] [--all] [options]';
+
+function incomplete(file: string, damaged: { wholeBytes: number; size: number }): CrawlerError {
+  return new CrawlerError(
+    'WARC_INCOMPLETE',
+    `${file} holds whole records only up to byte ${damaged.wholeBytes} of ${damaged.size}: ` +
+      'the rest is cut or damaged (a .open file is recovered by crawler warc recover)',
+  );
+}
 
 export const warcCommand: Command = {
   name: 'warc',
@@ -29,6 +37,9 @@ export const warcCommand: Command = {
     if (sub === 'ls' && args.length > 0) {
       let records = 0;
       for (const file of args) {
+        // A cut .warc is found before warcio reads it (warcio can spin on one); a .warc.gz after.
+        const damagedPlain = isGzipName(file) ? undefined : await damagedAt(file).catch(() => undefined);
+        if (damagedPlain) throw incomplete(file, damagedPlain);
         try {
           for await (const r of listRecords(file)) {
             records++;
@@ -43,14 +54,8 @@ export const warcCommand: Command = {
         } catch (e) {
           throw new CrawlerError('WARC_UNREADABLE', `${file} cannot be read as WARC: ${errorMessage(e)}`);
         }
-        const damaged = await damagedAt(file);
-        if (damaged) {
-          throw new CrawlerError(
-            'WARC_INCOMPLETE',
-            `${file} holds whole records only up to byte ${damaged.wholeBytes} of ${damaged.size}: ` +
-              'the rest is cut or damaged (a .open file is recovered by crawler warc recover)',
-          );
-        }
+        const damaged = isGzipName(file) ? await damagedAt(file) : undefined;
+        if (damaged) throw incomplete(file, damaged);
       }
       if (!values.json) out(`${records} records in ${args.length} file${args.length === 1 ? '' : 's'}`);
       return 0;
@@ -62,6 +67,11 @@ export const warcCommand: Command = {
         prefix: cfg['warc.prefix'],
         self: { hostname: hostname(), pid: process.pid },
         all: values.all === true,
+      }).catch((e: unknown) => {
+        throw new CrawlerError(
+          'WARC_DIR_UNUSABLE',
+          `cannot recover the .open files of "${dir}": ${errorMessage(e)}; give a readable, writable WARC folder`,
+        );
       });
       for (const r of recovered)
         out(

@@ -95,6 +95,8 @@ class Supervisor {
   private readonly aggregate = new Aggregate();
   private readonly once: OnceCoordinator | undefined;
   private stopping = false;
+  /** The workers were sent a stop signal: another one would make them exit at once. */
+  private workersSignalled = false;
   private signals = 0;
   private restarts = 0;
   private givenUp: string | undefined;
@@ -349,7 +351,11 @@ class Supervisor {
     this.stopAll(sig);
   }
 
-  /** No more restarts; every live worker gets the signal and drains. */
+  /**
+   * No more restarts; every live worker gets the signal once and drains. Only the first stop
+   * signals them: a worker takes a second signal as "exit at once", which is the operator's second
+   * signal alone (after a worker that kept dying stopped the others, a Ctrl-C must not cut them).
+   */
   private stopAll(sig: NodeJS.Signals): void {
     this.stopping = true;
     for (const s of this.slots) {
@@ -359,7 +365,8 @@ class Supervisor {
         s.done = true;
       }
     }
-    this.kill(sig);
+    if (!this.workersSignalled) this.kill(sig);
+    this.workersSignalled = true;
     this.checkDone();
   }
 

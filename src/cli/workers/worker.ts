@@ -34,6 +34,8 @@ export class SupervisorLink {
     this.timer.unref();
     channel.on('message', this.onMessage);
     channel.on('disconnect', this.onDisconnect);
+    // A supervisor gone while this worker was starting: its 'disconnect' has fired already.
+    if (!channel.connected) this.onDisconnect();
   }
 
   /** What `crawler.run` needs: with --once, the loop reports idle here instead of ending. */

@@ -15,7 +15,7 @@ async function crawler(...args: string[]) {
   return { code, out, err };
 }
 
-async function warcFile(dir: string, name: string, cut = 0): Promise<string> {
+async function warcFile(dir: string, name: string, cut = 0, gzip = true): Promise<string> {
   const r = answerRecords(answer({ url: 'http://site.test/x', status: 404, statusText: 'Not Found' }), {
     version: '1.0',
     requestRecords: true,
@@ -23,7 +23,7 @@ async function warcFile(dir: string, name: string, cut = 0): Promise<string> {
   const bytes = Buffer.concat(
     await Promise.all(
       [warcinfoRecord(name, { software: 't' }, '1.0', 0), r.request!, r.main].map(async (x) =>
-        gzipSync(await serialize(x)),
+        gzip ? gzipSync(await serialize(x)) : serialize(x),
       ),
     ),
   );
@@ -66,6 +66,32 @@ describe('crawler warc', () => {
         `^crawler warc: ${path} holds whole records only up to byte \\d+ of \\d+: the rest is cut or damaged`,
       ),
     );
+  });
+
+  it('ls of an uncompressed .warc lists its records; cut short, it fails before reading it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warc-ls-plain-'));
+    const whole = await crawler('warc', 'ls', await warcFile(dir, 'a.warc', 0, false));
+    expect(whole.code).toBe(0);
+    expect(whole.out.at(-1)).toBe('3 records in 1 file');
+    const path = await warcFile(dir, 'cut.warc', 5, false);
+    const r = await crawler('warc', 'ls', path);
+    expect(r.code).toBe(3);
+    expect(r.out).toEqual([]);
+    expect(r.err[0]).toMatch(
+      new RegExp(`^crawler warc: ${path} holds whole records only up to byte \\d+ of \\d+: the rest is cut`),
+    );
+  });
+
+  it('recover of a path that is not a folder fails in one line naming it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warc-recover-file-')), 'plain-file');
+    writeFileSync(file, 'x');
+    const r = await crawler('warc', 'recover', file);
+    expect(r.code).toBe(3);
+    expect(r.err).toEqual([
+      expect.stringMatching(
+        new RegExp(`^crawler warc: cannot recover the \\.open files of "${file}": .*ENOTDIR`),
+      ),
+    ]);
   });
 
   it('ls of a missing file fails with its name', async () => {

@@ -278,4 +278,13 @@ describe("a worker's link to its supervisor", () => {
     expect(channel.sent[2]).toEqual({ type: 'checked', round: 3, finished: true });
     expect(channel.connected).toBe(false);
   });
+
+  it('stops the crawl when the supervisor went away before the link was made (during start-up)', async () => {
+    const channel = new FakeChannel();
+    channel.connected = false;
+    const { crawler, calls } = crawl(true);
+    const link = new SupervisorLink(crawler, channel);
+    expect(calls).toEqual(['stop']);
+    await link.close();
+  });
 });

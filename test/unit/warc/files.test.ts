@@ -149,6 +149,23 @@ describe('the WARC archive', () => {
     expect(at?.digest).toMatch(/^sha1:[A-Z2-7]{32}$/);
   });
 
+  it('an answer recorded after close (a fetch past the shutdown deadline) writes nothing', async () => {
+    let appends = 0;
+    const a = new WarcArchive(
+      options({
+        append: async () => {
+          appends++;
+          return { file: 'f.warc.gz', offsets: [0, 1] };
+        },
+        close: async () => {},
+      }),
+    );
+    await a.close();
+    expect(await a.record(answer())).toBeUndefined();
+    expect(appends).toBe(0);
+    expect(a.failed).toBeUndefined();
+  });
+
   it('an answer no record can hold (a repeated WARC-* header) is logged and goes on unarchived', async () => {
     let appends = 0;
     const a = new WarcArchive(

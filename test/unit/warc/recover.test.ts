@@ -118,6 +118,19 @@ describe('which .open files a start recovers', () => {
     expect(await recoverDir(join(dir, 'missing'), { prefix: 'crawl', self })).toEqual([]);
   });
 
+  it('two processes recovering the same folder at once (workers of one run) close each file once', async () => {
+    const { bytes } = await image(2);
+    const dir = tmp();
+    const names = [0, 1, 2].map((i) => warcFileName('crawl', 0, i, { hostname: 'my-host', pid: 111 }));
+    for (const n of names) writeFileSync(join(dir, `${n}.open`), bytes);
+    const o = { prefix: 'crawl', self: { hostname: 'my-host', pid: 999 }, alive: () => false };
+    const [a, b] = await Promise.all([recoverDir(dir, o), recoverDir(dir, o)]);
+    const closed = [...a!, ...b!].map((r) => r.to);
+    for (const n of names) expect(closed).toContain(join(dir, n));
+    expect(readdirSync(dir).sort()).toEqual([...names].sort());
+    for (const n of names) expect(readFileSync(join(dir, n))).toEqual(bytes);
+  });
+
   it('file names carry prefix, UTC time, serial, host and pid, and are read back even with hyphens', () => {
     const name = warcFileName('my-crawl', Date.UTC(2025, 5, 30, 23, 59, 58), 7, {
       hostname: 'node-1.local',
