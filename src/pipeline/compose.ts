@@ -26,6 +26,7 @@ import { CrawlerError } from '../util/errors.js';
 import { type Logger, silentLogger, transitionLogger } from '../util/log.js';
 import { shown } from '../util/shown.js';
 import { openWarcOutput } from '../warc/output.js';
+import { statusCodeFilter } from '../warc/records.js';
 import { Crawler } from './crawler.js';
 import { seedRejected, urlProblem } from './inject.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
@@ -363,6 +364,7 @@ export async function checkCrawlSettings(config: Config): Promise<void> {
   const filter = loadURLFilters(config, { logger: silentLogger });
   crawlerOptions(config);
   createStatusUpdater(config, systemClock);
+  if (config['warc.enabled']) statusCodeFilter(config['warc.status.codes']);
   await createPageParser(config, { filter, clock: systemClock }).ready;
   await new HttpProtocol(config, { clock: systemClock }).close();
 }

@@ -175,6 +175,20 @@ describe('crawler run --workers', () => {
     ]);
     expect(await both.exited).toBe(3);
     expect(failure(both)).toMatch(/--workers 3 x --instances 2 exceeds the 4 shards/);
+    // A setting only the crawl reads is refused once, before any worker starts (not as workers dying).
+    const codes = spawnCrawler([
+      'run',
+      '--once',
+      '--workers',
+      '2',
+      ...args,
+      '--set',
+      'warc.enabled=true',
+      '--set',
+      'warc.status.codes=abc',
+    ]);
+    expect(await codes.exited).toBe(2);
+    expect(failure(codes)).toMatch(/key "warc.status.codes" has "abc": expected status codes such as 404/);
     const bad = spawnCrawler(['run', '--once', '--workers', 'two', ...args]);
     expect(await bad.exited).toBe(3);
     expect(failure(bad)).toBe(
