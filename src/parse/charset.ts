@@ -79,7 +79,8 @@ export function sniffMetaCharset(head: Buffer): string | undefined {
   return META_CHARSET.exec(head.toString('latin1', from + 2048 - 512, head.length))?.[1];
 }
 
-function bomOf(b: Buffer): CharsetChoice | undefined {
+/** The charset a byte-order mark at the start of `b` names (UTF-8, UTF-16 LE or BE), if any. */
+export function bomOf(b: Buffer): CharsetChoice | undefined {
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf)
     return { charset: 'utf-8', source: 'bom', bomLength: 3 };
   if (b[0] === 0xff && b[1] === 0xfe) return { charset: 'utf-16le', source: 'bom', bomLength: 2 };

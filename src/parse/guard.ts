@@ -1,6 +1,6 @@
 import { ERROR_CAUSE, ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
-import { charsetOfContentType } from './charset.js';
+import { bomOf, charsetOfContentType } from './charset.js';
 import { mediaType } from './mime.js';
 import { failed } from './results.js';
 import type { ParseSettings } from './settings.js';
@@ -25,8 +25,8 @@ const WIDE_CHARSET = /^\s*(utf-?(16|32)|ucs-?2|unicode)/i;
 
 /** True when the NULs of `content` are those of a UTF-16 or UTF-32 text (by BOM or header). */
 function wideText(content: Buffer, contentType: string | undefined): boolean {
-  if (content[0] === 0xff && content[1] === 0xfe) return true;
-  if (content[0] === 0xfe && content[1] === 0xff) return true;
+  if (bomOf(content)?.charset.startsWith('utf-16')) return true;
+  // UTF-32 BE (a UTF-32 LE mark begins like UTF-16 LE's); the charset sniffer does not decode UTF-32.
   if (content[0] === 0 && content[1] === 0 && content[2] === 0xfe && content[3] === 0xff) return true;
   return WIDE_CHARSET.test(charsetOfContentType(contentType) ?? '');
 }

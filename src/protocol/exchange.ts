@@ -1,21 +1,16 @@
+import { canDecode, codingsOf } from './http/body.js';
 import type { Exchange, TrimReason } from './types.js';
 
 // The type lives with the protocol's other types (ProtocolResponse carries it).
 export type { Exchange } from './types.js';
-
-/** Codings `readBody` undoes (src/protocol/http/body.ts); anything else is kept as sent. */
-const UNDONE = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
 /**
  * Whether a body with this Content-Encoding reaches us decoded: every coding is one `readBody`
  * undoes (and at least one is not identity). An unknown coding leaves the body as it was sent.
  */
 export function contentDecoded(contentEncoding: readonly string[] | undefined): boolean {
-  const codings = (contentEncoding ?? [])
-    .flatMap((v) => v.split(','))
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '' && c !== 'identity');
-  return codings.length > 0 && codings.every((c) => UNDONE.has(c));
+  const codings = codingsOf(contentEncoding);
+  return codings.length > 0 && codings.every(canDecode);
 }
 
 /**

@@ -75,8 +75,7 @@ export class WarcOutput {
     config: Config,
     clock: Clock,
     private readonly log: Logger,
-    readonly writer: Writer,
-    readonly recovered: readonly Recovered[] = [],
+    writer: Writer,
   ) {
     const version = config['warc.version'];
     const dir = resolve(config['warc.dir']);
@@ -171,7 +170,7 @@ export async function openWarcOutput(
         : 'WARC file left open by an earlier run had no complete record: removed',
     );
   }
-  const output = new WarcOutput(config, clock, log, writer, recovered);
+  const output = new WarcOutput(config, clock, log, writer);
   log.info({ dir, prefix: config['warc.prefix'] }, 'WARC output on');
   return output;
 }

@@ -23,6 +23,20 @@ interface Proc {
   live: boolean;
 }
 
+/** Snapshot counters of work done: every process's count, a dead one's up to its last report. */
+const COUNTED = ['fetched', 'discovered', 'adopted'] as const;
+/** Snapshot counters of what a process holds now: live processes only. */
+const IN_HAND = [
+  'inFlight',
+  'queued',
+  'fetching',
+  'hosts',
+  'hostsBackingOff',
+  'hostsDown',
+  'parsing',
+  'writesPending',
+] as const;
+
 const add = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
 };
@@ -63,40 +77,22 @@ export class Aggregate {
     const byStatus: Record<string, number> = {};
     const errors: Record<string, number> = {};
     const deferred: Record<string, number> = {};
-    const sum = {
-      fetched: 0,
-      discovered: 0,
-      adopted: 0,
-      inFlight: 0,
-      queued: 0,
-      fetching: 0,
-      hosts: 0,
-      hostsBackingOff: 0,
-      hostsDown: 0,
-      parsing: 0,
-      writesPending: 0,
-    };
+    const sum = Object.fromEntries([...COUNTED, ...IN_HAND].map((k) => [k, 0])) as Record<
+      (typeof COUNTED)[number] | (typeof IN_HAND)[number],
+      number
+    >;
     let unreachable: number | undefined;
     let running = 0;
     for (const p of this.procs.values()) {
       if (p.live) running++;
       const s = p.snapshot;
       if (!s) continue;
-      sum.fetched += s.fetched;
-      sum.discovered += s.discovered;
-      sum.adopted += s.adopted;
+      for (const k of COUNTED) sum[k] += s[k];
       add(byStatus, s.byStatus);
       add(errors, s.errors);
       add(deferred, s.deferred);
       if (!p.live) continue;
-      sum.inFlight += s.inFlight;
-      sum.queued += s.queued;
-      sum.fetching += s.fetching;
-      sum.hosts += s.hosts;
-      sum.hostsBackingOff += s.hostsBackingOff;
-      sum.hostsDown += s.hostsDown;
-      sum.parsing += s.parsing;
-      sum.writesPending += s.writesPending;
+      for (const k of IN_HAND) sum[k] += s[k];
       if (s.opensearchUnreachableSec !== undefined)
         unreachable = Math.max(unreachable ?? 0, s.opensearchUnreachableSec);
     }

@@ -26,11 +26,6 @@ export class OnceCoordinator {
     this.ended = Array.from({ length: workers }, () => false);
   }
 
-  /** The round being checked, for the `check` message. */
-  get currentRound(): number {
-    return this.round;
-  }
-
   reportIdle(worker: number): OnceStep {
     this.idle[worker] = true;
     return this.allIdle() && !this.checking ? 'check' : undefined;
@@ -56,7 +51,7 @@ export class OnceCoordinator {
     return this.allIdle() ? 'check' : undefined;
   }
 
-  /** Starts a round: every worker still running is to be sent `check` with `currentRound`. */
+  /** Starts a round: every worker still running is to be sent `check` with the round returned. */
   startRound(): number {
     this.round++;
     this.checking = true;

@@ -31,19 +31,25 @@ export const ACCEPT_ENCODING = 'gzip, deflate, br';
 const GZIP_OPTIONS = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
 const BROTLI_OPTIONS = { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
 
-function decoderFor(coding: string): Transform | undefined {
-  switch (coding) {
-    case 'gzip':
-    case 'x-gzip':
-      return zlib.createGunzip(GZIP_OPTIONS);
-    case 'deflate':
-      // RFC 9110 "deflate" is zlib-wrapped; Unzip also accepts servers that send gzip under this name.
-      return zlib.createUnzip(GZIP_OPTIONS);
-    case 'br':
-      return zlib.createBrotliDecompress(BROTLI_OPTIONS);
-    default:
-      return undefined;
-  }
+const DECODERS: Readonly<Record<string, () => Transform>> = {
+  gzip: () => zlib.createGunzip(GZIP_OPTIONS),
+  'x-gzip': () => zlib.createGunzip(GZIP_OPTIONS),
+  // RFC 9110 "deflate" is zlib-wrapped; Unzip also accepts servers that send gzip under this name.
+  deflate: () => zlib.createUnzip(GZIP_OPTIONS),
+  br: () => zlib.createBrotliDecompress(BROTLI_OPTIONS),
+};
+
+/** The codings of Content-Encoding header values in the order applied, lower case, identity left out. */
+export function codingsOf(contentEncoding: readonly string[] | undefined): string[] {
+  return (contentEncoding ?? [])
+    .flatMap((v) => v.split(','))
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+}
+
+/** Whether `readBody` undoes this coding (one of `codingsOf`). */
+export function canDecode(coding: string): boolean {
+  return Object.hasOwn(DECODERS, coding);
 }
 
 /**
@@ -51,21 +57,10 @@ function decoderFor(coding: string): Transform | undefined {
  * (zstd, compress...): the body is then kept as sent, since we did not ask for it and cannot undo it.
  */
 export function decodersFor(contentEncoding: readonly string[] | undefined): Transform[] | undefined {
-  const codings = (contentEncoding ?? [])
-    .flatMap((v) => v.split(','))
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '' && c !== 'identity');
-  const decoders: Transform[] = [];
+  const codings = codingsOf(contentEncoding);
+  if (!codings.every(canDecode)) return undefined;
   // Codings are listed in the order they were applied, so they are undone from the last.
-  for (const coding of codings.reverse()) {
-    const d = decoderFor(coding);
-    if (!d) {
-      for (const made of decoders) made.destroy();
-      return undefined;
-    }
-    decoders.push(d);
-  }
-  return decoders;
+  return codings.reverse().map((c) => DECODERS[c]!());
 }
 
 // pipeline's typings have no overload for a spread of transforms followed by an async sink.
