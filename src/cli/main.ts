@@ -11,9 +11,15 @@ process.stderr.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code !== 'EPIPE') throw e;
 });
 
+// Once the command has returned, nothing it left open (a socket to a cluster that went away) may
+// keep the process alive for long; the timer does not delay a normal exit, and leaves pending log
+// lines time to be written.
+const EXIT_GRACE_MS = 10_000;
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
   },
   (e: unknown) => {
     process.stderr.write(`crawler: ${String(e)}\n`);

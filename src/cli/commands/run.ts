@@ -33,7 +33,8 @@ async function closeWithin(crawl: Crawl, ms: number, log: Logger): Promise<void>
   });
   const outcome = await Promise.race([crawl.close().then(() => 'closed' as const), late]);
   clearTimeout(timer);
-  if (outcome === 'late') log.warn(`connections still open after ${ms / 1000} s; exiting anyway`);
+  if (outcome === 'late')
+    log.warn(`connections still open after ${ms / 1000} s; exiting anyway (within 10 s at most)`);
 }
 
 export const runCommand: Command = {
