@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Fetcher, type FetcherOptions, type FetcherSink } from '../../../src/fetch/fetcher.js';
+import { Fetcher, type FetcherSink } from '../../../src/fetch/fetcher.js';
 import type { RobotsSource } from '../../../src/fetch/ports.js';
 import { Metadata } from '../../../src/model/metadata.js';
 import type { HttpProtocol } from '../../../src/protocol/http/client.js';
@@ -14,26 +14,9 @@ import { WarcFiles } from '../../../src/warc/files.js';
 import { serialize, warcinfoRecord } from '../../../src/warc/records.js';
 import { readWarc } from '../../support/warc.js';
 import { startServer, type TestServer, testProtocol } from '../protocol/servers.js';
+import { fetcherOptions } from './support.js';
 
-const options: FetcherOptions = {
-  queue: { delayMs: 0, minDelayMs: 0, threadsPerQueue: 1, maxThreadsRules: [] },
-  mode: 'byHost',
-  threads: 4,
-  maxUrlsInQueues: 100,
-  queueTimeoutMs: -1,
-  crawlDelay: { serverDelayMs: 0, maxCrawlDelayMs: 30_000, forceMax: false, forceServerDelay: false },
-  prefix: 'protocol.',
-  redirectionsAllowed: false,
-  sitemapDiscovery: false,
-  hosts: {
-    factor: 2,
-    maxDelayMs: 60_000,
-    maxRetryAfterMs: 300_000,
-    downAfter: 3,
-    downBackoffMs: 60_000,
-    downMaxBackoffMs: 86_400_000,
-  },
-};
+const options = fetcherOptions({ threads: 4, redirectionsAllowed: false });
 
 const allowAll: RobotsSource = {
   rulesFor: async () => ({ isAllowed: () => true, sitemaps: [], fromCache: true }),

@@ -9,27 +9,7 @@ import { RobotsService } from '../../../src/protocol/robots/fetch-robots.js';
 import { protocolSettings } from '../../../src/protocol/settings.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { startServer, type TestServer, testProtocol } from '../protocol/servers.js';
-
-const options = (o: Partial<FetcherOptions> = {}): FetcherOptions => ({
-  queue: { delayMs: 0, minDelayMs: 0, threadsPerQueue: 1, maxThreadsRules: [] },
-  mode: 'byHost',
-  threads: 10,
-  maxUrlsInQueues: 100,
-  queueTimeoutMs: -1,
-  crawlDelay: { serverDelayMs: 0, maxCrawlDelayMs: 30_000, forceMax: false, forceServerDelay: false },
-  prefix: 'protocol.',
-  redirectionsAllowed: true,
-  sitemapDiscovery: false,
-  hosts: {
-    factor: 2,
-    maxDelayMs: 60_000,
-    maxRetryAfterMs: 300_000,
-    downAfter: 3,
-    downBackoffMs: 60_000,
-    downMaxBackoffMs: 86_400_000,
-  },
-  ...o,
-});
+import { fetcherOptions } from './support.js';
 
 interface Recorded {
   events: { url: string; kind: string; status?: string; md: Metadata }[];
@@ -112,7 +92,7 @@ function setup(
   const protocol = testProtocol(protocolEntries, { clock: systemClock });
   protocols.push(protocol);
   const sink = recordingSink();
-  const fetcher = new Fetcher(options(o), {
+  const fetcher = new Fetcher(fetcherOptions(o), {
     protocol,
     robots: robotsFor(protocol, robotsEntries),
     sink,
@@ -185,7 +165,7 @@ describe('the fetcher against real servers', () => {
     protocols.push(protocol);
     const release: (() => void)[] = [];
     let handed = 0;
-    const fetcher = new Fetcher(options({ threads: 3, maxUrlsInQueues: 100 }), {
+    const fetcher = new Fetcher(fetcherOptions({ threads: 3, maxUrlsInQueues: 100 }), {
       protocol,
       robots: robotsFor(protocol),
       sink: {
@@ -292,7 +272,7 @@ describe('the fetcher against real servers', () => {
     );
     protocols.push(protocol);
     const sink = recordingSink();
-    const fetcher = new Fetcher(options(), {
+    const fetcher = new Fetcher(fetcherOptions(), {
       protocol,
       robots: robotsFor(protocol),
       sink,
@@ -358,7 +338,12 @@ describe('the fetcher against real servers', () => {
         }),
         async (paths) => {
           // Failures back the host off and put it down: short pauses, so that deferrals happen too.
-          const hosts = { ...options().hosts, maxDelayMs: 20, downBackoffMs: 20, downMaxBackoffMs: 40 };
+          const hosts = {
+            ...fetcherOptions().hosts,
+            maxDelayMs: 20,
+            downBackoffMs: 20,
+            downMaxBackoffMs: 40,
+          };
           const { fetcher, sink } = setup({ threads: 4, maxUrlsInQueues: 5, hosts }, { 'http.timeout': 300 });
           const urls = paths.map(([b, n], i) => `${server.origin}/${b}/${n}/${i}`);
           for (const u of urls) await fetcher.submit(item(u));

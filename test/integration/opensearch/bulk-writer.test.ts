@@ -30,6 +30,19 @@ afterAll(async () => {
   await client.close();
 });
 
+/** A client of the node through a TCP proxy, which a test can cut and restore. */
+async function throughProxy() {
+  const target = new URL(opensearchUrl());
+  const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port) });
+  const url = await proxy.start();
+  const proxied = createClient(
+    buildConfig([
+      { source: 'test', entries: { 'opensearch.addresses': url, 'opensearch.connect.timeout': 2000 } },
+    ]).config,
+  ).client;
+  return { proxy, proxied };
+}
+
 const doc = (url: string, status = 'DISCOVERED') => ({ url, status, key: 'a.test', metadata: {} });
 
 describe('bulk writer on a real node', () => {
@@ -121,14 +134,7 @@ describe('bulk writer on a real node', () => {
   });
 
   it('an outage pauses the writes and loses nothing', async () => {
-    const target = new URL(opensearchUrl());
-    const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port) });
-    const url = await proxy.start();
-    const proxied = createClient(
-      buildConfig([
-        { source: 'test', entries: { 'opensearch.addresses': url, 'opensearch.connect.timeout': 2000 } },
-      ]).config,
-    ).client;
+    const { proxy, proxied } = await throughProxy();
     const w = new BulkWriter(proxied, { ...options, maxPending: 5 }, systemClock, silentLogger);
     proxy.cut();
     const results: Promise<unknown>[] = [];
@@ -159,14 +165,7 @@ describe('bulk writer on a real node', () => {
   });
 
   it('close during an outage settles every action not acknowledged as not written, and stops retrying', async () => {
-    const target = new URL(opensearchUrl());
-    const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port) });
-    const url = await proxy.start();
-    const proxied = createClient(
-      buildConfig([
-        { source: 'test', entries: { 'opensearch.addresses': url, 'opensearch.connect.timeout': 2000 } },
-      ]).config,
-    ).client;
+    const { proxy, proxied } = await throughProxy();
     let requests = 0;
     proxied.on('request', () => requests++);
     const w = new BulkWriter(

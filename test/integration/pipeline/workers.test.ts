@@ -76,6 +76,10 @@ function setup(label: string, hosts: readonly string[]) {
   return { names, args: ['--conf', conf, '--set', `urlfilters.config.file=${filterFile}`], seeds, all };
 }
 
+/** `crawler run --once --workers 2` with the set-up's arguments and a `--set` for each of `entries`. */
+const runWithSettings = (args: readonly string[], ...entries: string[]): Child =>
+  spawnCrawler(['run', '--once', '--workers', '2', ...args, ...entries.flatMap((e) => ['--set', e])]);
+
 /** The one-line failure of a command (log lines, written asynchronously, may come after it). */
 const failure = (child: Child): string | undefined => child.stderr.find((l) => l.startsWith('crawler run:'));
 
@@ -176,17 +180,7 @@ describe('crawler run --workers', () => {
     expect(await both.exited).toBe(3);
     expect(failure(both)).toMatch(/--workers 3 x --instances 2 exceeds the 4 shards/);
     // A setting only the crawl reads is refused once, before any worker starts (not as workers dying).
-    const codes = spawnCrawler([
-      'run',
-      '--once',
-      '--workers',
-      '2',
-      ...args,
-      '--set',
-      'warc.enabled=true',
-      '--set',
-      'warc.status.codes=abc',
-    ]);
+    const codes = runWithSettings(args, 'warc.enabled=true', 'warc.status.codes=abc');
     expect(await codes.exited).toBe(2);
     expect(failure(codes)).toMatch(/key "warc.status.codes" has "abc": expected status codes such as 404/);
     const bad = spawnCrawler(['run', '--once', '--workers', 'two', ...args]);
@@ -257,15 +251,7 @@ describe('crawler run --workers', () => {
 
   it('a bad setting is refused before any worker starts', async () => {
     const { args } = setup('bad-setting', HOSTS.slice(0, 2));
-    const child = spawnCrawler([
-      'run',
-      '--once',
-      '--workers',
-      '2',
-      ...args,
-      '--set',
-      'fetcher.maxThreads.[=2',
-    ]);
+    const child = runWithSettings(args, 'fetcher.maxThreads.[=2');
     expect(await child.exited).toBe(2);
     expect(failure(child)).toMatch(/fetcher\.maxThreads\.\[: "\[" is not a valid regular expression/);
     expect(child.stderr.some((l) => l.includes('started (pid'))).toBe(false);

@@ -246,13 +246,22 @@ function crawler(s: Setup) {
   return { crawler: c, source, status, protocol: p };
 }
 
+/**
+ * Crawls `--once` to the end and asserts the loop's invariant: every URL it took from the source was
+ * settled back exactly once. Returns the parts for the test's own checks.
+ */
+async function crawlOnce(s: Setup) {
+  const parts = crawler(s);
+  await parts.crawler.run({ once: true });
+  expect(parts.source.notSettledOnce()).toEqual({});
+  return parts;
+}
+
 const urls = (...paths: string[]) => paths.map((p) => `http://a.test${p}`);
 
 describe('the crawl loop settles every URL it took exactly once', () => {
   it('a good page ends FETCHED after its content is stored, its outlink DISCOVERED', async () => {
-    const { crawler: c, source, status } = crawler({ urls: urls('/ok') });
-    await c.run({ once: true });
-    expect(source.notSettledOnce()).toEqual({});
+    const { status } = await crawlOnce({ urls: urls('/ok') });
     expect(status.own('http://a.test/ok').map((e) => e.status)).toEqual(['FETCHED']);
     expect(status.events.find((e) => e.status === 'DISCOVERED')?.url).toBe('http://a.test/ok/out');
   });
@@ -278,9 +287,7 @@ describe('the crawl loop settles every URL it took exactly once', () => {
         };
       },
     };
-    const { crawler: c, source } = crawler({ urls: urls('/ok'), status, parser: lazy });
-    await c.run({ once: true });
-    expect(source.notSettledOnce()).toEqual({});
+    const { crawler: c } = await crawlOnce({ urls: urls('/ok'), status, parser: lazy });
     expect(status.events.map((e) => e.status)).toEqual(['FETCHED']);
     expect(status.stats.skippedCached).toBe(1);
     expect(c.metrics.discovered).toBe(1);
@@ -306,95 +313,63 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     const refused = async () => {
       throw FetchException.of('connectionRefused', 'refused');
     };
-    const {
-      crawler: c,
-      source,
-      status,
-    } = crawler({
+    const { status } = await crawlOnce({
       urls: urls('/ok', '/refused'),
       protocol: protocol({ '/refused': refused }),
     });
-    await c.run({ once: true });
-    expect(source.notSettledOnce()).toEqual({});
     const [event] = status.own('http://a.test/refused');
     expect(event?.status).toBe('FETCH_ERROR');
     expect(event?.metadata.getFirstValue('fetch.exception')).toBe('Connection refused');
   });
 
   it('through the parse queue too, a page ends FETCHED and a parser that throws ends ERROR', async () => {
-    const {
-      crawler: c,
-      source,
-      status,
-    } = crawler({
+    const { status } = await crawlOnce({
       urls: urls('/ok', '/bug'),
       parser: parser(new Set(['/bug'])),
       queued: true,
     });
-    await c.run({ once: true });
-    expect(source.notSettledOnce()).toEqual({});
     expect(status.own('http://a.test/ok').map((e) => e.status)).toEqual(['FETCHED']);
     expect(status.own('http://a.test/bug').map((e) => e.status)).toEqual(['ERROR']);
   });
 
   it('a parser that throws ends the page ERROR with error.source "content parsing"', async () => {
-    const {
-      crawler: c,
-      source,
-      status,
-    } = crawler({
+    const { status } = await crawlOnce({
       urls: urls('/ok', '/bug'),
       parser: parser(new Set(['/bug'])),
     });
-    await c.run({ once: true });
-    expect(source.notSettledOnce()).toEqual({});
     const events = status.own('http://a.test/bug');
     expect(events.map((e) => e.status)).toEqual(['ERROR']);
     expect(events[0]?.metadata.getFirstValue('error.source')).toBe('content parsing');
   });
 
   it('content the store rejects (4xx) ends ERROR with error.source "OpenSearch indexing"', async () => {
-    const {
-      crawler: c,
-      source,
-      status,
-    } = crawler({
+    const { status } = await crawlOnce({
       urls: urls('/ok', '/invalid'),
       content: (url) =>
         url.endsWith('/invalid')
           ? { kind: 'rejected', error: 'mapper_parsing_exception' }
           : { kind: 'indexed' },
     });
-    await c.run({ once: true });
-    expect(source.notSettledOnce()).toEqual({});
     const events = status.own('http://a.test/invalid');
     expect(events.map((e) => e.status)).toEqual(['ERROR']);
     expect(events[0]?.metadata.getFirstValue('error.source')).toBe('OpenSearch indexing');
   });
 
   it('a content write that fails after its retries (5xx) is given up: no status, settled once', async () => {
-    const {
-      crawler: c,
-      source,
-      status,
-    } = crawler({
+    const { status } = await crawlOnce({
       urls: urls('/ok', '/unavailable'),
       content: (url) =>
         url.endsWith('/unavailable')
           ? { kind: 'failed', status: 503, error: 'unavailable' }
           : { kind: 'indexed' },
     });
-    await c.run({ once: true });
-    expect(source.notSettledOnce()).toEqual({});
     expect(status.own('http://a.test/unavailable')).toEqual([]);
     expect(status.own('http://a.test/ok').map((e) => e.status)).toEqual(['FETCHED']);
   });
 
   it('a status write that fails for good releases the URL unchanged', async () => {
     const status = new MemoryStatusStore(new Set(['http://a.test/lost']));
-    const { crawler: c, source } = crawler({ urls: urls('/ok', '/lost'), status });
-    await c.run({ once: true });
-    expect(source.notSettledOnce()).toEqual({});
+    await crawlOnce({ urls: urls('/ok', '/lost'), status });
     expect(status.stats.failed).toBe(1);
   });
 
@@ -548,14 +523,18 @@ describe('no idle waits: the loop hands new URLs to the fetcher and writes at on
     const source = new AdoptingSource(urls('/p0'));
     const status = new CreatingStatusStore();
     const { fetched, protocol: p } = counted();
-    const { crawler: c } = crawler({ urls: [], source, status, protocol: p, parser: chainParser(10) });
-    await c.run({ once: true });
+    const { crawler: c } = await crawlOnce({
+      urls: [],
+      source,
+      status,
+      protocol: p,
+      parser: chainParser(10),
+    });
     const all = urls(...Array.from({ length: 10 }, (_, i) => `/p${i}`));
     expect([...fetched].sort()).toEqual([...all].sort());
     expect(source.adopted).toHaveLength(9);
     expect(c.metrics.adopted).toBe(9);
     expect(c.summary().adopted).toBe(9);
-    expect(source.notSettledOnce()).toEqual({});
     for (const url of all) expect(status.own(url).map((e) => e.status)).toEqual(['FETCHED']);
   });
 
@@ -564,12 +543,10 @@ describe('no idle waits: the loop hands new URLs to the fetcher and writes at on
     const source = new AdoptingSource(urls('/p0', '/p1', '/p2'));
     const status = new CreatingStatusStore();
     const { fetched, protocol: p } = counted();
-    const { crawler: c } = crawler({ urls: [], source, status, protocol: p, parser: chainParser(3) });
-    await c.run({ once: true });
+    await crawlOnce({ urls: [], source, status, protocol: p, parser: chainParser(3) });
     expect([...fetched].sort()).toEqual(urls('/p0', '/p1', '/p2'));
     expect(source.offered.length).toBeGreaterThan(0);
     expect(source.adopted).toEqual([]);
-    expect(source.notSettledOnce()).toEqual({});
   });
 
   it('while the fetcher has as many URLs waiting as fetch threads, created URLs are left to queries', async () => {
@@ -613,10 +590,8 @@ describe('no idle waits: the loop hands new URLs to the fetcher and writes at on
       sends++;
       status.acknowledgeHeld();
     };
-    const { crawler: c, source } = crawler({ urls: urls(...paths), status, sendNow });
-    await c.run({ once: true });
+    await crawlOnce({ urls: urls(...paths), status, sendNow });
     expect(sends).toBeGreaterThan(0);
-    expect(source.notSettledOnce()).toEqual({});
     for (const url of urls(...paths)) expect(status.own(url).map((e) => e.status)).toEqual(['FETCHED']);
   }, 20_000);
 });
@@ -632,10 +607,8 @@ describe('--once', () => {
 
   it('ends as soon as the crawl runs out of work, not after the next query the pacing allows', async () => {
     const source = new PacedSource(urls('/a', '/b'));
-    const { crawler: c } = crawler({ urls: [], source });
-    await c.run({ once: true });
+    await crawlOnce({ urls: [], source });
     expect(source.emitted).toEqual(urls('/a', '/b'));
-    expect(source.notSettledOnce()).toEqual({});
   }, 20_000);
 });
 

@@ -117,31 +117,38 @@ describe('rotating WARC files', () => {
 });
 
 describe('the WARC archive', () => {
-  const options = (f: Pick<WarcFiles, 'append' | 'close'>, onFailure?: (e: WarcWriteError) => void) => ({
-    files: f,
-    dir: '/data/warc',
-    version: '1.0' as const,
-    requestRecords: true,
-    archived: (code: number) => code !== 500,
-    attempts: 3,
-    backoffMs: 1,
-    log: silentLogger,
-    onFailure,
-  });
+  /** An archive on files that write as `append` does and close at once. */
+  const archive = (append: WarcFiles['append'], onFailure?: (e: WarcWriteError) => void) =>
+    new WarcArchive({
+      files: { append, close: async () => {} },
+      dir: '/data/warc',
+      version: '1.0',
+      requestRecords: true,
+      archived: (code: number) => code !== 500,
+      attempts: 3,
+      backoffMs: 1,
+      log: silentLogger,
+      onFailure,
+    });
+
+  /** An archive whose files take every write; `writes.appends` counts them. */
+  function countingArchive() {
+    const writes = { appends: 0 };
+    const a = archive(async () => {
+      writes.appends++;
+      return { file: 'f.warc.gz', offsets: [0, 1] };
+    });
+    return { a, writes };
+  }
 
   it('retries a failed write and then says where the response record went', async () => {
     let calls = 0;
     const appended: number[] = [];
-    const a = new WarcArchive(
-      options({
-        append: async (members) => {
-          if (++calls === 1) throw new Error('EIO: i/o error');
-          appended.push(members.length);
-          return { file: 'f.warc.gz', offsets: [100, 300] };
-        },
-        close: async () => {},
-      }),
-    );
+    const a = archive(async (members) => {
+      if (++calls === 1) throw new Error('EIO: i/o error');
+      appended.push(members.length);
+      return { file: 'f.warc.gz', offsets: [100, 300] };
+    });
     const at = await a.record(answer());
     expect(calls).toBe(2);
     expect(appended).toEqual([2]);
@@ -150,66 +157,38 @@ describe('the WARC archive', () => {
   });
 
   it('an answer recorded after close (a fetch past the shutdown deadline) writes nothing', async () => {
-    let appends = 0;
-    const a = new WarcArchive(
-      options({
-        append: async () => {
-          appends++;
-          return { file: 'f.warc.gz', offsets: [0, 1] };
-        },
-        close: async () => {},
-      }),
-    );
+    const { a, writes } = countingArchive();
     await a.close();
     expect(await a.record(answer())).toBeUndefined();
-    expect(appends).toBe(0);
+    expect(writes.appends).toBe(0);
     expect(a.failed).toBeUndefined();
   });
 
   it('an answer no record can hold (a repeated WARC-* header) is logged and goes on unarchived', async () => {
-    let appends = 0;
-    const a = new WarcArchive(
-      options({
-        append: async () => {
-          appends++;
-          return { file: 'f.warc.gz', offsets: [0, 1] };
-        },
-        close: async () => {},
-      }),
-    );
+    const { a, writes } = countingArchive();
     expect(await a.record(answer({ raw: ['WARC-Odd', '1', 'WARC-Odd', '2'] }))).toBeUndefined();
     expect(a.unwritable).toBe(1);
-    expect(appends).toBe(0);
+    expect(writes.appends).toBe(0);
     expect(a.failed).toBeUndefined();
     expect(await a.record(answer())).toMatchObject({ file: 'f.warc.gz' });
   });
 
   it('skips status codes not listed', async () => {
-    const a = new WarcArchive(
-      options({
-        append: async () => {
-          throw new Error('not called');
-        },
-        close: async () => {},
-      }),
-    );
+    const a = archive(async () => {
+      throw new Error('not called');
+    });
     expect(await a.record(answer({ status: 500 }))).toBeUndefined();
   });
 
   it('after warc.write.attempts failures rejects with WARC_WRITE_FAILED, tells once, and refuses every later write', async () => {
     let calls = 0;
     const failures: WarcWriteError[] = [];
-    const a = new WarcArchive(
-      options(
-        {
-          append: async () => {
-            calls++;
-            throw new Error('ENOSPC: no space left on device');
-          },
-          close: async () => {},
-        },
-        (e) => failures.push(e),
-      ),
+    const a = archive(
+      async () => {
+        calls++;
+        throw new Error('ENOSPC: no space left on device');
+      },
+      (e) => failures.push(e),
     );
     const err = await a.record(answer()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WarcWriteError);
