@@ -49,6 +49,7 @@ export class StatusWriter {
   readonly stats: StatusWriterStats = { written: 0, existing: 0, skippedCached: 0, failed: 0 };
 
   private pendingWrites = 0;
+  private found = 0;
   private onCreated: ((created: CreatedUrl) => void) | undefined;
 
   constructor(private readonly deps: StatusWriterDeps) {}
@@ -60,11 +61,17 @@ export class StatusWriter {
    */
   async write(event: StatusEvent, settled?: (written: boolean) => void): Promise<void> {
     const d = this.deps;
+    const found = settled === undefined;
+    if (found) this.found++;
+    const done = (ok: boolean) => {
+      if (found) this.found--;
+      settled?.(ok);
+    };
     await d.bulk.ready();
     const update = d.updater.apply(event);
     if (update === 'skipped-cached') {
       this.stats.skippedCached++;
-      settled?.(true);
+      done(true);
       return;
     }
     const key = partitionKey(update.url, d.partition, update.fullMetadata);
@@ -119,7 +126,7 @@ export class StatusWriter {
         } finally {
           // Whatever the logging above did, the URL is settled and the write no longer pending.
           this.pendingWrites--;
-          settled?.(result.ok);
+          done(result.ok);
         }
       });
   }
@@ -142,5 +149,10 @@ export class StatusWriter {
   /** Writes accepted and not yet settled. */
   get pending(): number {
     return this.pendingWrites;
+  }
+
+  /** See StatusStore.pendingFound. */
+  get pendingFound(): number {
+    return this.found;
   }
 }

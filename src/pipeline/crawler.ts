@@ -255,9 +255,7 @@ export class Crawler {
       this.closed = true;
       this.pages.clear();
       const urls = [...this.taken.keys()];
-      const ownPending = [...this.taken.values()].filter((t) => t.settling).length;
-      // The rest of the pending writes are DISCOVERED links of pages that were written.
-      const discovered = Math.max(0, this.parts.stores.status.pending - ownPending);
+      const discovered = this.parts.stores.status.pendingFound;
       for (const url of urls) this.release(url);
       this.metrics.abandoned += urls.length;
       this.metrics.discoveredNotWritten += discovered;

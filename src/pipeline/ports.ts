@@ -91,6 +91,11 @@ export interface StatusStore {
   watchCreated?(listener: (created: CreatedUrl) => void): void;
   /** Writes accepted and not settled yet. */
   readonly pending: number;
+  /**
+   * Writes of found links (called without `settled`) not settled yet, counted from the call to
+   * `write` (so also those still waiting for room): what a shutdown deadline leaves unwritten.
+   */
+  readonly pendingFound: number;
   readonly stats: StatusStoreStats;
 }
 

@@ -75,6 +75,7 @@ class MemoryStatusStore implements StatusStore {
   readonly events: StatusEvent[] = [];
   readonly stats = { written: 0, existing: 0, skippedCached: 0, failed: 0 };
   pending = 0;
+  pendingFound = 0;
   private idle: (() => void)[] = [];
 
   private readonly held: (() => void)[] = [];
@@ -92,11 +93,13 @@ class MemoryStatusStore implements StatusStore {
   async write(event: StatusEvent, settled?: (written: boolean) => void): Promise<void> {
     this.events.push(event);
     this.pending++;
+    if (!settled) this.pendingFound++;
     const acknowledge = () => {
       const ok = !this.failing.has(event.url);
       if (ok) this.stats.written++;
       else this.stats.failed++;
       this.pending--;
+      if (!settled) this.pendingFound--;
       settled?.(ok);
       if (ok) this.acknowledged(event);
       if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
@@ -404,6 +407,23 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     expect(source.notSettledOnce()).toEqual({});
     status.acknowledgeHeld();
     expect(source.notSettledOnce()).toEqual({});
+  });
+
+  it('at the drain deadline the found links not yet written are counted, apart from the URLs given up', async () => {
+    const status = new MemoryStatusStore(
+      new Set(),
+      new Set(['http://a.test/ok/out', 'http://a.test/slow-ack']),
+    );
+    const { crawler: c, source } = crawler({ urls: urls('/ok', '/slow-ack'), status });
+    const running = c.run({ drainDeadlineMs: 200 });
+    await vi.waitFor(() => expect(status.own('http://a.test/slow-ack')).toHaveLength(1), { timeout: 10_000 });
+    c.requestStop();
+    await running;
+    expect(c.metrics.abandoned).toBe(1);
+    // Two links were found (/ok/out, /slow-ack/out); only /ok/out's write was held.
+    expect(c.metrics.discoveredNotWritten).toBe(1);
+    expect(source.notSettledOnce()).toEqual({});
+    status.acknowledgeHeld();
   });
 
   it('a stop request mid-crawl takes no more URLs and settles every one it took', async () => {
