@@ -32,3 +32,13 @@ export interface Command {
   readonly details?: string;
   run(ctx: CommandContext): Promise<number>;
 }
+
+/**
+ * Thrown by a command whose arguments cannot be used (a missing FILE, a subcommand it does not
+ * know): one line on stderr with the usage, exit 2, as for options parseArgs refuses.
+ */
+export class UsageError extends Error {
+  constructor(readonly usage: string) {
+    super(`usage: ${usage}`);
+  }
+}

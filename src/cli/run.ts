@@ -4,7 +4,7 @@ import type { Config } from '../config/schema.js';
 import { clusterFailure } from '../opensearch/failures.js';
 import { ConfigError, CrawlerError, errorMessage } from '../util/errors.js';
 import { createLogger } from '../util/log.js';
-import type { Command, OptionSpec, ParsedValues } from './command.js';
+import { type Command, type OptionSpec, type ParsedValues, UsageError } from './command.js';
 import { configCommand } from './commands/config.js';
 import { demoCommand } from './commands/demo.js';
 import { initCommand } from './commands/init.js';
@@ -138,6 +138,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   try {
     return await command.run({ values: parsed.values, positionals: parsed.positionals, config, log, out });
   } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`crawler ${name}: ${e.message}`);
+      return EXIT.usage;
+    }
     if (e instanceof ConfigError) {
       io.err(`crawler ${name}: ${e.message}`);
       return EXIT.usage;

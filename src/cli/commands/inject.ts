@@ -6,7 +6,7 @@ import { buildStores } from '../../pipeline/compose.js';
 import { injectSeeds } from '../../pipeline/inject.js';
 import { loadURLFilters } from '../../urlfilters/load.js';
 import { systemClock } from '../../util/clock.js';
-import type { Command } from '../command.js';
+import { type Command, UsageError } from '../command.js';
 
 export const injectCommand: Command = {
   name: 'inject',
@@ -20,8 +20,7 @@ export const injectCommand: Command = {
   async run({ positionals, config, log, out }) {
     const file = positionals[0];
     if (!file || positionals.length > 1) {
-      out('usage: crawler inject FILE|-   (one file, or - for standard input)');
-      return 2;
+      throw new UsageError('crawler inject FILE|-   (one file, or - for standard input)');
     }
     if (file !== '-' && !existsSync(file)) {
       out(`crawler inject: no such file: ${file}`);

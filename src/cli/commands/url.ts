@@ -6,7 +6,7 @@ import { HttpProtocol } from '../../protocol/http/client.js';
 import { RobotsService } from '../../protocol/robots/fetch-robots.js';
 import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
-import type { Command } from '../command.js';
+import { type Command, UsageError } from '../command.js';
 
 function when(ms: number, now: number): string {
   const d = Math.round((ms - now) / 60_000);
@@ -28,8 +28,7 @@ export const urlCommand: Command = {
   async run({ positionals, values, config, log, out }) {
     const url = positionals[0];
     if (!url || positionals.length > 1) {
-      out('usage: crawler url URL');
-      return 2;
+      throw new UsageError('crawler url URL');
     }
     const problem = urlProblem(url);
     if (problem !== undefined) {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { CrawlerError, errorMessage } from '../../util/errors.js';
 import { damagedAt, isGzipName, listRecords } from '../../warc/read.js';
 import { recoverDir } from '../../warc/recover.js';
-import type { Command } from '../command.js';
+import { type Command, UsageError } from '../command.js';
 
 const USAGE = 'crawler warc ls FILE... [--json] | crawler warc recover [DIR] [--all] [options]';
 
@@ -82,7 +82,6 @@ export const warcCommand: Command = {
       out(`${recovered.length} .open file${recovered.length === 1 ? '' : 's'} recovered in ${dir}`);
       return 0;
     }
-    out(`usage: ${USAGE}`);
-    return 2;
+    throw new UsageError(USAGE);
   },
 };

@@ -113,9 +113,10 @@ describe('crawler warc', () => {
     expect(readdirSync(dir)).toEqual([name]);
   });
 
-  it('without a known subcommand prints its usage and exits 2', async () => {
+  it('without a known subcommand prints its usage in one line on stderr and exits 2', async () => {
     const r = await crawler('warc', 'rm');
     expect(r.code).toBe(2);
-    expect(r.out[0]).toMatch(/^usage: crawler warc ls FILE/);
+    expect(r.out).toEqual([]);
+    expect(r.err).toEqual([expect.stringMatching(/^crawler warc: usage: crawler warc ls FILE/)]);
   });
 });
