@@ -15,6 +15,11 @@ export interface WarcFilesOptions {
   /** The gzip member of the warcinfo record that begins the file of this name. */
   readonly warcinfo: (filename: string) => Promise<Buffer>;
   readonly clock: Clock;
+  /**
+   * Told when closing a file by age failed (the timer has no caller to reject to); the next append
+   * tries again, and a file left `.open` is recovered at the next start.
+   */
+  readonly onRotationError?: (error: unknown) => void;
 }
 
 /** Where `append` wrote: the file's final name and the offset of each member. */
@@ -48,7 +53,10 @@ export class WarcFiles {
   constructor(private readonly o: WarcFilesOptions) {
     if (o.maxAgeMs > 0) {
       // A quiet crawl still closes its file on time, so that finished files can be replayed.
-      this.timer = setInterval(() => void this.closeIfOld().catch(() => {}), Math.min(o.maxAgeMs, 60_000));
+      this.timer = setInterval(
+        () => void this.closeIfOld().catch((e: unknown) => o.onRotationError?.(e)),
+        Math.min(o.maxAgeMs, 60_000),
+      );
       this.timer.unref();
     }
   }

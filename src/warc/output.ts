@@ -89,6 +89,11 @@ export class WarcOutput {
       clock,
       warcinfo: async (name) =>
         gzipMember(await serialize(warcinfoRecord(name, fields, version, clock.now()))),
+      onRotationError: (e) =>
+        log.warn(
+          { dir, err: errorMessage(e) },
+          'WARC file could not be closed by age; tried again with the next record',
+        ),
     });
     this.archive = new WarcArchive({
       files,

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WARCParser } from 'warcio';
 import { buildConfig } from '../../../src/config/load.js';
 import { ManualClock } from '../../../src/util/clock.js';
@@ -17,7 +17,11 @@ import { answer, T0 } from './support.js';
 const tmp = () => mkdtempSync(join(tmpdir(), 'warc-files-'));
 const writer = { hostname: 'h', pid: 7 };
 
-function files(dir: string, clock: ManualClock, o: { maxBytes?: number; maxAgeMs?: number } = {}) {
+function files(
+  dir: string,
+  clock: ManualClock,
+  o: { maxBytes?: number; maxAgeMs?: number; onRotationError?: (e: unknown) => void } = {},
+) {
   return new WarcFiles({
     dir,
     prefix: 'crawl',
@@ -27,6 +31,7 @@ function files(dir: string, clock: ManualClock, o: { maxBytes?: number; maxAgeMs
     clock,
     warcinfo: async (name) =>
       gzipSync(await serialize(warcinfoRecord(name, { software: 't' }, '1.0', clock.now()))),
+    ...(o.onRotationError ? { onRotationError: o.onRotationError } : {}),
   });
 }
 
@@ -68,6 +73,19 @@ describe('rotating WARC files', () => {
     expect(a.file).toBe('crawl-20250101123015-00000-h-7.warc.gz');
     expect(b.file).toBe('crawl-20250101123015-00001-h-7.warc.gz');
     expect(readdirSync(dir).sort()).toEqual([a.file, b.file]);
+  });
+
+  it('a file that cannot be closed by age (its folder gone) is reported, not swallowed', async () => {
+    const dir = tmp();
+    const clock = new ManualClock(T0);
+    const errors: unknown[] = [];
+    const f = files(dir, clock, { maxAgeMs: 20, onRotationError: (e) => errors.push(e) });
+    await f.append([await member(1)]);
+    rmSync(dir, { recursive: true });
+    clock.advance(1000);
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 10_000 });
+    expect(String(errors[0])).toMatch(/ENOENT/);
+    await f.close().catch(() => {});
   });
 
   it('begin the next file once one reached warc.rotation.size, with the next serial', async () => {
