@@ -29,20 +29,27 @@ export function cpuSeconds(pid) {
 }
 
 /**
- * The pid of the local OpenSearch JVM (the embedded node or a tarball install), if any.
+ * The pid of the local OpenSearch JVM (the embedded node or a tarball install), if any. On a machine
+ * running several embedded nodes, the one of OPENSEARCH_URL's port (scripts/opensearch names its
+ * node folder node-PORT) is preferred.
  * @returns {number | undefined}
  */
 export function findOpenSearchPid() {
+  const port = /:(\d+)\/?$/.exec(process.env.OPENSEARCH_URL ?? '')?.[1] ?? '9200';
+  /** @type {number | undefined} */
+  let any;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (/java/.test(cmd) && /opensearch/i.test(cmd)) return Number(entry);
+      if (!/java/.test(cmd) || !/opensearch/i.test(cmd)) continue;
+      if (cmd.includes(`/node-${port}\0`)) return Number(entry);
+      any ??= Number(entry);
     } catch {
       // the process ended while we looked
     }
   }
-  return undefined;
+  return any;
 }
 
 /**

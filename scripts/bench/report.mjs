@@ -1,6 +1,7 @@
 // @ts-check
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
+import { fewHostSection, fewHostTargets } from './report-fewhost.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
 
 /**
@@ -235,8 +236,9 @@ lines) into a fresh status index: the built CLI in its own process with a ${f0(r
  * @param {import('./inject.mjs').InjectResult} inject
  * @param {number} cores
  * @param {import('./deep.mjs').DeepResult | undefined} deep
+ * @param {import('./fewhost.mjs').FewHostResult | undefined} fewhost
  */
-function targets(profiles, spout, inject, cores, deep) {
+function targets(profiles, spout, inject, cores, deep, fewhost) {
   const small = profiles.find((p) => p.profile === 'small');
   const large = profiles.find((p) => p.profile === 'large');
   /** @type {(docs: number, form: import('./spout.mjs').QueryForm) => import('./spout.mjs').SpoutRow | undefined} */
@@ -282,6 +284,7 @@ function targets(profiles, spout, inject, cores, deep) {
     }
   }
   rows.push(...throughputTargets(small?.crawl, small?.workers, deep));
+  rows.push(...fewHostTargets(fewhost));
   const rss = Math.max(...profiles.map((p) => p.crawl.maxRssMb));
   rows.push(['crawler peak RSS', '<= 300 MB', `${f0(rss)} MB`, rss <= 300]);
   rows.push([
@@ -305,11 +308,12 @@ ${rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d ? 'yes' : '**no**'} |`)
  *   spout: readonly import('./spout.mjs').SpoutRow[],
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
+ *   fewhost?: import('./fewhost.mjs').FewHostResult,
  *   concurrency: number,
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, deep, concurrency }) {
+export function report({ machine, profiles, spout, inject, deep, fewhost, concurrency }) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -335,9 +339,10 @@ addresses, each its own "domain"). Everything else is crawler-default.yaml: robo
 and obeyed, pages are parsed with the default parse filters, indexed into the content index, and
 every status is written to OpenSearch and acknowledged before the URL counts as done.
 
-${targets(profiles, spout, inject, machine.cores, deep)}
+${targets(profiles, spout, inject, machine.cores, deep, fewhost)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
+${fewhost ? fewHostSection(fewhost) : ''}
 ${spoutSection(spout)}
 ${injectSection(inject)}`;
 }

@@ -38,6 +38,35 @@ describe('in-flight URLs and the purgatory', () => {
     expect(f.blocks('u')).toBe(false);
   });
 
+  it('keeps a settled URL out only until a query shows its acknowledged update (its version or a later one)', () => {
+    const clock = new ManualClock(0);
+    const f = new InFlight(30_000, clock);
+    f.add('u');
+    // In flight: blocked whatever the index shows, even the update that settles it.
+    expect(f.blocks('u', 7)).toBe(true);
+    f.settle('u', 7);
+    // The index before its refresh: the document before the update.
+    expect(f.blocks('u', 6)).toBe(true);
+    // No version known (not a query's hit): the purgatory holds.
+    expect(f.blocks('u')).toBe(true);
+    // The refresh made the update visible: free at once, long before the time-to-live.
+    expect(f.blocks('u', 7)).toBe(false);
+    expect(f.inPurgatory).toBe(0);
+    f.add('v');
+    f.settle('v', 3);
+    expect(f.blocks('v', 4)).toBe(false);
+  });
+
+  it('a URL given up unchanged (no version) stays out for the whole time-to-live, whatever a query shows', () => {
+    const clock = new ManualClock(0);
+    const f = new InFlight(30_000, clock);
+    f.add('u');
+    f.settle('u');
+    expect(f.blocks('u', 99)).toBe(true);
+    clock.advance(30_000);
+    expect(f.blocks('u', 99)).toBe(false);
+  });
+
   it('prunes expired purgatory entries', () => {
     const clock = new ManualClock(0);
     const f = new InFlight(1000, clock);
