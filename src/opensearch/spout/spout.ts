@@ -84,6 +84,8 @@ const OWN_KEYS_MAX = 10_000;
 const INNER_HITS_MAX = 100;
 /** Per-key queries in flight at once. */
 const KEY_QUERIES_MAX = 4;
+/** Pages of a per-key query at most, when its hits are URLs in flight already. */
+const KEY_QUERY_PAGES = 4;
 /** A URL settled back due within this long gets a wake-up of its own (a deferral: 5 min at most). */
 const WAKE_HORIZON_MS = 10 * 60_000;
 /** Assumed until the status index's own refresh interval is read. */
@@ -210,7 +212,7 @@ export class Spout {
   adopt(item: SpoutItem): boolean {
     if (this.options.filterQueries.length > 0) return false;
     if (this.options.shards && !this.ownKeys.has(item.key)) return false;
-    if (this.inFlight.blocks(item.url) || this.buffer.has(item.url)) return false;
+    if (this.inFlight.holds(item.url) || this.buffer.has(item.url)) return false;
     if (this.have(item.key) >= this.target(item.key) || (this.demand?.room() ?? 1) <= 0) {
       // No room for it now: a query finds it once the index shows it.
       this.work.wakeAt(item.key, this.clock.now() + this.refreshMs, false);
@@ -260,7 +262,7 @@ export class Spout {
    */
   async isExhausted(lookAheadMs: number): Promise<boolean> {
     try {
-      await this.client.indices.refresh({ index: this.options.index });
+      await this.refresh();
     } catch (e) {
       // Not visible yet is not exhausted: the crawl asks again once the cluster answers.
       if (noAnswer(e)) this.outage.down('index refresh', e);
@@ -328,6 +330,9 @@ export class Spout {
     const keys: string[] = [];
     this.failed = false;
     try {
+      // A URL that waited its purgatory time, settled since the last refresh: the query must show its
+      // new state, or it could emit the URL again (see InFlight).
+      if (this.inFlight.needsRefresh()) await this.refresh();
       const res = await this.client.search({
         index: o.index,
         body: body as never,
@@ -440,39 +445,54 @@ export class Spout {
     void this.keyQuery(key, want);
   }
 
-  private async keyQuery(key: string, size: number): Promise<void> {
+  /**
+   * Asks for up to `want` due URLs of the key after its cursor. Hits of URLs in flight (adopted since
+   * the cursor was set) take room in a page: a full page that added less than wanted is followed by
+   * the next, a few pages at most.
+   */
+  private async keyQuery(key: string, want: number): Promise<void> {
     const o = this.options;
     const started = this.clock.now();
     this.work.refilling(key, true);
     this.keyQueriesRunning++;
     let added = 0;
-    let full = false;
     try {
-      const body = keyQuery(
-        { queryDate: isoDate(started), filterQueries: o.filterQueries, timeoutSecs: o.queryTimeoutSecs },
-        key,
-        size,
-        this.work.cursorOf(key),
-      );
-      const res = await this.client.search({ index: o.index, routing: key, body: body as never });
-      this.outage.up();
-      const hits = keyHitsOf(res.body);
-      full = hits.length >= size;
-      added = this.take(key, hits, size);
-      const last = hits[hits.length - 1]?.sort;
-      if (last) this.work.setCursor(key, last);
-      if (!full) this.work.exhausted(key, started);
-      else this.work.due(key);
+      for (let page = 0; page < KEY_QUERY_PAGES && added < want; page++) {
+        const body = keyQuery(
+          { queryDate: isoDate(started), filterQueries: o.filterQueries, timeoutSecs: o.queryTimeoutSecs },
+          key,
+          want,
+          this.work.cursorOf(key),
+        );
+        const res = await this.client.search({ index: o.index, routing: key, body: body as never });
+        this.outage.up();
+        this.keyQueries++;
+        const hits = keyHitsOf(res.body);
+        added += this.take(key, hits, want - added);
+        const last = hits[hits.length - 1]?.sort;
+        if (last) this.work.setCursor(key, last);
+        if (hits.length < want) {
+          this.work.exhausted(key, started);
+          break;
+        }
+        this.work.due(key);
+      }
     } catch (e) {
       // The timed query covers the key as before; an outage is logged once by whoever sees it.
       if (noAnswer(e)) this.outage.down('spout query', e);
       else this.refused(e);
     } finally {
-      this.keyQueries++;
       this.keyQueriesRunning--;
       this.work.refilling(key, false);
     }
     if (added > 0) this.onBuffered?.();
+  }
+
+  /** Refreshes the status index: every write acknowledged before it is then visible to queries. */
+  private async refresh(): Promise<void> {
+    const startedAt = this.clock.now();
+    await this.client.indices.refresh({ index: this.options.index });
+    this.inFlight.refreshed(startedAt);
   }
 
   /** The status index's refresh interval: how long after an acknowledged write a query may see it. */

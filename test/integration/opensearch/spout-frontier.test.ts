@@ -117,6 +117,21 @@ describe('a settled URL and the purgatory', () => {
     expect(again[0]!.metadata.getFirstValue('round')).toBe('2');
   });
 
+  it('past its purgatory time with no refresh since, its old state is not emitted: the spout refreshes first', async () => {
+    const url = 'http://late.test/page';
+    await put(url, NOW - 10 * MIN);
+    await refresh();
+    const clock = new ManualClock(NOW);
+    const spout = new Spout(client, options, clock, silentLogger);
+    expect((await drain(spout)).map((i) => i.url)).toContain(url);
+    // Fetched: due again tomorrow; the index has not refreshed on its own (a cluster lagging behind).
+    const version = await put(url, NOW + 1440 * MIN);
+    spout.settle(url, { version, nextFetchDate: NOW + 1440 * MIN, key: 'late.test' });
+    clock.advance(options.purgatoryMs + 60_000);
+    expect((await drain(spout)).map((i) => i.url)).not.toContain(url);
+    expect(spout.stats().inPurgatory).toBe(0);
+  });
+
   it('a URL given up unchanged (nothing written) stays out for spout.ttl.purgatory', async () => {
     const url = 'http://giveup.test/page';
     await put(url, NOW - 10 * MIN);
