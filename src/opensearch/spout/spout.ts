@@ -207,7 +207,9 @@ export class Spout {
    * UrlSource contract): taken in flight, as if a query had returned it, when it is this spout's to
    * emit. That is when its key is known to be routed to this spout's shards (a query of its share
    * returned the key; any key without a share), no filter query could exclude it, and it is not in
-   * flight, in the purgatory or buffered. So it is never emitted twice, nor by two instances.
+   * flight, in the purgatory or buffered. So it is never emitted twice, nor by two instances. And
+   * only while its host's queue has room (what the key holds is below its share of the budget and
+   * its pace; the fetch queues have room): otherwise a query finds it once the index shows it.
    */
   adopt(item: SpoutItem): boolean {
     if (this.options.filterQueries.length > 0) return false;
