@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Metadata } from '../../../src/model/metadata.js';
 import { isFeedDocument } from '../../../src/parse/feed/detect.js';
@@ -262,5 +263,34 @@ describe('an HTML page announces its feeds with <link rel="alternate">', () => {
       ),
     );
     expect(urls(r)).toEqual([]);
+  });
+});
+
+describe('the feed parser never throws', () => {
+  const marked = { metadata: { isFeed: 'true' } };
+  const files = ['rss2.xml', 'atom.xml', 'feed.json', 'rss1.rdf', 'rss091.xml', 'rss2-guid.xml'];
+
+  it('on every prefix-and-suffix cut of the fixtures: FETCHED or ERROR "feed parsing"', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...files), fc.nat(), fc.nat(), (file, a, b) => {
+        const bytes = feedFile(file);
+        const [from, to] = [a % bytes.length, b % bytes.length].sort((x, y) => x - y) as [number, number];
+        const r = expectStatus(parse(FEED, bytes.subarray(from, to + 1), XML, marked));
+        expect(['FETCHED', 'ERROR']).toContain(r.status);
+        if (r.status === 'ERROR') expect(r.metadata.getFirstValue('error.source')).toBe('feed parsing');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('on arbitrary bytes and text marked as a feed', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.string({ maxLength: 300 })), (content) => {
+        const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content);
+        const r = expectStatus(parse(FEED, bytes, { 'content-type': 'application/rss+xml' }, marked));
+        expect(['FETCHED', 'ERROR']).toContain(r.status);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
