@@ -1,6 +1,7 @@
 // @ts-check
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
+import { feedsSection } from './report-feeds.mjs';
 import { fewHostSection, fewHostTargets } from './report-fewhost.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
 
@@ -309,11 +310,12 @@ ${rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d ? 'yes' : '**no**'} |`)
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
  *   fewhost?: import('./fewhost.mjs').FewHostResult,
+ *   feeds?: import('./feeds.mjs').FeedsResult,
  *   concurrency: number,
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, deep, fewhost, concurrency }) {
+export function report({ machine, profiles, spout, inject, deep, fewhost, feeds, concurrency }) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -343,6 +345,7 @@ ${targets(profiles, spout, inject, machine.cores, deep, fewhost)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
 ${fewhost ? fewHostSection(fewhost) : ''}
+${feeds ? feedsSection(feeds) : ''}
 ${spoutSection(spout)}
 ${injectSection(inject)}`;
 }
