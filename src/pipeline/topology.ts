@@ -16,9 +16,12 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
                   |             (warc.enabled: every answer -> WARC files first)
                   |        200 |                \ 304, 3xx, 4xx, 5xx, errors, robots, crawl delay
                   |            v                 \
-                  |     Sitemap parser -> HTML parser (outlinks, text, meta)
-                  |            |                   \ outlinks (DISCOVERED), parse errors
-                  |            v                    \
+                  |     Sitemap parser -> shunt by media type --PDF, Office...--> Tika stage
+                  |            | HTML, text              (tika.max.concurrent, parser.tika.timeout;
+                  |            v                          Tika server: embedded or tika.server.url)
+                  |     HTML parser (outlinks, text, meta) <-- Tika's XHTML, parse.* metadata --+
+                  |            |                   \ outlinks (DISCOVERED), parse errors,
+                  |            v                    \ Tika failures (tika.* causes)
                   |         Indexer --------------------------> content index
                   |            | FETCHED after the content write is acknowledged
                   |            v

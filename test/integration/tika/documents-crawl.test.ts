@@ -67,28 +67,28 @@ afterAll(async () => {
   await deleteIndices(names.status, names.content, down.status, down.content);
 });
 
-function conf(n: { status: string; content: string }, extra: Record<string, unknown>): string {
+function conf(n: { status: string; content: string }): string {
   return writeConf({
     ...fastCrawlSettings(n),
     'metadata.persist': persistAlso('parse.*', 'parsed.by', 'error.message', 'http.content.limit'),
-    ...extra,
   });
 }
 
-async function crawl(c: string, seeds: string[]): Promise<void> {
+async function crawl(c: string, seeds: string[], tikaUrl: string): Promise<void> {
   const file = join(c, '..', 'seeds.txt');
   writeFileSync(file, `${seeds.join('\n')}\n`);
   expect((await crawler('inject', file, '--conf', c)).code).toBe(0);
-  const run = await crawler('run', '--once', '--conf', c);
+  // --set: wins over a TIKA_URL in the environment.
+  const run = await crawler('run', '--once', '--conf', c, '--set', `tika.server.url=${tikaUrl}`);
   expect(run.err).toEqual([]);
   expect(run.code).toBe(0);
 }
 
 describe('documents through Tika in a crawl', () => {
   it('indexes PDF, DOCX and XLSX with their text, title and parse.* metadata, follows their links, and ends the others with a Tika cause', async () => {
-    const c = conf(names, { 'tika.server.url': tika });
+    const c = conf(names);
     // big.pdf may keep 4000 bytes only: it is cut, and a cut document cannot be parsed.
-    await crawl(c, [`${origin}/`, `${origin}/big.pdf\thttp.content.limit=4000`]);
+    await crawl(c, [`${origin}/`, `${origin}/big.pdf\thttp.content.limit=4000`], tika);
     const docs = await statusDocs(names.status);
     const st = (path: string) => docs.get(`${origin}${path}`);
     const statuses = Object.fromEntries([...docs].map(([u, d]) => [u.slice(origin.length), d.status]));
@@ -166,8 +166,8 @@ describe('documents through Tika in a crawl', () => {
   it('a Tika server that cannot be reached costs the documents a FETCH_ERROR (tika.unavailable), never the URL; pages are crawled as usual', async () => {
     // A port nothing listens on: the site's own port, on another loopback address.
     const nowhere = `http://127.0.5.9:${new URL(origin).port}`;
-    const c = conf(down, { 'tika.server.url': nowhere });
-    await crawl(c, [`${origin}/`]);
+    const c = conf(down);
+    await crawl(c, [`${origin}/`], nowhere);
     const docs = await statusDocs(down.status);
     expect(docs.get(`${origin}/`)!.status).toBe('FETCHED');
     for (const path of ['/report.pdf', '/letter.docx', '/figures.xlsx']) {
