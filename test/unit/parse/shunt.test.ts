@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { defaultParseConfig, parseSettings } from '../../../src/parse/settings.js';
 import { documentSignature, sniffZipDocument } from '../../../src/parse/shunt.js';
 import type { ParseResult } from '../../../src/parse/types.js';
+import { fromWire, toWire } from '../../../src/parse/worker/protocol.js';
 import { ConfigError } from '../../../src/util/errors.js';
 import { expectParsed, expectStatus, parse } from './support.js';
 
+const PDF_TYPE = 'application/pdf';
 const doc = (name: string): Buffer =>
   readFileSync(new URL(`../../fixtures/documents/${name}`, import.meta.url));
 
@@ -92,6 +94,16 @@ describe('the shunt: documents go to the Tika stage, by media type', () => {
     expect(() =>
       parseSettings(defaultParseConfig({ 'parser.mimetype.whitelist': ['application/(pdf'] })),
     ).toThrow(/parser\.mimetype\.whitelist: "application\/\(pdf" is not a regular expression/);
+  });
+});
+
+describe('parser threads', () => {
+  it('hand a document over to the main thread as it is', () => {
+    const r = expectHandOff(parse('https://x.test/r.pdf', doc('report.pdf'), { 'content-type': PDF_TYPE }));
+    const back = expectHandOff(fromWire(JSON.parse(JSON.stringify(toWire(r)))));
+    expect(back.mediaType).toBe(PDF_TYPE);
+    expect(back.metadata.toJSON()).toEqual(r.metadata.toJSON());
+    expect(back.outlinks).toEqual([]);
   });
 });
 
