@@ -1,6 +1,7 @@
 // @ts-check
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
+import { feedsSection } from './report-feeds.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
 
 /**
@@ -336,11 +337,12 @@ ${rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d ? 'yes' : '**no**'} |`)
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
  *   documents?: import('./documents.mjs').DocumentsResult,
+ *   feeds?: import('./feeds.mjs').FeedsResult,
  *   concurrency: number,
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, deep, documents, concurrency }) {
+export function report({ machine, profiles, spout, inject, deep, documents, feeds, concurrency }) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -370,6 +372,7 @@ ${targets(profiles, spout, inject, machine.cores, deep)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
 ${documents ? documentsSection(documents) : ''}
+${feeds ? feedsSection(feeds) : ''}
 ${spoutSection(spout)}
 ${injectSection(inject)}`;
 }

@@ -34,6 +34,7 @@ export interface ParseSettings {
   readonly sitemap: SitemapSettings;
   /** Where documents (PDF, Office...) go to the Tika stage; undefined with tika.enabled false. */
   readonly documents: DocumentShunt | undefined;
+  readonly feed: FeedSettings;
 }
 
 export interface TextSettings {
@@ -55,6 +56,17 @@ export interface SitemapSettings {
   /** Decompressed gzip sitemaps larger than this are broken (the sitemaps.org limit is 50 MB). */
   readonly maxDecompressedBytes: number;
 }
+
+export interface FeedSettings {
+  readonly sniff: boolean;
+  /** -1 = keep all. */
+  readonly filterHoursSincePublished: number;
+  /** Characters of feed.description; 0 = none. */
+  readonly descriptionMaxLength: number;
+}
+
+/** feed.description is a keyword in the status index, whose terms may not pass 32766 bytes. */
+export const MAX_FEED_DESCRIPTION = 8000;
 
 /**
  * The number of include selectors the text collector can track: one bit each in its element flags,
@@ -107,6 +119,10 @@ export function parseSettings(config: ParseConfig): ParseSettings {
       );
   }
   const whitelist = compileWhitelist(config['parser.mimetype.whitelist'], problems);
+  if (config['feed.description.maxlength'] > MAX_FEED_DESCRIPTION)
+    problems.push(
+      `feed.description.maxlength: ${config['feed.description.maxlength']} is above ${MAX_FEED_DESCRIPTION} (a keyword of the status index holds at most 32766 bytes)`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     protocolPrefix: config['protocol.md.prefix'],
@@ -135,5 +151,10 @@ export function parseSettings(config: ParseConfig): ParseSettings {
       maxDecompressedBytes: MAX_SITEMAP_BYTES,
     },
     documents: config['tika.enabled'] ? documentShunt(whitelist) : undefined,
+    feed: {
+      sniff: config['feed.sniffContent'],
+      filterHoursSincePublished: config['feed.filter.hours.since.published'],
+      descriptionMaxLength: config['feed.description.maxlength'],
+    },
   };
 }
