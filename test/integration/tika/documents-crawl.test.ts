@@ -70,6 +70,8 @@ afterAll(async () => {
 function conf(n: { status: string; content: string }): string {
   return writeConf({
     ...fastCrawlSettings(n),
+    // A generous ceiling: on a busy machine a 1 s fetch timeout turned documents into FETCH_ERRORs.
+    'http.timeout': 10_000,
     'metadata.persist': persistAlso('parse.*', 'parsed.by', 'error.message', 'http.content.limit'),
   });
 }
@@ -91,7 +93,13 @@ describe('documents through Tika in a crawl', () => {
     await crawl(c, [`${origin}/`, `${origin}/big.pdf\thttp.content.limit=4000`], tika);
     const docs = await statusDocs(names.status);
     const st = (path: string) => docs.get(`${origin}${path}`);
-    const statuses = Object.fromEntries([...docs].map(([u, d]) => [u.slice(origin.length), d.status]));
+    // Status and cause: a failure shows why at once.
+    const statuses = Object.fromEntries(
+      [...docs].map(([u, d]) => [
+        u.slice(origin.length),
+        [d.status, d.metadata['error.cause']?.[0]].filter(Boolean).join(' '),
+      ]),
+    );
     expect(statuses).toEqual({
       '/': 'FETCHED',
       '/report.pdf': 'FETCHED',
@@ -100,9 +108,9 @@ describe('documents through Tika in a crawl', () => {
       '/download?id=7': 'FETCHED',
       '/linked-from-pdf.html': 'FETCHED',
       '/linked-from-docx.html': 'FETCHED',
-      '/encrypted.pdf': 'ERROR',
-      '/broken.pdf': 'ERROR',
-      '/big.pdf': 'ERROR',
+      '/encrypted.pdf': 'ERROR tika.encrypted',
+      '/broken.pdf': 'ERROR tika.parse.error',
+      '/big.pdf': 'ERROR tika.trimmed',
     });
 
     // Tika's metadata as parse.* keys; parse.Content-Type says what the document is.
