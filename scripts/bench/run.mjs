@@ -8,8 +8,9 @@
 // profile also under the CPU profiler (the per-area breakdown), with WARC output and with two
 // worker processes (--workers 2). Then the deep site (one host found page by page,
 // scripts/bench/deep.mjs) beside Crawlee, the few-host documentation site (scripts/bench/fewhost.mjs)
-// beside wget -r and Crawlee, the feeds profile (scripts/bench/feeds.mjs), the spout query at 100 k
-// and 1 M status documents, and `crawler inject` of a million seed lines.
+// beside wget -r and Crawlee, PDFs through Apache Tika (scripts/bench/documents.mjs), the feeds
+// profile (scripts/bench/feeds.mjs), the spout query at 100 k and 1 M status documents, and
+// `crawler inject` of a million seed lines.
 //
 // Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
 // stopped after); BENCH_QUICK=1 for a smoke run of small sizes (not a report).
@@ -23,6 +24,7 @@ import { Client } from '@opensearch-project/opensearch';
 import { areaShares } from './areas.mjs';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
 import { deepSiteBench } from './deep.mjs';
+import { documentsBench } from './documents.mjs';
 import { feedsBench } from './feeds.mjs';
 import { fewHostBench } from './fewhost.mjs';
 import { injectBench } from './inject.mjs';
@@ -290,6 +292,15 @@ try {
     pages: quick ? 20 : 50,
     log: say,
   });
+  say('documents: PDFs through Apache Tika (scripts/bench/documents.mjs)');
+  const documents = await documentsBench({
+    root,
+    opensearchUrl: os.url,
+    client: os.client,
+    documents: quick ? 40 : 300,
+    tikaPort: Number(process.env.BENCH_TIKA_PORT ?? 9998),
+    log: say,
+  });
   const feeds = await feedsBench({ root, opensearchUrl: os.url, client: os.client, quick, log: say });
   const maxDocs = quick ? 100_000 : 1_000_000;
   say(`spout at scale: loading ${maxDocs.toLocaleString('en-US')} status documents`);
@@ -329,6 +340,7 @@ try {
     inject,
     deep,
     fewhost,
+    documents,
     feeds,
     concurrency: CONCURRENCY,
   });
