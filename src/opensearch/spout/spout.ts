@@ -134,6 +134,10 @@ export class Spout {
   private keyQueries = 0;
   private refreshMs = DEFAULT_REFRESH_MS;
   private refreshRead = false;
+  /** Due hits the last timed query held back: settled URLs whose new state a query cannot show yet. */
+  private heldBack = 0;
+  /** The last timed query's answer missed shards (failed or timed out): it did not see every due URL. */
+  private partial = false;
 
   constructor(
     private readonly client: Client,
@@ -260,9 +264,14 @@ export class Spout {
    * `--once`: refreshes the status index so that every acknowledged write is visible, then queries
    * for URLs due within `lookAheadMs` (URLs discovered during the run are due at their discovery
    * time, after the kept query date, and rounding may have put them a little past now). True when
-   * none were found by a query that worked and nothing is in flight.
+   * none were found by a query that worked on every shard, nothing is in flight, and no due URL was
+   * held back (a URL given up unchanged stays in the purgatory for a while, but it is still due: the
+   * crawl is not over until it has been emitted again).
    */
   async isExhausted(lookAheadMs: number): Promise<boolean> {
+    // A query sent before the refresh below may not show the writes it makes visible: let it end,
+    // and ask with a query of our own.
+    while (this.querying) await this.querying;
     try {
       await this.refresh();
     } catch (e) {
@@ -271,10 +280,14 @@ export class Spout {
       else this.refused(e);
       return false;
     }
+    while (this.querying) await this.querying;
     this.resetQueryDate(lookAheadMs);
+    const added = await this.query();
     return (
-      (await this.query()) === 0 &&
+      added === 0 &&
       !this.failed &&
+      !this.partial &&
+      this.heldBack === 0 &&
       this.inFlight.size === 0 &&
       this.keyQueriesRunning === 0 &&
       this.buffer.size === 0
@@ -331,6 +344,9 @@ export class Spout {
     let hits = 0;
     const keys: string[] = [];
     this.failed = false;
+    const wasPartial = this.partial;
+    this.partial = false;
+    this.heldBack = 0;
     try {
       // A URL that waited its purgatory time, settled since the last refresh: the query must show its
       // new state, or it could emit the URL again (see InFlight).
@@ -343,6 +359,14 @@ export class Spout {
       this.outage.up();
       this.lastRefusal = undefined;
       this.inFlight.prune();
+      // A shard that failed (rejected, out of memory) or a query that timed out answers without error,
+      // with the hits of the other shards only: fine to fetch, but no proof that nothing else is due.
+      this.partial = missedShards(res.body);
+      if (this.partial && !wasPartial)
+        this.log.warn(
+          { index: o.index },
+          'a spout query missed shards (failed or timed out): its URLs are fetched, but --once asks again',
+        );
       const buckets = hitsOf(o.form, res.body);
       if (buckets.length > 0) this.lastKeys = buckets.length;
       // The extra share beyond max.urls.per.bucket is bounded by the room in the fetch queues.
@@ -394,8 +418,10 @@ export class Spout {
       const url = (hit._source as { url?: unknown } | undefined)?.url;
       if (typeof url === 'string' && (this.inFlight.blocks(url, hit._version) || this.buffer.has(url))) {
         // A settled URL the index does not show updated yet: ask again once it may.
-        if (!this.inFlight.isActive(url) && !this.buffer.has(url))
+        if (!this.inFlight.isActive(url) && !this.buffer.has(url)) {
+          this.heldBack++;
           this.work.wakeAt(key, this.clock.now() + this.refreshMs, false);
+        }
         continue;
       }
       const doc = fromStatusSource(hit._source);
@@ -521,4 +547,10 @@ export class Spout {
       'spout query failed; retrying every spout.min.delay.queries (logged again only if the reason changes)',
     );
   }
+}
+
+/** True when a search answer lacks some shards' hits (`_shards.failed`, or `timed_out`). */
+function missedShards(body: unknown): boolean {
+  const b = body as { timed_out?: boolean; _shards?: { failed?: number } } | undefined;
+  return b?.timed_out === true || (b?._shards?.failed ?? 0) > 0;
 }

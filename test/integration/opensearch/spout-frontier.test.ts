@@ -23,6 +23,8 @@ const names = uniqueIndexNames('frontier');
 const config = testConfig(names);
 const timed = uniqueIndexNames('frontier-timed');
 const timedConfig = testConfig(timed);
+// One of its own for --once, where any other due URL would answer the question.
+const held = uniqueIndexNames('frontier-held');
 const { client } = createClient(config);
 const NOW = Date.UTC(2025, 0, 10);
 const MIN = 60_000;
@@ -83,12 +85,13 @@ function demand(over: Partial<FetchDemand> = {}): FetchDemand {
 beforeAll(async () => {
   await ensureIndices(client, planIndices(config));
   await ensureIndices(client, planIndices(timedConfig));
+  await ensureIndices(client, planIndices(testConfig(held)));
   // Refreshes happen when the test asks for them, so "not searchable yet" lasts as long as it must.
   await client.indices.putSettings({ index: names.status, body: { index: { refresh_interval: '-1' } } });
 });
 
 afterAll(async () => {
-  await deleteIndices(names.status, names.content, timed.status, timed.content);
+  await deleteIndices(names.status, names.content, timed.status, timed.content, held.status, held.content);
   await client.close();
 });
 
@@ -144,6 +147,24 @@ describe('a settled URL and the purgatory', () => {
     expect((await drain(spout)).map((i) => i.url)).not.toContain(url);
     clock.advance(1);
     expect((await drain(spout)).map((i) => i.url)).toContain(url);
+  });
+});
+
+describe('--once and a URL held in the purgatory', () => {
+  it('is not exhausted while a due URL given up unchanged waits its purgatory time; it is emitted after it', async () => {
+    const url = 'http://held.test/page';
+    await put(url, NOW - 10 * MIN, {}, held.status);
+    await refresh(held.status);
+    const clock = new ManualClock(NOW);
+    const spout = new Spout(client, { ...options, index: held.status }, clock, silentLogger);
+    expect((await drain(spout)).map((i) => i.url)).toEqual([url]);
+    // Given up unchanged (its status write failed, say): still due, so the crawl is not over.
+    spout.settle(url);
+    expect(await spout.isExhausted(0)).toBe(false);
+    expect(await drain(spout)).toEqual([]);
+    clock.advance(options.purgatoryMs);
+    expect(await spout.isExhausted(0)).toBe(false);
+    expect((await drain(spout)).map((i) => i.url)).toEqual([url]);
   });
 });
 
