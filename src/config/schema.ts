@@ -6,6 +6,7 @@ import { filterKeys } from './keys/filters.js';
 import { opensearchKeys } from './keys/opensearch.js';
 import { parseKeys } from './keys/parse.js';
 import { protocolKeys } from './keys/protocol.js';
+import { renderKeys } from './keys/render.js';
 import { rulesKeys } from './keys/rules.js';
 import { warcKeys } from './keys/warc.js';
 
@@ -20,6 +21,7 @@ export const KEYS = {
   ...filterKeys,
   ...parseKeys,
   ...warcKeys,
+  ...renderKeys,
 } as const satisfies Record<string, KeyDef>;
 
 export type KeyName = keyof typeof KEYS;

@@ -101,6 +101,8 @@ export class Fetcher {
   private readonly waiters: (() => void)[] = [];
   private idleWaiters: (() => void)[] = [];
   private submitting = 0;
+  /** The queue of each page being fetched, kept only for a protocol that reports subrequests. */
+  private readonly fetching: Map<string, string> | undefined;
 
   constructor(
     private readonly options: FetcherOptions,
@@ -116,6 +118,12 @@ export class Fetcher {
       released: () => this.waiters.shift()?.(),
     });
     this.pool = new PQueue({ concurrency: options.threads });
+    if (deps.protocol.reportTo) {
+      this.fetching = new Map();
+      deps.protocol.reportTo({
+        answered: (page, url, code, ra) => this.subrequestAnswered(page, url, code, ra),
+      });
+    }
     if (options.queueTimeoutMs >= 0) {
       this.expiryTimer = setInterval(
         () => this.expire(),
@@ -272,6 +280,7 @@ export class Fetcher {
         return;
       }
       if (decision.kind === 'set') this.queues.setCrawlDelay(key, decision.delayMs);
+      this.fetching?.set(item.url, key);
       const response = await this.deps.protocol.fetch(item.url, md);
       const code = response.statusCode;
       if (code === 429 || code >= 500) {
@@ -313,10 +322,26 @@ export class Fetcher {
         sink.status(outcomeOfException(item.url, item.metadata, fetchExceptionOf(e)));
       }
     } finally {
+      this.fetching?.delete(item.url);
       this.queues.finish(key, asap);
       this.waiters.shift()?.();
       this.checkIdle();
     }
+  }
+
+  /** A rendered page's request to its own host counts in that host's health (host-reactions.ts). */
+  private subrequestAnswered(page: string, url: string, code: number | undefined, retryAfter?: string): void {
+    const key = this.fetching?.get(page);
+    if (key === undefined) return;
+    let same: boolean;
+    try {
+      same = new URL(page).hostname === new URL(url).hostname;
+    } catch {
+      return;
+    }
+    if (!same) return;
+    const ra = code === 429 || code === 503 ? retryAfterMs(retryAfter, this.deps.clock.now()) : undefined;
+    this.hosts.subrequest(key, code, ra);
   }
 
   /** Puts a URL back unfetched: one status event, as described on the class. */
