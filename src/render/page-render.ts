@@ -35,7 +35,10 @@ export class RenderHung extends Error {
 const QUIET_MS = 100;
 /** ...for at most this long: a page that polls forever is taken as it is then. */
 const SETTLE_MAX_MS = 2_000;
-/** Serialising the DOM of a page whose scripts still run takes longer than this only when it hangs. */
+/**
+ * Serialising the DOM of a page whose scripts still run takes longer than this (or than the render's
+ * own time limit, when shorter) only when it hangs.
+ */
 const CONTENT_GRACE_MS = 5_000;
 
 /** Fields that described the answer as sent, not the decoded bytes handed to the browser. */
@@ -123,7 +126,8 @@ export async function renderOn(
       await gate.changed(Math.min(QUIET_MS, settleUntil - now));
     }
   }
-  const html = await timeout(page.content(), Math.max(deadline - performance.now(), 0) + CONTENT_GRACE_MS);
+  const grace = Math.min(CONTENT_GRACE_MS, timing.timeoutMs);
+  const html = await timeout(page.content(), Math.max(deadline - performance.now(), 0) + grace);
   if (html === 'timeout') throw new RenderHung(`${doc.url}: the page stopped answering while rendered`);
   return { html, outcome, ms: performance.now() - started };
 }

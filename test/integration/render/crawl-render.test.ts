@@ -21,6 +21,9 @@ const APP = '127.0.24.1';
 const PLAIN = '127.0.24.2';
 /** A host the app's script calls, on an address the crawl excludes. */
 const SECRET = '127.0.24.9';
+/** An app whose browser is killed during the crawl. */
+const KILL = '127.0.24.3';
+const KILL_PAGES = ['/k0', '/k1', '/k2', '/k3', '/k4'];
 const site = new Site();
 const created: string[] = [];
 
@@ -76,7 +79,7 @@ let secretHits = 0;
 
 beforeAll(async () => {
   requireChromium();
-  await site.start([APP, PLAIN, SECRET]);
+  await site.start([APP, PLAIN, SECRET, KILL]);
   const secret = site.origin(SECRET);
   site.route(SECRET, '/leak', (_n, _q, res) => {
     secretHits++;
@@ -226,5 +229,48 @@ describe('rendering in a crawl, with no rule configured (adaptive)', () => {
     expect(home.payload.toString()).toContain('<div id="root"></div>');
     expect(home.payload.toString()).not.toContain('rendered-only-text');
     expect(lines.some((l) => String(l.msg).startsWith('rendering:'))).toBe(true);
+  }, 120_000);
+});
+
+describe('a browser that dies in the middle of a crawl', () => {
+  it('is started again, and the crawl ends with every URL written (none lost)', async () => {
+    const { names, settings } = settingsFor('render-kill', {
+      // Every page is rendered, by a rule: no samples, no adaptive choice.
+      'protocol.delegator.config': [{ className: 'playwright' }],
+    });
+    const app = site.origin(KILL);
+    let pid: () => number | undefined = () => undefined;
+    let killed = 0;
+    site.route(KILL, '/robots.txt', robots('User-agent: *\nAllow: /\n'));
+    for (const p of KILL_PAGES) {
+      site.route(KILL, p, shell(site.origin(SECRET)));
+      site.route(KILL, `/api/page?path=${encodeURIComponent(p)}`, (_n, _q, res) => {
+        // The third page's data request kills the browser before it is answered.
+        if (p === KILL_PAGES[2] && killed === 0 && pid() !== undefined) {
+          killed++;
+          process.kill(pid()!, 'SIGKILL');
+        }
+        const i = KILL_PAGES.indexOf(p);
+        const links = KILL_PAGES.slice(i + 1, i + 3);
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ title: p, text: words(50, 'killword'), links }));
+      });
+    }
+    site.route(KILL, '/app.js', (_n, _q, res) =>
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(APP_JS),
+    );
+    const { lines } = await crawl(settings, [`${app}${KILL_PAGES[0]}`], (c) => {
+      pid = () => c.rendering.renderer?.pool.pid;
+    });
+    expect(killed).toBe(1);
+    const docs = await statusDocs(names.status);
+    for (const p of KILL_PAGES) expect(docs.get(`${app}${p}`)?.status, p).toBe('FETCHED');
+    const summary = lines.find((l) => String(l.msg).startsWith('rendering:')) as {
+      browser: { launches: number; deaths: number };
+      retried: number;
+    };
+    expect(summary.browser).toMatchObject({ launches: 2, deaths: 1 });
+    expect(summary.retried).toBeGreaterThanOrEqual(1);
   }, 120_000);
 });
