@@ -101,8 +101,13 @@ export class Fetcher {
   private readonly waiters: (() => void)[] = [];
   private idleWaiters: (() => void)[] = [];
   private submitting = 0;
-  /** The queue of each page being fetched, kept only for a protocol that reports subrequests. */
-  private readonly fetching: Map<string, string> | undefined;
+  /**
+   * Each page being fetched: its queue and the failed answers its own requests got, kept only for a
+   * protocol that reports them (rendering).
+   */
+  private readonly fetching:
+    | Map<string, { key: string; failed: [number | undefined, number | undefined][] }>
+    | undefined;
 
   constructor(
     private readonly options: FetcherOptions,
@@ -280,7 +285,7 @@ export class Fetcher {
         return;
       }
       if (decision.kind === 'set') this.queues.setCrawlDelay(key, decision.delayMs);
-      this.fetching?.set(item.url, key);
+      this.fetching?.set(item.url, { key, failed: [] });
       const response = await this.deps.protocol.fetch(item.url, md);
       const code = response.statusCode;
       if (code === 429 || code >= 500) {
@@ -292,6 +297,9 @@ export class Fetcher {
       } else {
         this.hosts.success(key, `HTTP ${code}`);
       }
+      // After the page's own answer, which would otherwise undo them at once.
+      if (this.fetching)
+        for (const [c, ra] of this.fetching.get(item.url)!.failed) this.hosts.subrequest(key, c, ra);
       const outcome = outcomeOfResponse({
         url: item.url,
         metadata: md,
@@ -329,10 +337,14 @@ export class Fetcher {
     }
   }
 
-  /** A rendered page's request to its own host counts in that host's health (host-reactions.ts). */
+  /**
+   * A rendered page's request to its own host that failed (429, 5xx, no answer) counts in that
+   * host's health (host-reactions.ts), once the page's own answer is recorded.
+   */
   private subrequestAnswered(page: string, url: string, code: number | undefined, retryAfter?: string): void {
-    const key = this.fetching?.get(page);
-    if (key === undefined) return;
+    if (code !== undefined && code !== 429 && code < 500) return;
+    const entry = this.fetching?.get(page);
+    if (entry === undefined) return;
     let same: boolean;
     try {
       same = new URL(page).hostname === new URL(url).hostname;
@@ -341,7 +353,7 @@ export class Fetcher {
     }
     if (!same) return;
     const ra = code === 429 || code === 503 ? retryAfterMs(retryAfter, this.deps.clock.now()) : undefined;
-    this.hosts.subrequest(key, code, ra);
+    entry.failed.push([code, ra]);
   }
 
   /** Puts a URL back unfetched: one status event, as described on the class. */

@@ -116,7 +116,7 @@ export class HostReactions {
    */
   subrequest(key: string, code: number | undefined, retryAfter: number | undefined): void {
     if (code !== undefined && code !== 429 && code < 500) return;
-    const health = this.d.queues.existingHealthOf(key);
+    const health = this.d.queues.healthOf(key);
     if (!health) return;
     const now = this.d.clock.now();
     const reason =
