@@ -185,3 +185,15 @@ export async function hostRenderRecord(
   const body = res.body as { found?: boolean; _source?: { render?: unknown } };
   return body.found ? fromStored(body._source?.render) : undefined;
 }
+
+/** One line on a host's decision, for `crawler url`. */
+export function describeRecord(host: string, r: HostRenderRecord | undefined): string {
+  if (!r) return `host ${host}: no render decision (no sign of script-built pages seen on it)`;
+  const when = (ms: number | undefined) => (ms === undefined ? '?' : new Date(ms).toISOString());
+  const round = `${r.samples} samples, ${r.gains} gained, ${r.failures} failed renders`;
+  if (r.decision === 'candidate')
+    return `host ${host}: candidate since ${when(r.since)} (sign ${r.signal}); ${round} so far`;
+  const next =
+    r.recheckAt === undefined ? 'being checked again now' : `checked again after ${when(r.recheckAt)}`;
+  return `host ${host}: ${r.decision === 'render' ? 'rendered' : 'not rendered'} since ${when(r.decidedAt)}: ${r.reason} (sign ${r.signal}; ${round}); ${next}`;
+}

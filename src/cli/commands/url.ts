@@ -1,5 +1,6 @@
 import { MD } from '../../model/keys.js';
 import { connect } from '../../opensearch/client.js';
+import { describeRecord, hostRenderRecord } from '../../opensearch/render-decisions.js';
 import { documentId, fromStatusSource, partitionKey } from '../../opensearch/status-doc.js';
 import { urlProblem } from '../../pipeline/inject.js';
 import { HttpProtocol } from '../../protocol/http/client.js';
@@ -100,6 +101,12 @@ export const urlCommand: Command = {
             characters: String(c._source.content ?? '').length,
           }
         : 'not in the content index';
+      // Rendering (src/render): the decision of the URL's host, from the hosts index.
+      const host = new URL(url).hostname;
+      const rendering = await hostRenderRecord(client, cfg['opensearch.hosts.index.name'], host).catch(
+        () => undefined,
+      );
+      report.rendering = rendering ?? 'no decision';
       if (values.robots) {
         const protocol = new HttpProtocol(cfg, { clock: systemClock });
         try {
@@ -141,6 +148,7 @@ export const urlCommand: Command = {
       out(
         `  content: ${typeof report.content === 'string' ? report.content : JSON.stringify(report.content)}`,
       );
+      out(`  rendering: ${describeRecord(host, rendering)}`);
       if (report.robots) out(`  robots.txt: ${report.robots}`);
       return doc ? 0 : 1;
     } finally {

@@ -6,7 +6,15 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConfig } from '../../../src/config/load.js';
 import { buildCrawl } from '../../../src/pipeline/compose.js';
-import { contentDocs, fastCrawlSettings, persistAlso, statusDocs, testClient } from '../../support/crawl.js';
+import {
+  contentDocs,
+  crawler,
+  fastCrawlSettings,
+  persistAlso,
+  statusDocs,
+  testClient,
+  writeConf,
+} from '../../support/crawl.js';
 import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
 import { robots, Site } from '../../support/site.js';
 import { readWarc, warcFiles } from '../../support/warc.js';
@@ -229,6 +237,21 @@ describe('rendering in a crawl, with no rule configured (adaptive)', () => {
     expect(home.payload.toString()).toContain('<div id="root"></div>');
     expect(home.payload.toString()).not.toContain('rendered-only-text');
     expect(lines.some((l) => String(l.msg).startsWith('rendering:'))).toBe(true);
+
+    // Operators see the decision: crawler url for a page of the host, crawler stats for all hosts.
+    const conf = writeConf(settings);
+    const url = await crawler('url', `${app}/a`, '--conf', conf);
+    expect(url.out).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^  rendering: host ${APP}: rendered since .*samples gained by rendering \\(sign empty-root:root`,
+        ),
+      ),
+    );
+    expect(url.out).toContain('    render.outcome = rendered');
+    const stats = await crawler('stats', '--conf', conf);
+    expect(stats.out).toContain('  rendering: hosts render 1');
+    expect(stats.out).toContainEqual(expect.stringMatching(new RegExp(`^    ${APP}  \\(`)));
   }, 120_000);
 });
 
