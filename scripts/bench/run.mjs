@@ -24,6 +24,7 @@ import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
 import { deepSiteBench } from './deep.mjs';
 import { injectBench } from './inject.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
+import { renderBench } from './render.mjs';
 import { report } from './report.mjs';
 import { spoutBench } from './spout.mjs';
 
@@ -274,6 +275,8 @@ try {
     politePages: quick ? 6 : 15,
     log: say,
   });
+  // Rendering (render.mjs): an app host beside plain hosts, against Crawlee's PlaywrightCrawler.
+  const render = await renderBench({ root, opensearchUrl: os.url, client: os.client, quick, log: say });
   const maxDocs = quick ? 100_000 : 1_000_000;
   say(`spout at scale: loading ${maxDocs.toLocaleString('en-US')} status documents`);
   const spout = await spoutBench({ opensearchUrl: os.url, maxDocs, log: say });
@@ -305,7 +308,7 @@ try {
     minutes: (Date.now() - started) / 60_000,
     quick,
   };
-  const md = report({ machine, profiles, spout, inject, deep, concurrency: CONCURRENCY });
+  const md = report({ machine, profiles, spout, inject, deep, render, concurrency: CONCURRENCY });
   if (!quick) writeFileSync(join(here, 'RESULTS.md'), md);
   console.log(`\n${md}`);
   say(quick ? 'quick run: RESULTS.md left unchanged' : 'written to scripts/bench/RESULTS.md');

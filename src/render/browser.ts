@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { childWithArg } from './processes.js';
+import { childWithArg, endedChildrenCpuMs } from './processes.js';
 
 /**
  * Chromium's flags. Besides headless and the usual container flags, everything that would make the
@@ -103,7 +103,7 @@ export class BrowserPool {
   private launchError = '';
   private closed = false;
   /** Browsers started (or connected to) and browsers that died, for the summary and tests. */
-  readonly stats = { launches: 0, deaths: 0, restarts: 0, pagesOpened: 0 };
+  readonly stats = { launches: 0, deaths: 0, restarts: 0, pagesOpened: 0, endedCpuMs: 0 };
 
   constructor(
     private readonly o: BrowserOptions,
@@ -295,8 +295,11 @@ export class BrowserPool {
   private async shut(gen: Generation): Promise<void> {
     gen.retired = true;
     for (const [g, v] of this.generations) if (v === gen) this.generations.delete(g);
+    const before = endedChildrenCpuMs();
     try {
       await within(gen.browser.close(), OPEN_TIMEOUT_MS, 'closing the browser');
+      // Browsers closed before the pool (restarts) count in the summary's browser CPU.
+      if (!this.closed) this.stats.endedCpuMs += endedChildrenCpuMs() - before;
     } catch {
       // A hung browser: its process goes, which closes its connection.
       if (gen.pid !== undefined) {

@@ -9,6 +9,7 @@ import type { Logger } from '../util/log.js';
 import { RenderAdvisor } from './advisor.js';
 import { BrowserPool } from './browser.js';
 import { pageInspector } from './inspect.js';
+import { endedChildrenCpuMs } from './processes.js';
 import { RenderingProtocol } from './protocol.js';
 import { Renderer } from './renderer.js';
 import { renderSettings } from './settings.js';
@@ -109,12 +110,19 @@ export function buildRendering(
     renderer,
     ...(decisions ? { decisions } : {}),
     async close() {
+      const before = endedChildrenCpuMs();
       await renderer.close();
       await decisions?.flush();
       const r = renderer.stats;
+      // The browsers were waited for once closed: their CPU is the growth of the children's CPU.
+      const browserCpuMs = endedChildrenCpuMs() - before + pool.stats.endedCpuMs;
       if (r.renders + r.failures > 0)
         log.info(
-          { ...r, renderMs: Math.round(r.renderMs), browser: pool.stats },
+          {
+            ...r,
+            renderMs: Math.round(r.renderMs),
+            browser: { ...pool.stats, cpuMs: Math.round(browserCpuMs) },
+          },
           `rendering: ${r.renders} pages rendered (${r.timeouts} timed out), ${r.failures} failed, ` +
             `${r.subrequests} requests fetched for them and ${r.refused} refused; ` +
             `${pool.stats.launches} browser starts, ${pool.stats.deaths} deaths`,

@@ -25,7 +25,23 @@ export interface RenderingDeps {
   readonly log: Logger;
 }
 
-function hostOf(url: string): string {
+/** The host name of a URL the crawl holds (normalised already): a slice, parsed only when unusual. */
+export function hostOf(url: string): string {
+  const from = url.indexOf('//') + 2;
+  let end = from;
+  let colon = -1;
+  while (end < url.length) {
+    const c = url.charCodeAt(end);
+    // '/', '?' and '#' end the authority; '@' and '[' (userinfo, IPv6) need the parser.
+    if (c === 0x2f || c === 0x3f || c === 0x23) break;
+    if (c === 0x40 || c === 0x5b) {
+      end = -1;
+      break;
+    }
+    if (c === 0x3a && colon < 0) colon = end;
+    end++;
+  }
+  if (from > 1 && end > from) return url.slice(from, colon < 0 ? end : colon).toLowerCase();
   try {
     return new URL(url).hostname;
   } catch {
