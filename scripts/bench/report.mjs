@@ -1,6 +1,7 @@
 // @ts-check
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
+import { feedsSection } from './report-feeds.mjs';
 import { renderReport } from './report-render.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
 
@@ -307,11 +308,12 @@ ${rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d ? 'yes' : '**no**'} |`)
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
  *   render?: import('./render.mjs').RenderResult,
+ *   feeds?: import('./feeds.mjs').FeedsResult,
  *   concurrency: number,
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, deep, render, concurrency }) {
+export function report({ machine, profiles, spout, inject, deep, render, feeds, concurrency }) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -341,6 +343,7 @@ ${targets(profiles, spout, inject, machine.cores, deep)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
 ${render ? renderReport(render) : ''}
+${feeds ? feedsSection(feeds) : ''}
 ${spoutSection(spout)}
 ${injectSection(inject)}`;
 }
