@@ -26,6 +26,8 @@ export interface Extracted {
   refresh: string | undefined;
   readonly links: RawLink[];
   text: string;
+  /** The body's text without nav, header, footer, aside; only with `TextSettings.mainText`. */
+  mainText: string | undefined;
 }
 
 const ANCHOR_MAX = 1024;
@@ -58,6 +60,7 @@ export class HtmlExtractor implements Partial<Handler> {
     refresh: undefined,
     links: [],
     text: '',
+    mainText: undefined,
   };
   private readonly text: TextCollector;
   private foreign = 0;
@@ -129,6 +132,7 @@ export class HtmlExtractor implements Partial<Handler> {
   onend(): void {
     this.endAnchor();
     this.out.text = this.text.result();
+    this.out.mainText = this.text.mainResult();
   }
 
   private endAnchor(): void {
