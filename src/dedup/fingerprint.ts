@@ -57,7 +57,8 @@ const BIGRAM = 3;
 const classes = new Uint8Array(65536).fill(UNKNOWN);
 const WORD_RE = /[\p{L}\p{M}\p{N}]/u;
 const DIGIT_RE = /\p{Nd}/u;
-const BIGRAM_RE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const BIGRAM_RE =
+  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
 
 function classify(c: number): number {
   // Surrogates: characters beyond the BMP (rare scripts, emoji) are parts of words.
@@ -70,8 +71,12 @@ function classify(c: number): number {
 for (let c = 0; c < 128; c++) classes[c] = classify(c);
 
 function classOf(c: number): number {
-  const cls = classes[c]!;
-  return cls === UNKNOWN ? (classes[c] = classify(c)) : cls;
+  let cls = classes[c]!;
+  if (cls === UNKNOWN) {
+    cls = classify(c);
+    classes[c] = cls;
+  }
+  return cls;
 }
 
 /** The same normalisation as fingerprints: NFKC, lower case. */

@@ -15,7 +15,10 @@ function rng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = 'ka to ri mu se na lo ve chi pa dor fen gal hin jus kel mor nis pol quar rus sel tam ub vin wes yor zan'.split(' ');
+const SYLLABLES =
+  'ka to ri mu se na lo ve chi pa dor fen gal hin jus kel mor nis pol quar rus sel tam ub vin wes yor zan'.split(
+    ' ',
+  );
 const VOCABULARY = (() => {
   const r = rng(1);
   const words = new Set<string>();

@@ -95,7 +95,8 @@ describe('fingerprint', () => {
     expect(found).toEqual([...found].sort((a, b) => a - b));
     expect(found[2]).toBeGreaterThanOrEqual(85);
     expect(found[3]).toBeGreaterThanOrEqual(90);
-    for (let i = 1; i < 20; i++) expect(distance(fp(text).hash, fp(article(i, 900)).hash)).toBeGreaterThan(10);
+    for (let i = 1; i < 20; i++)
+      expect(distance(fp(text).hash, fp(article(i, 900)).hash)).toBeGreaterThan(10);
   });
 
   it('moves further the more of the text changes', () => {
@@ -120,7 +121,8 @@ describe('fingerprint', () => {
   });
 
   it('computes a URL-blind fingerprint that leaves out the tokens of the URL asked for', () => {
-    const page = (name: string) => `Sorry, nothing was found at /shop/${name}. Search our catalogue or go back home.`;
+    const page = (name: string) =>
+      `Sorry, nothing was found at /shop/${name}. Search our catalogue or go back home.`;
     const a = fingerprint(page('red-shoes'), DEFAULT_FINGERPRINT, urlTokens('http://h/shop/red-shoes'))!;
     const b = fingerprint(page('x7q2kz9'), DEFAULT_FINGERPRINT, urlTokens('http://h/shop/x7q2kz9'))!;
     expect(a.hash).not.toBe(b.hash);

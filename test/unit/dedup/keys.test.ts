@@ -60,7 +60,9 @@ describe('fingerprint keys (pigeonhole over 5 blocks, taken in pairs)', () => {
     for (let x = 0; x < 64; x++)
       for (let y = x + 1; y < 64; y++)
         for (let z = y + 1; z < 64; z++) {
-          const b = (v ^ (1n << BigInt(x)) ^ (1n << BigInt(y)) ^ (1n << BigInt(z))).toString(16).padStart(16, '0');
+          const b = (v ^ (1n << BigInt(x)) ^ (1n << BigInt(y)) ^ (1n << BigInt(z)))
+            .toString(16)
+            .padStart(16, '0');
           if (!share(a, b)) throw new Error(`bits ${x} ${y} ${z}: no shared key`);
         }
   });
