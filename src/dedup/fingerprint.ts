@@ -11,7 +11,8 @@
  *
  * Texts of fewer than `shortTokens` tokens get an exact signature instead (a 64-bit hash of the token
  * sequence): a few words changed move a short text's simhash too far for the distance to mean
- * anything. Texts under `minTokens` get nothing: an empty or near-empty page is no one's duplicate.
+ * anything. Near-duplicate detection leaves texts under MIN_DEDUP_TOKENS alone (an empty or
+ * near-empty page is no one's duplicate); soft-404 detection compares them too ("Not found").
  *
  * `exclude`: tokens (already normalised) whose features are left out of a second, "URL-blind"
  * fingerprint computed in the same pass; a not-found page that echoes the URL asked for then
@@ -39,11 +40,12 @@ export interface FingerprintOptions {
   readonly shingle: number;
   /** Below this many tokens: an exact signature. */
   readonly shortTokens: number;
-  /** Below this many tokens: no fingerprint. */
-  readonly minTokens: number;
 }
 
-export const DEFAULT_FINGERPRINT: FingerprintOptions = { shingle: 3, shortTokens: 80, minTokens: 10 };
+export const DEFAULT_FINGERPRINT: FingerprintOptions = { shingle: 3, shortTokens: 80 };
+
+/** Pages with fewer tokens are never near-duplicates (nor canonicals) of anything. */
+export const MIN_DEDUP_TOKENS = 10;
 
 /** Near-duplicates are at most this far apart (Manku et al.); the keys (keys.ts) are built for it. */
 export const MAX_DISTANCE = 3;
@@ -202,14 +204,14 @@ function tokenHash(token: string): number {
 }
 
 /**
- * The fingerprint of a text, or undefined for a text under `minTokens` tokens. Deterministic: the
- * same text gives the same fingerprint in every process and version of Node.js.
+ * The fingerprint of a text (an empty text too: the exact signature of no tokens). Deterministic:
+ * the same text gives the same fingerprint in every process and version of Node.js.
  */
 export function fingerprint(
   text: string,
   options: FingerprintOptions = DEFAULT_FINGERPRINT,
   exclude: readonly string[] = [],
-): Fingerprint | undefined {
+): Fingerprint {
   const s = normaliseText(text);
   const k = Math.max(1, options.shingle);
   const excluded = exclude.map(tokenHash);
@@ -289,7 +291,6 @@ export function fingerprint(
   }
   if (inToken) emit(h);
 
-  if (tokens < options.minTokens) return undefined;
   if (tokens < options.shortTokens) {
     const hash = hex(e1 ^ (e2 >>> 7), fmix(e2 ^ e1));
     const blind = blindDiffers ? hex(b1 ^ (b2 >>> 7), fmix(b2 ^ b1)) : undefined;

@@ -185,4 +185,6 @@ export const ERROR_SOURCE = {
   filtering: 'content filtering',
   sitemap: 'sitemap parsing',
   indexing: 'OpenSearch indexing',
+  /** The page answered like its host's answer to URLs that cannot exist (src/soft404). */
+  soft404: 'soft-404 detection',
 } as const;

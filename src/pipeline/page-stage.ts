@@ -4,12 +4,12 @@ import { ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import type { StatusEvent } from '../model/status-updater.js';
-import type { Outlink, OutlinkFilter, PageParser, ParseResult } from '../parse/types.js';
+import type { Outlink, OutlinkFilter, PageParser, ParsedPage, ParseResult } from '../parse/types.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { IndexerStage } from './indexer-stage.js';
 import type { CrawlMetrics } from './metrics.js';
-import type { ContentStore, StatusStore } from './ports.js';
+import type { ContentStore, PageChecks, StatusStore } from './ports.js';
 
 export interface PageStageDeps {
   readonly parser: PageParser;
@@ -28,6 +28,8 @@ export interface PageStageDeps {
   readonly failed: (url: string, e: unknown) => void;
   /** After the shutdown deadline: late pages write nothing. */
   readonly closed: () => boolean;
+  /** Near-duplicate and soft-404 checks between the parser and the indexer; none when both are off. */
+  readonly checks?: Pick<PageChecks, 'judge' | 'room'>;
 }
 
 export interface PageStageOptions {
@@ -48,6 +50,8 @@ export interface PageStageOptions {
 export class PageStage {
   private readonly pool: PQueue;
   private readonly indexer: IndexerStage;
+  /** Pages waiting for their near-duplicate / soft-404 verdict (not holding a fetch thread). */
+  private readonly judging = new Set<Promise<void>>();
 
   constructor(
     private readonly d: PageStageDeps,
@@ -57,14 +61,15 @@ export class PageStage {
     this.indexer = new IndexerStage({ content: d.content, emit: (e) => void d.settle(e), giveUp: d.giveUp });
   }
 
-  /** Pages being parsed or waiting for a parser thread. */
+  /** Pages being parsed, waiting for a parser thread or for their verdict. */
   get busy(): number {
-    return this.pool.size + this.pool.pending;
+    return this.pool.size + this.pool.pending + this.judging.size;
   }
 
-  /** Resolves when no page is being parsed. */
-  idle(): Promise<void> {
-    return this.pool.onIdle();
+  /** Resolves when no page is being parsed or judged. */
+  async idle(): Promise<void> {
+    await this.pool.onIdle();
+    while (this.judging.size > 0) await Promise.all([...this.judging]);
   }
 
   /** Drops the pages still waiting for a parser (shutdown deadline). */
@@ -130,8 +135,35 @@ export class PageStage {
       await this.d.settle({ url, status: 'ERROR', metadata: md });
       return;
     }
-    await this.outlinks(result.outlinks);
-    if (result.kind === 'parsed') await this.indexer.index(url, result.metadata, result.text);
-    else await this.d.settle({ url, status: result.status, metadata: result.metadata });
+    const checks = this.d.checks;
+    if (result.kind !== 'parsed' || !checks) {
+      await this.outlinks(result.outlinks);
+      if (result.kind === 'parsed') await this.indexer.index(url, result.metadata, result.text);
+      else await this.d.settle({ url, status: result.status, metadata: result.metadata });
+      return;
+    }
+    const j = checks.judge(result);
+    // A page that cannot be a soft 404 gives its links at once; the others once judged.
+    if (j.linksNow) await this.outlinks(result.outlinks);
+    if (!(j.verdict instanceof Promise)) return this.judged(result, j.verdict, j.linksNow);
+    // The fetch thread goes on; the page waits for its group's lookup (bounded by `room`).
+    const linksNow = j.linksNow;
+    const done = j.verdict
+      .then((v) => this.judged(result, v, linksNow))
+      .catch((e: unknown) => this.d.failed(url, e))
+      .finally(() => this.judging.delete(done));
+    this.judging.add(done);
+    await checks.room();
+  }
+
+  /** A soft 404 ends FETCH_ERROR without its links; any other page goes on to the indexer. */
+  private async judged(page: ParsedPage, verdict: 'index' | 'soft404', linksDone: boolean): Promise<void> {
+    if (this.d.closed()) return;
+    if (verdict === 'soft404') {
+      await this.d.settle({ url: page.url, status: 'FETCH_ERROR', metadata: page.metadata });
+      return;
+    }
+    if (!linksDone) await this.outlinks(page.outlinks);
+    await this.indexer.index(page.url, page.metadata, page.text);
   }
 }

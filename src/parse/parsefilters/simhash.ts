@@ -8,9 +8,9 @@ import type { ParseFilterFactory } from './types.js';
  * fingerprint of the page's main text (the text without nav, header, footer and aside, after
  * `textextractor.*`), see src/dedup/fingerprint.ts. Writes `simhash` (16 hex digits) for texts of
  * `shortTokens` tokens or more, `simhash.exact` (an exact signature of the normalised tokens) for
- * shorter ones, nothing under `minTokens`; with either, `simhash.tokens` and, when the text contains
- * words of the page's own URL, `simhash.urlblind` (the fingerprint without them, for soft-404
- * detection). Params: `shingle` (words per feature, default 3), `shortTokens` (80), `minTokens` (10).
+ * shorter ones; with either, `simhash.tokens` and, when the text contains words of the page's own
+ * URL, `simhash.urlblind` (the fingerprint without them, for soft-404 detection). Params: `shingle`
+ * (words per feature, default 3), `shortTokens` (80).
  * The crawl's near-duplicate and soft-404 checks (`dedup.mode`, `soft404.enabled`) read these keys.
  */
 export const simhashParseFilter: ParseFilterFactory = (raw, ctx) => {
@@ -18,7 +18,6 @@ export const simhashParseFilter: ParseFilterFactory = (raw, ctx) => {
   const options: FingerprintOptions = {
     shingle: p.integer('shingle', 3, 1),
     shortTokens: p.integer('shortTokens', 80, 1),
-    minTokens: p.integer('minTokens', 10, 1),
   };
   return {
     name: ctx.name,
@@ -27,7 +26,6 @@ export const simhashParseFilter: ParseFilterFactory = (raw, ctx) => {
       const md = parse.metadata;
       for (const k of [MD.simhash, MD.simhashExact, MD.simhashTokens, MD.simhashUrlBlind]) md.remove(k);
       const f = fingerprint(parse.mainText ?? parse.text, options, urlTokens(url));
-      if (!f) return;
       md.setValue(f.kind === 'simhash' ? MD.simhash : MD.simhashExact, f.hash);
       md.setValue(MD.simhashTokens, String(f.tokens));
       if (f.urlBlind !== undefined) md.setValue(MD.simhashUrlBlind, f.urlBlind);

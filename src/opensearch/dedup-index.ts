@@ -1,0 +1,146 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { Candidate } from '../dedup/decide.js';
+import type { FingerprintKind } from '../dedup/fingerprint.js';
+import type { CandidateLookup, LookupRequest, LookupResult } from '../dedup/ports.js';
+import type { HostProfile, ProbeAnswer, StoredFingerprint, Verdict } from '../soft404/profile.js';
+
+/**
+ * The near-duplicate and soft-404 lookups in OpenSearch: candidates in the content index (by the
+ * fingerprint keys of a group of pages, by their exact signatures, and the pages' own documents by
+ * id) and soft-404 profiles in the hosts index, both in one `_msearch`; and writing a host's profile.
+ */
+
+interface ContentHit {
+  _id: string;
+  _source?: {
+    url?: string;
+    simhash?: string;
+    simhashExact?: string;
+    simhashTokens?: number;
+    duplicateOf?: string;
+  };
+}
+
+interface StoredProfile {
+  probedAt?: string;
+  verdict?: Verdict;
+  fingerprints?: string[];
+  redirectTo?: string;
+  answers?: ProbeAnswer[];
+}
+
+const encodeFingerprint = (f: StoredFingerprint) => `${f.kind}:${f.hash}:${f.tokens}`;
+
+function decodeFingerprint(s: string): StoredFingerprint | undefined {
+  const [kind, hash, tokens] = s.split(':');
+  if ((kind !== 'simhash' && kind !== 'exact') || !hash || !/^[0-9a-f]{16}$/.test(hash)) return undefined;
+  return { kind: kind as FingerprintKind, hash, tokens: Number(tokens) || 0 };
+}
+
+/** A stored profile back, or null when the document holds none that can be read. */
+export function readProfile(stored: StoredProfile | undefined): HostProfile | null {
+  const at = stored?.probedAt ? Date.parse(stored.probedAt) : Number.NaN;
+  if (!stored || !Number.isFinite(at) || !stored.verdict) return null;
+  return {
+    probedAt: at,
+    verdict: stored.verdict,
+    fingerprints: (stored.fingerprints ?? []).flatMap((s) => decodeFingerprint(s) ?? []),
+    ...(stored.redirectTo ? { redirectTo: stored.redirectTo } : {}),
+    answers: stored.answers ?? [],
+  };
+}
+
+export function storedProfile(p: HostProfile): StoredProfile {
+  return {
+    probedAt: new Date(p.probedAt).toISOString(),
+    verdict: p.verdict,
+    fingerprints: p.fingerprints.map(encodeFingerprint),
+    ...(p.redirectTo ? { redirectTo: p.redirectTo } : {}),
+    answers: [...p.answers],
+  };
+}
+
+export class DedupIndex implements CandidateLookup {
+  constructor(
+    private readonly client: Client,
+    private readonly indices: { readonly content: string; readonly hosts: string },
+  ) {}
+
+  /** One round trip for a group of pages. Throws when OpenSearch (or one of the searches) fails. */
+  async lookup(req: LookupRequest): Promise<LookupResult> {
+    const body: object[] = [];
+    const content = req.keys.length + req.exact.length + req.ids.length > 0;
+    if (content) {
+      const should: object[] = [];
+      if (req.keys.length > 0) should.push({ terms: { simhashKeys: req.keys } });
+      if (req.exact.length > 0) should.push({ terms: { simhashExact: req.exact } });
+      if (req.ids.length > 0) should.push({ ids: { values: req.ids } });
+      body.push(
+        { index: this.indices.content },
+        {
+          // The pages' own documents plus what shares a key with them: a few per page at most.
+          size: Math.min(10_000, 50 + req.ids.length * 4 + req.exact.length * 4),
+          track_total_hits: false,
+          _source: ['url', 'simhash', 'simhashExact', 'simhashTokens', 'duplicateOf'],
+          query: { bool: { should, minimum_should_match: 1 } },
+        },
+      );
+    }
+    if (req.hosts.length > 0) {
+      body.push(
+        { index: this.indices.hosts },
+        { size: req.hosts.length, _source: ['soft404'], query: { ids: { values: req.hosts } } },
+      );
+    }
+    if (body.length === 0) return { candidates: [], profiles: new Map() };
+    const res = await this.client.msearch({ body: body as never });
+    const responses = (
+      res.body as unknown as { responses: { error?: unknown; hits?: { hits: unknown[] } }[] }
+    ).responses;
+    for (const r of responses) {
+      if (r.error) throw new Error(`near-duplicate lookup failed: ${JSON.stringify(r.error).slice(0, 300)}`);
+    }
+    const candidates: Candidate[] = [];
+    let next = 0;
+    if (content) {
+      for (const hit of (responses[next++]?.hits?.hits ?? []) as ContentHit[]) {
+        const s = hit._source ?? {};
+        const hash = s.simhash ?? s.simhashExact;
+        if (!s.url || !hash) continue;
+        candidates.push({
+          id: hit._id,
+          url: s.url,
+          kind: s.simhash ? 'simhash' : 'exact',
+          hash,
+          tokens: s.simhashTokens ?? 0,
+          ...(s.duplicateOf ? { duplicateOf: s.duplicateOf } : {}),
+        });
+      }
+    }
+    const profiles = new Map<string, HostProfile | null>(req.hosts.map((h) => [h, null]));
+    if (req.hosts.length > 0) {
+      const hits = (responses[next]?.hits?.hits ?? []) as {
+        _id: string;
+        _source?: { soft404?: StoredProfile };
+      }[];
+      for (const h of hits) profiles.set(h._id, readProfile(h._source?.soft404));
+    }
+    return { candidates, profiles };
+  }
+
+  /** Stores a host's soft-404 profile in its document (other objects of the document are kept). */
+  async saveProfile(host: string, profile: HostProfile): Promise<void> {
+    await this.client.update({
+      index: this.indices.hosts,
+      id: host,
+      retry_on_conflict: 3,
+      body: { doc: { host, soft404: storedProfile(profile) }, doc_as_upsert: true } as never,
+    });
+  }
+
+  /** A host's soft-404 profile (`crawler url`), or null. */
+  async profile(host: string): Promise<HostProfile | null> {
+    const r = await this.lookup({ keys: [], exact: [], ids: [], hosts: [host] });
+    return r.profiles.get(host) ?? null;
+  }
+}
