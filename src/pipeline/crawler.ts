@@ -335,6 +335,7 @@ export class Crawler {
       spout: this.parts.source.stats(),
       statusWrites: this.parts.stores.status.stats,
       urlFilterDrops: this.parts.filterDrops?.() ?? new Map(),
+      dedup: this.parts.checks?.stats?.(),
     });
   }
 

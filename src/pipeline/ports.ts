@@ -159,4 +159,6 @@ export interface PageChecks {
   attach(submit: (item: FetchItem) => Promise<void>): void;
   readonly busy: boolean;
   stop(): void;
+  /** Counters for the crawl's summary. */
+  stats?(): Record<string, number>;
 }
