@@ -89,7 +89,7 @@ export interface JudgeOptions {
   readonly maxHeld: number;
 }
 
-export const DEFAULT_JUDGE_OPTIONS = { maxBatch: 100, lingerMs: 10, maxHeld: 400 } as const;
+export const DEFAULT_JUDGE_OPTIONS = { maxBatch: 100, lingerMs: 50, maxHeld: 400 } as const;
 
 interface Item {
   readonly page: JudgedPage;

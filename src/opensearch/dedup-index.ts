@@ -82,7 +82,8 @@ export class DedupIndex implements CandidateLookup {
           size: Math.min(10_000, 50 + req.ids.length * 4 + req.exact.length * 4),
           track_total_hits: false,
           _source: ['url', 'simhash', 'simhashExact', 'simhashTokens', 'duplicateOf'],
-          query: { bool: { should, minimum_should_match: 1 } },
+          // Filter context: nothing is scored (500 scored terms cost far more than a set lookup).
+          query: { bool: { filter: [{ bool: { should, minimum_should_match: 1 } }] } },
         },
       );
     }
