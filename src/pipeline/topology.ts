@@ -19,7 +19,7 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
                   |     Sitemap parser -> HTML parser (outlinks, text, meta)
                   |            |                   \ outlinks (DISCOVERED), parse errors
                   |            v                    \
-                  |         Indexer --------------------------> content index
+                  |  judge (near-dups, soft 404s) -> Indexer ---> content index
                   |            | FETCHED after the content write is acknowledged
                   |            v
                   +------ Status updater (rules: counting, scheduling, persist filter)

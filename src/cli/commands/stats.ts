@@ -10,7 +10,7 @@ const table = (rows: Record<string, number>) =>
 export const statsCommand: Command = {
   name: 'stats',
   summary:
-    'counts by status, errors by cause and stage, deferred URLs by host, near-duplicates and soft 404s, what is due, top hosts',
+    'counts by status, errors by cause and stage, deferred URLs, near-duplicates, soft 404s, top hosts',
   usage: 'crawler stats [--json] [--host H] [options]',
   options: {
     json: { type: 'boolean', description: 'print one JSON object' },
