@@ -67,8 +67,8 @@ export class RecentCanonicals {
   private readonly latest = new Map<string, number>();
 
   constructor(
-    private readonly ttlMs = 60_000,
-    private readonly max = 20_000,
+    private readonly ttlMs = 30_000,
+    private readonly max = 10_000,
   ) {}
 
   add(c: Candidate, now: number): void {

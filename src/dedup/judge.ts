@@ -69,6 +69,8 @@ export interface JudgeDeps {
   readonly releaseDuplicates: (url: string) => void;
   /** A page whose content document was deleted lately: never a canonical, whatever searches say. */
   readonly isGone?: (url: string) => boolean;
+  /** False for a page the indexer leaves out (`indexer.md.filter`): it is no one's canonical. */
+  readonly indexable?: (metadata: Metadata) => boolean;
   /** A soft 404's content document (from when it was a page) goes. */
   readonly deleteContent: (url: string) => void;
   readonly watcher?: PageWatcher;
@@ -173,7 +175,8 @@ export class PageJudge {
       host !== undefined &&
       !isRoot(page.url) &&
       (profile === undefined || profile?.verdict === 'page');
-    const dedup = this.options.mode !== 'off' && !page.noIndex && dedupable(fp);
+    const dedup =
+      this.options.mode !== 'off' && !page.noIndex && dedupable(fp) && (this.deps.indexable?.(md) ?? true);
     if (host !== undefined && this.options.soft404) this.deps.watcher?.page(host, page.url, fp, profile);
     if (!dedup && !(soft && profile === undefined)) {
       // Decided here and now: no lookup needed.

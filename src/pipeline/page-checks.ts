@@ -2,7 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { DEFAULT_JUDGE_OPTIONS, PageJudge } from '../dedup/judge.js';
 import { MD } from '../model/keys.js';
-import { contentUrl } from '../opensearch/content-doc.js';
+import { contentUrl, indexable } from '../opensearch/content-doc.js';
 import { DedupIndex } from '../opensearch/dedup-index.js';
 import type { ContentDeleter } from '../opensearch/deleter.js';
 import { DueWriter } from '../opensearch/due.js';
@@ -13,6 +13,7 @@ import { Prober } from '../soft404/prober.js';
 import { routeFetchSink } from '../soft404/router.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
+import { indexerOptions } from './options.js';
 import type { PageChecks } from './ports.js';
 
 /*
@@ -65,6 +66,7 @@ export function buildPageChecks(
   const prefix = config['protocol.md.prefix'];
   const validators = [prefix + MD.etagHeader, prefix + MD.lastModifiedHeader];
   const canonicalKey = config['indexer.canonical.name'];
+  const indexing = indexerOptions(config);
   const prober = soft404
     ? new Prober(
         {
@@ -86,6 +88,7 @@ export function buildPageChecks(
       contentId: (url, md) => documentId(contentUrl(url, md, canonicalKey)),
       releaseDuplicates: (url) => due.duplicatesOf(url),
       isGone: (url) => due.isGone(url),
+      indexable: (md) => indexable(md, indexing),
       deleteContent: (url) => deps.deleter.delete(url),
       ...(prober ? { watcher: prober } : {}),
       clock,

@@ -58,8 +58,8 @@ interface HostState {
   probes?: { readonly urls: readonly string[]; readonly answers: Map<string, ProbeAnswer> };
 }
 
-/** Pages and redirects of a host remembered until its probes answer. */
-const EARLY_MAX = 50;
+/** Pages and redirects of a host remembered until its probes answer (memory: hosts x this). */
+const EARLY_MAX = 20;
 
 export interface ProberStats {
   probes: number;
