@@ -1,6 +1,7 @@
 // @ts-check
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
+import { feedsSection } from './report-feeds.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
 
 /**
@@ -367,12 +368,13 @@ ${q.join('\n')}
  *   spout: readonly import('./spout.mjs').SpoutRow[],
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
+ *   feeds?: import('./feeds.mjs').FeedsResult,
  *   concurrency: number,
  *   dedup?: import('./dedup.mjs').DedupResult,
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, deep, concurrency, dedup }) {
+export function report({ machine, profiles, spout, inject, deep, feeds, concurrency, dedup }) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -401,6 +403,7 @@ every status is written to OpenSearch and acknowledged before the URL counts as 
 ${targets(profiles, spout, inject, machine.cores, deep)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
+${feeds ? feedsSection(feeds) : ''}
 ${spoutSection(spout)}
 ${injectSection(inject)}${dedup ? `\n${dedupSection(dedup)}` : ''}`;
 }

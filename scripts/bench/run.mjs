@@ -6,8 +6,9 @@
 // parse, raw _bulk) and the floor (bare fetch + SAX + resolve) on the same pages, crawls it end to
 // end with `crawler run --once`, and crawls it with the peer (Crawlee's CheerioCrawler); the small
 // profile also under the CPU profiler (the per-area breakdown), with WARC output and with two
-// worker processes (--workers 2), and with near-duplicate and soft-404 checks off. Then the deep site (one host found page by page,
-// scripts/bench/deep.mjs) beside Crawlee, the spout query at 100 k and 1 M status documents, and
+// worker processes (--workers 2), and with near-duplicate and soft-404 checks off. Then the deep
+// site (one host found page by page, scripts/bench/deep.mjs) beside Crawlee, the feeds profile
+// (scripts/bench/feeds.mjs), the spout query at 100 k and 1 M status documents, and
 // `crawler inject` of a million seed lines.
 //
 // Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
@@ -23,6 +24,7 @@ import { areaShares } from './areas.mjs';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
 import { dedupOffSettings, dedupQueryBench } from './dedup.mjs';
 import { deepSiteBench } from './deep.mjs';
+import { feedsBench } from './feeds.mjs';
 import { injectBench } from './inject.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
 import { report } from './report.mjs';
@@ -285,6 +287,7 @@ try {
     politePages: quick ? 6 : 15,
     log: say,
   });
+  const feeds = await feedsBench({ root, opensearchUrl: os.url, client: os.client, quick, log: say });
   const maxDocs = quick ? 100_000 : 1_000_000;
   say(`spout at scale: loading ${maxDocs.toLocaleString('en-US')} status documents`);
   const spout = await spoutBench({ opensearchUrl: os.url, maxDocs, log: say });
@@ -332,7 +335,16 @@ try {
     minutes: (Date.now() - started) / 60_000,
     quick,
   };
-  const md = report({ machine, profiles, spout, inject, deep, concurrency: CONCURRENCY, dedup });
+  const md = report({
+    machine,
+    profiles,
+    spout,
+    inject,
+    deep,
+    feeds,
+    concurrency: CONCURRENCY,
+    dedup,
+  });
   if (!quick) writeFileSync(join(here, 'RESULTS.md'), md);
   console.log(`\n${md}`);
   say(quick ? 'quick run: RESULTS.md left unchanged' : 'written to scripts/bench/RESULTS.md');
