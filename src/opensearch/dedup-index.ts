@@ -1,13 +1,14 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Candidate } from '../dedup/decide.js';
-import type { FingerprintKind } from '../dedup/fingerprint.js';
 import type { CandidateLookup, LookupRequest, LookupResult } from '../dedup/ports.js';
-import type { HostProfile, ProbeAnswer, StoredFingerprint, Verdict } from '../soft404/profile.js';
+import type { HostProfile } from '../soft404/profile.js';
+import { hostProfilesOf, hostsSearch, saveHostProfile } from './hosts-index.js';
 
 /**
  * The near-duplicate and soft-404 lookups in OpenSearch: candidates in the content index (by the
  * fingerprint keys of a group of pages, by their exact signatures, and the pages' own documents by
- * id) and soft-404 profiles in the hosts index, both in one `_msearch`; and writing a host's profile.
+ * id) and soft-404 profiles in the hosts index (src/opensearch/hosts-index.ts), both in one
+ * `_msearch`; and writing a host's profile.
  */
 
 interface ContentHit {
@@ -18,45 +19,6 @@ interface ContentHit {
     simhashExact?: string;
     simhashTokens?: number;
     duplicateOf?: string;
-  };
-}
-
-interface StoredProfile {
-  probedAt?: string;
-  verdict?: Verdict;
-  fingerprints?: string[];
-  redirectTo?: string;
-  answers?: ProbeAnswer[];
-}
-
-const encodeFingerprint = (f: StoredFingerprint) => `${f.kind}:${f.hash}:${f.tokens}`;
-
-function decodeFingerprint(s: string): StoredFingerprint | undefined {
-  const [kind, hash, tokens] = s.split(':');
-  if ((kind !== 'simhash' && kind !== 'exact') || !hash || !/^[0-9a-f]{16}$/.test(hash)) return undefined;
-  return { kind: kind as FingerprintKind, hash, tokens: Number(tokens) || 0 };
-}
-
-/** A stored profile back, or null when the document holds none that can be read. */
-export function readProfile(stored: StoredProfile | undefined): HostProfile | null {
-  const at = stored?.probedAt ? Date.parse(stored.probedAt) : Number.NaN;
-  if (!stored || !Number.isFinite(at) || !stored.verdict) return null;
-  return {
-    probedAt: at,
-    verdict: stored.verdict,
-    fingerprints: (stored.fingerprints ?? []).flatMap((s) => decodeFingerprint(s) ?? []),
-    ...(stored.redirectTo ? { redirectTo: stored.redirectTo } : {}),
-    answers: stored.answers ?? [],
-  };
-}
-
-export function storedProfile(p: HostProfile): StoredProfile {
-  return {
-    probedAt: new Date(p.probedAt).toISOString(),
-    verdict: p.verdict,
-    fingerprints: p.fingerprints.map(encodeFingerprint),
-    ...(p.redirectTo ? { redirectTo: p.redirectTo } : {}),
-    answers: [...p.answers],
   };
 }
 
@@ -87,12 +49,7 @@ export class DedupIndex implements CandidateLookup {
         },
       );
     }
-    if (req.hosts.length > 0) {
-      body.push(
-        { index: this.indices.hosts },
-        { size: req.hosts.length, _source: ['soft404'], query: { ids: { values: req.hosts } } },
-      );
-    }
+    if (req.hosts.length > 0) body.push(...hostsSearch(this.indices.hosts, req.hosts));
     if (body.length === 0) return { candidates: [], profiles: new Map() };
     const res = await this.client.msearch({ body: body as never });
     const responses = (
@@ -118,25 +75,13 @@ export class DedupIndex implements CandidateLookup {
         });
       }
     }
-    const profiles = new Map<string, HostProfile | null>(req.hosts.map((h) => [h, null]));
-    if (req.hosts.length > 0) {
-      const hits = (responses[next]?.hits?.hits ?? []) as {
-        _id: string;
-        _source?: { soft404?: StoredProfile };
-      }[];
-      for (const h of hits) profiles.set(h._id, readProfile(h._source?.soft404));
-    }
+    const profiles = hostProfilesOf(req.hosts, req.hosts.length > 0 ? responses[next] : undefined);
     return { candidates, profiles };
   }
 
   /** Stores a host's soft-404 profile in its document (other objects of the document are kept). */
   async saveProfile(host: string, profile: HostProfile): Promise<void> {
-    await this.client.update({
-      index: this.indices.hosts,
-      id: host,
-      retry_on_conflict: 3,
-      body: { doc: { host, soft404: storedProfile(profile) }, doc_as_upsert: true } as never,
-    });
+    await saveHostProfile(this.client, this.indices.hosts, host, profile);
   }
 
   /** A host's soft-404 profile (`crawler url`), or null. */
