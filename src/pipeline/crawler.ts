@@ -7,6 +7,7 @@ import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import type { Status } from '../model/status.js';
 import type { StatusEvent } from '../model/status-updater.js';
 import type { OutlinkFilter, PageParser } from '../parse/types.js';
+import type { DocumentStage } from '../tika/stage.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -39,6 +40,8 @@ export interface CrawlerParts {
   readonly health?: ClusterHealth;
   /** Near-duplicate and soft-404 checks (pipeline/page-checks.ts); none when both are off. */
   readonly checks?: PageChecks;
+  /** The Tika stage for documents (src/tika); none with tika.enabled false. */
+  readonly documents?: DocumentStage;
 }
 
 export interface CrawlerOptions extends PageStageOptions {
@@ -118,6 +121,7 @@ export class Crawler {
         failed: (url, e) => this.failed(url, e),
         closed: () => this.closed,
         ...(parts.checks ? { checks: parts.checks } : {}),
+        ...(parts.documents ? { documents: parts.documents } : {}),
       },
       options,
     );
