@@ -49,5 +49,4 @@ export const renderKeys = {
     7 * 86_400_000,
     "a host's decision is checked again (new samples) this long after it was made",
   ),
-  'opensearch.hosts.index.name': str('hosts', 'name of the per-host index (render decisions)'),
 } as const;
