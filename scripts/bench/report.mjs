@@ -2,6 +2,7 @@
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
 import { feedsSection } from './report-feeds.mjs';
+import { renderReport } from './report-render.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
 
 /**
@@ -398,6 +399,7 @@ ${q.join('\n')}
  *   spout: readonly import('./spout.mjs').SpoutRow[],
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
+ *   render?: import('./render.mjs').RenderResult,
  *   documents?: import('./documents.mjs').DocumentsResult,
  *   feeds?: import('./feeds.mjs').FeedsResult,
  *   concurrency: number,
@@ -405,7 +407,18 @@ ${q.join('\n')}
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, deep, documents, feeds, concurrency, dedup }) {
+export function report({
+  machine,
+  profiles,
+  spout,
+  inject,
+  deep,
+  render,
+  documents,
+  feeds,
+  concurrency,
+  dedup,
+}) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -434,6 +447,7 @@ every status is written to OpenSearch and acknowledged before the URL counts as 
 ${targets(profiles, spout, inject, machine.cores, deep)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
+${render ? renderReport(render) : ''}
 ${documents ? documentsSection(documents) : ''}
 ${feeds ? feedsSection(feeds) : ''}
 ${spoutSection(spout)}

@@ -29,6 +29,7 @@ import { documentsBench } from './documents.mjs';
 import { feedsBench } from './feeds.mjs';
 import { injectBench } from './inject.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
+import { renderBench } from './render.mjs';
 import { report } from './report.mjs';
 import { simhashBench } from './simhash.mjs';
 import { spoutBench } from './spout.mjs';
@@ -289,6 +290,8 @@ try {
     politePages: quick ? 6 : 15,
     log: say,
   });
+  // Rendering (render.mjs): an app host beside plain hosts, against Crawlee's PlaywrightCrawler.
+  const render = await renderBench({ root, opensearchUrl: os.url, client: os.client, quick, log: say });
   say('documents: PDFs through Apache Tika (scripts/bench/documents.mjs)');
   const documents = await documentsBench({
     root,
@@ -352,6 +355,7 @@ try {
     spout,
     inject,
     deep,
+    render,
     documents,
     feeds,
     concurrency: CONCURRENCY,

@@ -7,6 +7,7 @@ import { filterKeys } from './keys/filters.js';
 import { opensearchKeys } from './keys/opensearch.js';
 import { parseKeys } from './keys/parse.js';
 import { protocolKeys } from './keys/protocol.js';
+import { renderKeys } from './keys/render.js';
 import { rulesKeys } from './keys/rules.js';
 import { tikaKeys } from './keys/tika.js';
 import { warcKeys } from './keys/warc.js';
@@ -22,6 +23,7 @@ export const KEYS = {
   ...filterKeys,
   ...parseKeys,
   ...warcKeys,
+  ...renderKeys,
   ...dedupKeys,
   ...tikaKeys,
 } as const satisfies Record<string, KeyDef>;

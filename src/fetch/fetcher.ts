@@ -101,6 +101,13 @@ export class Fetcher {
   private readonly waiters: (() => void)[] = [];
   private idleWaiters: (() => void)[] = [];
   private submitting = 0;
+  /**
+   * Each page being fetched: its queue and the failed answers its own requests got, kept only for a
+   * protocol that reports them (rendering).
+   */
+  private readonly fetching:
+    | Map<string, { key: string; failed: [number | undefined, number | undefined][] }>
+    | undefined;
 
   constructor(
     private readonly options: FetcherOptions,
@@ -116,6 +123,12 @@ export class Fetcher {
       released: () => this.waiters.shift()?.(),
     });
     this.pool = new PQueue({ concurrency: options.threads });
+    if (deps.protocol.reportTo) {
+      this.fetching = new Map();
+      deps.protocol.reportTo({
+        answered: (page, url, code, ra) => this.subrequestAnswered(page, url, code, ra),
+      });
+    }
     if (options.queueTimeoutMs >= 0) {
       this.expiryTimer = setInterval(
         () => this.expire(),
@@ -273,6 +286,7 @@ export class Fetcher {
         return;
       }
       if (decision.kind === 'set') this.queues.setCrawlDelay(key, decision.delayMs);
+      this.fetching?.set(item.url, { key, failed: [] });
       const response = await this.deps.protocol.fetch(item.url, md);
       const code = response.statusCode;
       if (code === 429 || code >= 500) {
@@ -284,6 +298,9 @@ export class Fetcher {
       } else {
         this.hosts.success(key, `HTTP ${code}`);
       }
+      // After the page's own answer, which would otherwise undo them at once.
+      if (this.fetching)
+        for (const [c, ra] of this.fetching.get(item.url)!.failed) this.hosts.subrequest(key, c, ra);
       const outcome = outcomeOfResponse({
         url: item.url,
         metadata: md,
@@ -314,10 +331,30 @@ export class Fetcher {
         sink.status(outcomeOfException(item.url, item.metadata, fetchExceptionOf(e)));
       }
     } finally {
+      this.fetching?.delete(item.url);
       this.queues.finish(key, asap);
       this.waiters.shift()?.();
       this.checkIdle();
     }
+  }
+
+  /**
+   * A rendered page's request to its own host that failed (429, 5xx, no answer) counts in that
+   * host's health (host-reactions.ts), once the page's own answer is recorded.
+   */
+  private subrequestAnswered(page: string, url: string, code: number | undefined, retryAfter?: string): void {
+    if (code !== undefined && code !== 429 && code < 500) return;
+    const entry = this.fetching?.get(page);
+    if (entry === undefined) return;
+    let same: boolean;
+    try {
+      same = new URL(page).hostname === new URL(url).hostname;
+    } catch {
+      return;
+    }
+    if (!same) return;
+    const ra = code === 429 || code === 503 ? retryAfterMs(retryAfter, this.deps.clock.now()) : undefined;
+    entry.failed.push([code, ra]);
   }
 
   /** Puts a URL back unfetched: one status event, as described on the class. */

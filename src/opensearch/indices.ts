@@ -61,6 +61,17 @@ export function planIndices(config: Config): IndexPlan[] {
   return plans;
 }
 
+/**
+ * The per-host index (opensearch.hosts.index.name): one document per host, id = the host, each
+ * feature's facts under an object of its own (`render`...). Small: one shard. Not in `planIndices`:
+ * the features that use it create it when they first write (a crawl that renders nothing never does).
+ */
+export function planHostsIndex(config: Config): IndexPlan {
+  const body = readMapping('hosts');
+  body.settings.index.number_of_replicas = config['opensearch.status.replicas'];
+  return { role: 'hosts', name: config['opensearch.hosts.index.name'], body };
+}
+
 async function exists(client: Client, name: string): Promise<boolean> {
   const res = await client.indices.exists({ index: name });
   return res.body === true;

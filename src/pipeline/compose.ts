@@ -21,6 +21,8 @@ import { ParserPool } from '../parse/worker/pool.js';
 import { HttpProtocol } from '../protocol/http/client.js';
 import { checkAgentName } from '../protocol/http/user-agent.js';
 import { RobotsService } from '../protocol/robots/fetch-robots.js';
+import { buildRendering, type Rendering } from '../render/build.js';
+import { renderSettings } from '../render/settings.js';
 import { buildDocuments, tikaOptions } from '../tika/build.js';
 import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
@@ -227,6 +229,8 @@ export interface Crawl {
   readonly cluster: string | undefined;
   /** The User-Agent sent with every request. */
   readonly userAgent: string;
+  /** Rendering in a browser (src/render): its renderer when pages may be rendered. */
+  readonly rendering: Rendering;
   /**
    * Closes what `buildCrawl` opened (connections, parser threads, timers, the WARC file); once,
    * after the run. Throws the error that stopped the crawl, if one did (a WARC disk error).
@@ -288,6 +292,9 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
           : `requests go through ${proxies.length} proxies from http.proxy.file, ${config['http.proxy.rotation']}`,
       );
     }
+    // Rendering (src/render) wraps the HTTP protocol; robots.txt never goes through it.
+    const rendering = buildRendering(config, { http: protocol, client, clock, log });
+    closers.push(() => rendering.close());
     const robots = robotsSource(new RobotsService(config, { protocol, clock }));
     const inline = createPageParser(config, { filter, clock, log });
     const outage = new ClusterOutage(clock, log);
@@ -320,7 +327,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         source,
         stores,
         parser,
-        protocol,
+        protocol: rendering.protocol,
         robots,
         filter,
         transfer: stores.transfer,
@@ -342,6 +349,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     return {
       crawler,
       cluster,
+      rendering,
       userAgent: protocol.userAgent,
       async close() {
         await closeAll();
@@ -391,6 +399,7 @@ export async function checkCrawlSettings(config: Config): Promise<void> {
   crawlerOptions(config);
   createStatusUpdater(config, systemClock);
   if (config['warc.enabled']) statusCodeFilter(config['warc.status.codes']);
+  renderSettings(config);
   await createPageParser(config, { filter, clock: systemClock }).ready;
   tikaOptions(config);
   await new HttpProtocol(config, { clock: systemClock }).close();

@@ -1,6 +1,7 @@
 import { MD } from '../../model/keys.js';
 import { connect } from '../../opensearch/client.js';
 import { DedupIndex } from '../../opensearch/dedup-index.js';
+import { describeRecord, hostRenderRecord } from '../../opensearch/render-decisions.js';
 import { documentId, fromStatusSource, partitionKey } from '../../opensearch/status-doc.js';
 import { urlProblem } from '../../pipeline/inject.js';
 import { HttpProtocol } from '../../protocol/http/client.js';
@@ -148,6 +149,12 @@ export const urlCommand: Command = {
           ),
         };
       }
+      // Rendering (src/render): the decision of the URL's host, from the hosts index.
+      const rendering = await (host === undefined
+        ? Promise.resolve(undefined)
+        : hostRenderRecord(client, cfg['opensearch.hosts.index.name'], host)
+      ).catch(() => undefined);
+      report.rendering = rendering ?? 'no decision';
       if (values.robots) {
         const protocol = new HttpProtocol(cfg, { clock: systemClock });
         try {
@@ -197,6 +204,7 @@ export const urlCommand: Command = {
       out(
         `  content: ${typeof report.content === 'string' ? report.content : JSON.stringify(report.content)}`,
       );
+      out(`  rendering: ${describeRecord(host ?? url, rendering)}`);
       const probes = report.hostProbes as
         | { probedAt: string; verdict: string; answers: string[] }
         | undefined;

@@ -30,6 +30,6 @@ export const opensearchKeys = {
   'opensearch.indexer.replicas': int(0, 'replicas of the content index (0 on a single node)', 0),
   'opensearch.hosts.index.name': str(
     'hosts',
-    'name of the per-host index (soft-404 probes; document id = host)',
+    'name of the per-host index (render decisions, soft-404 probes; document id = host)',
   ),
 } as const;

@@ -93,6 +93,12 @@ describe('docker/Dockerfile', () => {
     expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/app\/dist\/cli\/main\.js"\]$/m);
   });
 
+  it("installs Debian's chromium for rendering", () => {
+    expect(dockerfile).toMatch(
+      /^RUN apt-get update \\\n\s+&& apt-get install -y --no-install-recommends chromium /m,
+    );
+  });
+
   it('copies only paths that exist in the repository', () => {
     const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) =>
       m[1]!.split(/\s+/),
