@@ -66,6 +66,8 @@ export interface FetcherDeps {
   /** WARC output: every HTTP answer is archived (and awaited) before it goes on. */
   readonly archive?: Archive;
   readonly log?: HostLog;
+  /** Told every HTTP answer's status code and loading time (metrics). Must not throw. */
+  readonly onResponse?: (statusCode: number, loadingTimeMs: number) => void;
 }
 
 function overridesOf(md: Metadata): QueueOverrides {
@@ -274,6 +276,7 @@ export class Fetcher {
       if (decision.kind === 'set') this.queues.setCrawlDelay(key, decision.delayMs);
       const response = await this.deps.protocol.fetch(item.url, md);
       const code = response.statusCode;
+      this.deps.onResponse?.(code, response.loadingTimeMs);
       if (code === 429 || code >= 500) {
         const retryAfter =
           code === 429 || code === 503

@@ -12,7 +12,7 @@ import type { Logger } from '../util/log.js';
 import { type CrawlSnapshot, type CrawlSummary, crawlSummary } from './crawl-report.js';
 import { CrawlMetrics } from './metrics.js';
 import { PageStage, type PageStageOptions } from './page-stage.js';
-import type { ClusterHealth, CreatedUrl, SourceItem, Stores, UrlSource } from './ports.js';
+import type { ClusterHealth, CrawlObserver, CreatedUrl, SourceItem, Stores, UrlSource } from './ports.js';
 
 export type { CrawlSnapshot, CrawlSummary } from './crawl-report.js';
 
@@ -36,6 +36,8 @@ export interface CrawlerParts {
   readonly filterDrops?: () => ReadonlyMap<string, number>;
   /** Whether the cluster answers, for the progress lines. */
   readonly health?: ClusterHealth;
+  /** Metrics of what happens as it happens (src/metrics); none: not measured. */
+  readonly observe?: CrawlObserver;
 }
 
 export interface CrawlerOptions extends PageStageOptions {
@@ -123,6 +125,7 @@ export class Crawler {
       archive: parts.archive, // WARC output
       clock: parts.clock,
       log: parts.log,
+      ...(parts.observe ? { onResponse: (code, ms) => parts.observe!.response(code, ms) } : {}),
       sink: {
         status: (o) => void this.settle({ url: o.url, status: o.status, metadata: o.metadata }),
         fetched: (page) => this.pages.page(page.url, page.metadata, page.content),
@@ -290,6 +293,8 @@ export class Crawler {
       const cause =
         event.metadata.getFirstValue(MD.errorCause) ?? event.metadata.getFirstValue(MD.fetchException);
       this.metrics.status(event.status, cause);
+      if (event.status === 'ERROR' || event.status === 'FETCH_ERROR')
+        this.parts.observe?.error(event.metadata);
     }
     try {
       await this.parts.stores.status.write({ ...event, previousStatus: taken.previous }, () =>

@@ -139,3 +139,14 @@ export interface ClusterHealth {
   /** Milliseconds since the cluster stopped answering; undefined while it answers. */
   unreachableMs(): number | undefined;
 }
+
+/**
+ * What the crawl loop reports as it happens, for its metrics (src/metrics). Called on the hot path:
+ * cheap, synchronous, must not throw.
+ */
+export interface CrawlObserver {
+  /** A fetch got an HTTP answer. */
+  response(statusCode: number, loadingTimeMs: number): void;
+  /** A URL's own status event is ERROR or FETCH_ERROR (its metadata says why). */
+  error(metadata: Metadata): void;
+}

@@ -1,5 +1,8 @@
 import { write } from 'node:fs';
 
+/** A pino line (or a worker's, tagged first) of level warn (40), error (50) or fatal (60). */
+const WARNING = /"level":[456]0[,}]/;
+
 export interface LineSinkOptions {
   /** Where lines go: a file descriptor (2 = stderr), written asynchronously. */
   readonly fd: number;
@@ -25,6 +28,13 @@ export class LineSink {
   private writing = false;
   /** Droppable lines refused because the buffer was full. */
   dropped = 0;
+  /** Sees every line of level warn and above (before formatting); the console's "latest warnings". */
+  tap: ((line: string) => void) | undefined;
+  /** Lines for which it returns true are not written (a live status line stands for them). */
+  hide: ((line: string) => boolean) | undefined;
+  /** A terminal's live status line: kept below the other lines, rewritten in place. */
+  private status: string | undefined;
+  private redraw = false;
 
   constructor(private readonly options: LineSinkOptions) {}
 
@@ -38,11 +48,24 @@ export class LineSink {
     this.push(line, true);
   }
 
+  /**
+   * Shows `text` as the live status line (a terminal only: written after `\r` and an erase, below
+   * every other line, which are written above it); undefined erases it and ends the live line.
+   */
+  setStatus(text: string | undefined): void {
+    if (text === this.status) return;
+    this.status = text;
+    this.redraw = true;
+    if (!this.writing) this.next();
+  }
+
   private push(line: string, droppable: boolean): void {
     if (droppable && this.bytes >= this.options.maxBufferBytes) {
       this.dropped++;
       return;
     }
+    if (this.tap && !droppable && WARNING.test(line)) this.tap(line);
+    if (this.hide?.(line)) return;
     const out = this.options.format ? this.options.format(line) : line;
     if (out === undefined || out === '') return;
     this.chunks.push(out);
@@ -52,14 +75,18 @@ export class LineSink {
   }
 
   private next(): void {
-    if (this.chunks.length === 0) {
+    if (this.chunks.length === 0 && !this.redraw) {
       this.writing = false;
       return;
     }
     this.writing = true;
-    const data = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
+    const lines = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
     this.chunks = [];
-    const length = data.length;
+    const length = lines.length;
+    // With a live status line: erase it, write the lines, draw it again below them.
+    const live = this.status !== undefined || this.redraw;
+    const data = live ? `\r\x1b[K${lines}${this.status ?? ''}` : lines;
+    this.redraw = false;
     const attempt = (buffer: Buffer, retries: number) => {
       write(this.options.fd, buffer, 0, buffer.length, null, (err, written) => {
         if (err) {

@@ -1,0 +1,79 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { Config } from '../config/schema.js';
+import { MD } from '../model/keys.js';
+import { documentId, fromStatusSource, partitionKey, type StoredStatus } from './status-doc.js';
+
+function when(ms: number, now: number): string {
+  const d = Math.round((ms - now) / 60_000);
+  if (d <= 0) return `due now (since ${new Date(ms).toISOString()})`;
+  return `due in ${d >= 180 ? `${Math.round(d / 60)} h` : `${d} min`} (${new Date(ms).toISOString()})`;
+}
+
+/**
+ * What the indices say about one URL (`crawler url`, the console's "explain one URL"): its status
+ * document, when it is due and why it was deferred, its transitions (when a transitions index is
+ * configured) and its content document. `doc` is the decoded status document, if any.
+ */
+export async function urlReport(
+  client: Client,
+  cfg: Config,
+  url: string,
+  now: number,
+): Promise<{ report: Record<string, unknown>; doc: StoredStatus | undefined }> {
+  const id = documentId(url);
+  const res = await client.search({
+    index: cfg['opensearch.status.index.name'],
+    body: { query: { ids: { values: [id] } } } as never,
+  });
+  const hit = (res.body.hits.hits as { _source: unknown }[])[0];
+  const doc = hit ? fromStatusSource(hit._source) : undefined;
+  const report: Record<string, unknown> = { url, id, known: doc !== undefined };
+  if (doc) {
+    report.status = doc.status;
+    report.key = doc.key ?? partitionKey(url, cfg['partition.url.mode']);
+    report.nextFetchDate = doc.nextFetchDate === null ? 'never' : new Date(doc.nextFetchDate).toISOString();
+    report.due = doc.nextFetchDate === null ? 'never fetched again' : when(doc.nextFetchDate, now);
+    report.metadata = doc.metadata.toJSON();
+    const cause = doc.metadata.getFirstValue(MD.deferCause);
+    if (cause !== undefined) {
+      report.deferred = {
+        cause,
+        at: doc.metadata.getFirstValue(MD.deferDate),
+        message: doc.metadata.getFirstValue(MD.deferMessage),
+        until: report.nextFetchDate,
+      };
+    }
+  }
+  const transitionsIndex = cfg['status.transitions.index.name'];
+  if (transitionsIndex) {
+    const t = await client
+      .search({
+        index: transitionsIndex,
+        body: { size: 50, query: { term: { url } }, sort: [{ appliedAt: 'asc' }] } as never,
+      })
+      .catch(() => undefined);
+    report.transitions = ((t?.body.hits.hits ?? []) as { _source: Record<string, unknown> }[]).map((h) => {
+      const s = h._source;
+      return `${s.appliedAt}  ${s.previousStatus ?? '-'} -> ${s.status}  (${s.reason}; next ${s.nextFetchDate})`;
+    });
+  }
+  const content = await client
+    .search({
+      index: cfg['opensearch.indexer.index.name'],
+      body: { size: 1, query: { term: { url } } } as never,
+    })
+    .catch(() => undefined);
+  const c = (content?.body.hits.hits ?? [])[0] as
+    | { _id: string; _source: Record<string, unknown> }
+    | undefined;
+  report.content = c
+    ? {
+        id: c._id,
+        title: c._source.title,
+        canonical: c._source.canonical,
+        fetchTime: c._source.fetchTime,
+        characters: String(c._source.content ?? '').length,
+      }
+    : 'not in the content index';
+  return { report, doc };
+}
