@@ -3,7 +3,7 @@ import { processFamilies } from '../metrics/prometheus.js';
 import type { TransitionRecord } from '../model/transition.js';
 import type { Crawl } from '../pipeline/compose.js';
 import { systemClock } from '../util/clock.js';
-import type { Logger } from '../util/log.js';
+import { type LiveStatus, type Logger, liveStatus } from '../util/log.js';
 import { Monitor, type MonitorSource, originOf, Tail } from './monitor.js';
 import { consoleSettings } from './server.js';
 
@@ -15,6 +15,7 @@ import { consoleSettings } from './server.js';
 export class CrawlMonitor {
   private readonly tail = new Tail<TransitionRecord>(30);
   private monitor: Monitor | undefined;
+  private readonly live: LiveStatus | undefined;
   readonly onTransition = (r: TransitionRecord) => this.tail.push(r);
 
   constructor(
@@ -24,6 +25,7 @@ export class CrawlMonitor {
   ) {
     // Bad console settings stop the command before anything starts.
     consoleSettings(config);
+    this.live = liveStatus(log);
   }
 
   async start(crawl: Pick<Crawl, 'metrics' | 'client'>): Promise<void> {
@@ -55,11 +57,13 @@ export class CrawlMonitor {
       source,
       registry,
       instance: this.share.instance,
+      live: this.live,
     });
     await this.monitor.start();
   }
 
   async stop(): Promise<void> {
-    await this.monitor?.stop();
+    if (this.monitor) await this.monitor.stop();
+    else await this.live?.end();
   }
 }

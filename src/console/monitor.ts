@@ -9,7 +9,7 @@ import { StatusCounts } from '../metrics/status-counts.js';
 import { urlReport } from '../opensearch/url-report.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
-import { type LiveStatus, type Logger, liveStatus, tapWarnings } from '../util/log.js';
+import { type LiveStatus, type Logger, tapWarnings } from '../util/log.js';
 import {
   type Chart,
   type ConsoleView,
@@ -62,6 +62,11 @@ export interface MonitorParts {
   readonly registry: MetricsRegistry;
   /** This process is instance `instance`: instance 0 counts the status index every minute. */
   readonly instance: number;
+  /**
+   * The terminal's live status line (`liveStatus`), taken before the crawl is built so that its
+   * first transitions (the seeds') are not shown either; none off a terminal.
+   */
+  readonly live: LiveStatus | undefined;
 }
 
 /** Samples kept for "now" rates and the chart without a metrics series: 6 h at one per 5 s. */
@@ -109,6 +114,16 @@ export class Monitor {
       this.counts.register(registry);
       this.counts.start();
     }
+    const settings = consoleSettings(config);
+    if (settings) {
+      this.console = await startConsole(this.view(), settings, log);
+      if (this.console) {
+        log.info(
+          { console: settings.explicit ? this.console.url : undefined },
+          `console: ${this.console.url}${settings.explicit ? ' (token: console.token)' : ''}; /metrics serves Prometheus (Authorization: Bearer <token>)`,
+        );
+      }
+    }
     const interval = config['metrics.interval'];
     if (interval > 0) {
       const writer = new SeriesWriter(
@@ -123,27 +138,20 @@ export class Monitor {
       );
       this.series = new MetricsSeries(writer, this.p.source.readings, clock, interval, log);
       this.series.register(registry);
-      this.series.start();
+      await this.series.start();
     }
-    this.live = liveStatus(log);
+    this.live = this.p.live;
     this.timer = setInterval(() => void this.sample(), this.live ? 1000 : SAMPLE_MS);
     this.timer.unref();
-    const settings = consoleSettings(config);
-    if (settings) {
-      this.console = await startConsole(this.view(), settings, log);
-      if (this.console) {
-        log.info(
-          { console: settings.explicit ? this.console.url : undefined },
-          `console: ${this.console.url}${settings.explicit ? ' (token: console.token)' : ''}; /metrics serves Prometheus (Authorization: Bearer <token>)`,
-        );
-      }
-    }
   }
 
   /** After the crawl: the last interval of the series written (within a deadline), everything closed. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    this.live?.end();
+    const live = this.live;
+    // A sample still running must not draw the line again.
+    this.live = undefined;
+    await live?.end();
     this.counts?.stop();
     await this.series?.stop(LAST_WRITE_MS);
     await this.console?.close();

@@ -4,7 +4,7 @@ import { Registry } from '../metrics/registry.js';
 import { WorkerMetrics, type WorkerReport } from '../metrics/workers.js';
 import { createClient } from '../opensearch/client.js';
 import { systemClock } from '../util/clock.js';
-import type { Logger } from '../util/log.js';
+import { type Logger, liveStatus } from '../util/log.js';
 import { Monitor, originOf, Tail } from './monitor.js';
 import type { TransitionEntry } from './state.js';
 
@@ -78,6 +78,7 @@ export class SupervisorMonitor {
       client,
       registry: own,
       instance,
+      live: liveStatus(this.log),
       source: {
         crawl: () => combine(own.collect(), ...this.workers.families()),
         all: async () => [own.collect(), await processFamilies(), ...this.workers.families()],

@@ -150,7 +150,23 @@ export class SeriesWriter {
   }
 
   private indexOf(d: SeriesDoc): string {
-    return `${this.options.base}-${d.timestamp.slice(0, 10)}`;
+    return this.indexAt(Date.parse(d.timestamp));
+  }
+
+  private indexAt(t: number): string {
+    return `${this.options.base}-${new Date(t).toISOString().slice(0, 10)}`;
+  }
+
+  /**
+   * Creates today's index now, and tomorrow's in the last two hours of the day (UTC), so that no
+   * index is created in the middle of a busy crawl: a new index is a cluster-state change, which on
+   * a loaded node holds up the crawl's own writes and refreshes for a moment. Best effort: a
+   * failure is retried by the next flush.
+   */
+  async prepare(): Promise<void> {
+    const now = this.clock.now();
+    const days = [now, ...(DAY_MS - (now % DAY_MS) < 2 * 3_600_000 ? [now + DAY_MS] : [])];
+    for (const t of days) await this.ensure(this.indexAt(t)).catch(() => undefined);
   }
 
   private async ensure(index: string): Promise<void> {

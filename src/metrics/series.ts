@@ -22,6 +22,8 @@ export interface ReadingSource {
 }
 
 const HOUR_MS = 3_600_000;
+/** What the series may take of the crawl's start-up, at most. */
+const START_MS = 5000;
 
 /**
  * The metrics series of a crawl: every `intervalMs` each process's points since its previous
@@ -61,9 +63,17 @@ export class MetricsSeries {
     );
   }
 
-  start(): void {
-    void this.writer.enforceRetention();
-    this.retentionTimer = setInterval(() => void this.writer.enforceRetention(), HOUR_MS);
+  /** Before the crawl starts: today's index created and old ones deleted, then the timers. */
+  async start(): Promise<void> {
+    const daily = async () => {
+      await this.writer.prepare();
+      await this.writer.enforceRetention();
+    };
+    // At most a few seconds: a cluster slow to create an index does not hold the crawl back.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([daily(), new Promise<void>((resolve) => (timer = setTimeout(resolve, START_MS)))]);
+    clearTimeout(timer);
+    this.retentionTimer = setInterval(() => void daily(), HOUR_MS);
     this.retentionTimer.unref();
     this.timer = setInterval(() => void this.tick(), this.intervalMs);
     this.timer.unref();

@@ -32,9 +32,12 @@ export class LineSink {
   tap: ((line: string) => void) | undefined;
   /** Lines for which it returns true are not written (a live status line stands for them). */
   hide: ((line: string) => boolean) | undefined;
+  /** Columns of a terminal with a live status line: lines other than warnings are cut to fit. */
+  width: number | undefined;
   /** A terminal's live status line: kept below the other lines, rewritten in place. */
   private status: string | undefined;
   private redraw = false;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly options: LineSinkOptions) {}
 
@@ -59,6 +62,12 @@ export class LineSink {
     if (!this.writing) this.next();
   }
 
+  /** Resolves once everything written so far has reached the file descriptor. */
+  idle(): Promise<void> {
+    if (!this.writing) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   private push(line: string, droppable: boolean): void {
     if (droppable && this.bytes >= this.options.maxBufferBytes) {
       this.dropped++;
@@ -66,8 +75,11 @@ export class LineSink {
     }
     if (this.tap && !droppable && WARNING.test(line)) this.tap(line);
     if (this.hide?.(line)) return;
-    const out = this.options.format ? this.options.format(line) : line;
+    let out = this.options.format ? this.options.format(line) : line;
     if (out === undefined || out === '') return;
+    if (this.width !== undefined && out.length > this.width && !WARNING.test(line)) {
+      out = `${out.slice(0, this.width - 2)}…\n`;
+    }
     this.chunks.push(out);
     // Characters, not bytes: close enough for a bound, and free.
     this.bytes += out.length;
@@ -77,6 +89,7 @@ export class LineSink {
   private next(): void {
     if (this.chunks.length === 0 && !this.redraw) {
       this.writing = false;
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
       return;
     }
     this.writing = true;
@@ -99,6 +112,7 @@ export class LineSink {
           this.bytes = 0;
           this.chunks = [];
           this.writing = false;
+          for (const resolve of this.idleWaiters.splice(0)) resolve();
           return;
         }
         if (written < buffer.length) {

@@ -79,8 +79,8 @@ export interface LiveStatus {
   /** The terminal's width in columns. */
   readonly columns: number;
   set(text: string): void;
-  /** Erases the line; the log is written as before. */
-  end(): void;
+  /** Erases the line (resolves once it is erased, so that what follows starts on a clean line). */
+  end(): Promise<void>;
 }
 
 /**
@@ -94,6 +94,7 @@ export function liveStatus(log: Logger): LiveStatus | undefined {
   const transitions = log.isLevelEnabled('debug');
   sink.hide = (line) =>
     line.includes('"msg":"progress') || (!transitions && line.includes('"component":"transitions"'));
+  sink.width = (process.stderr.columns || 80) - 1;
   return {
     get columns() {
       return process.stderr.columns || 80;
@@ -102,6 +103,8 @@ export function liveStatus(log: Logger): LiveStatus | undefined {
     end: () => {
       sink.setStatus(undefined);
       sink.hide = undefined;
+      sink.width = undefined;
+      return sink.idle();
     },
   };
 }

@@ -100,6 +100,10 @@ describe('GET /metrics', () => {
       out: () => {},
       err: () => {},
     });
+    let ended = false;
+    void run.finally(() => {
+      ended = true;
+    });
     try {
       let first: Scrape | undefined;
       await until(
@@ -140,7 +144,8 @@ describe('GET /metrics', () => {
       expect((await scrape(port, '')).status).toBe(401);
       expect((await scrape(port, 'wrong-token')).status).toBe(401);
     } finally {
-      process.kill(process.pid, 'SIGTERM');
+      // The crawl stops as on Ctrl-C (its handler is installed while it runs).
+      if (!ended) process.kill(process.pid, 'SIGTERM');
       expect(await run).toBe(0);
     }
   }, 180_000);
@@ -152,11 +157,19 @@ describe('GET /metrics', () => {
     const seeds = HOSTS.flatMap((h) => ['--seed', `${site.origin(h)}/p0`]);
     const child = spawnCrawler(['run', '--workers', '2', '--conf', conf, ...seeds]);
     const scrapes: Scrape[] = [];
+    /** Scrapes that were not the text format. */
+    const bad: string[] = [];
     let scraping = true;
     const loop = (async () => {
       while (scraping) {
         const r = await scrape(port).catch(() => undefined);
-        if (r?.status === 200) scrapes.push(parsePrometheus(r.text));
+        if (r?.status === 200) {
+          try {
+            scrapes.push(parsePrometheus(r.text));
+          } catch (e) {
+            bad.push(String(e));
+          }
+        }
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
     })();
@@ -196,10 +209,11 @@ describe('GET /metrics', () => {
       );
     } finally {
       scraping = false;
-      await loop;
       child.proc.kill('SIGTERM');
       await child.exited;
+      await loop;
     }
+    expect(bad).toEqual([]);
     expect(scrapes.length).toBeGreaterThan(10);
     for (let i = 1; i < scrapes.length; i++) {
       const prev = counters(scrapes[i - 1]!);
