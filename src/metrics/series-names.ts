@@ -72,3 +72,16 @@ export function seriesName(metric: string): SeriesName | undefined {
     ...(seconds ? MS : {}),
   };
 }
+
+/**
+ * Every name the known metrics write, a labelled one as PREFIX* (for checking the dashboards'
+ * queries): what `seriesName` gives the table above, and the rates written beside counters.
+ */
+export function knownSeriesNames(): string[] {
+  return Object.values(KNOWN).flatMap((s) => {
+    const fixedName = s.name(undefined);
+    const labelled = s.name('\u0000');
+    const own = labelled === fixedName ? fixedName : `${labelled.replace('\u0000', '')}*`;
+    return [own, ...(s.perSecond ? [s.perSecond] : [])];
+  });
+}
