@@ -77,8 +77,9 @@ export class LineSink {
     if (this.hide?.(line)) return;
     let out = this.options.format ? this.options.format(line) : line;
     if (out === undefined || out === '') return;
-    if (this.width !== undefined && out.length > this.width && !WARNING.test(line)) {
-      out = `${out.slice(0, this.width - 2)}…\n`;
+    // (`out` ends with its newline.)
+    if (this.width !== undefined && out.length - 1 > this.width && !WARNING.test(line)) {
+      out = `${out.slice(0, this.width - 1)}…\n`;
     }
     this.chunks.push(out);
     // Characters, not bytes: close enough for a bound, and free.
