@@ -51,6 +51,8 @@ describe('crawler run on a terminal', () => {
     const port = await freePort();
     const conf = writeConf({
       ...fastCrawlSettings(names),
+      // A busy machine answers loopback pages slowly: no page may time out.
+      'http.timeout': 30_000,
       'opensearch.metrics.index.name': `${names.status}-m`,
       'console.port': port,
     });

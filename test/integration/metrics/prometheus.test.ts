@@ -39,6 +39,8 @@ function settings(label: string, port: number, shards = 2) {
   created.push(names.status, names.content, `${names.status}-m-*`);
   return {
     ...fastCrawlSettings(names),
+    // A busy machine answers loopback pages slowly: no page may time out.
+    'http.timeout': 30_000,
     'opensearch.status.shards': shards,
     'opensearch.metrics.index.name': `${names.status}-m`,
     'console.port': port,

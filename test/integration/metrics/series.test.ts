@@ -52,6 +52,8 @@ describe('the metrics series', () => {
   it('holds StormCrawler-shaped points whose fetcher_counter.fetched sums to the pages fetched; old indices are deleted', async () => {
     const conf = writeConf({
       ...fastCrawlSettings(names),
+      // A busy machine answers loopback pages slowly: no page may time out.
+      'http.timeout': 30_000,
       'opensearch.metrics.index.name': metricsBase,
       'metrics.interval': '1s',
       'metrics.retention.days': 7,
