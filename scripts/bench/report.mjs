@@ -1,6 +1,7 @@
 // @ts-check
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
+import { feedsSection } from './report-feeds.mjs';
 import { monitoringOverhead, monitoringSection } from './report-monitoring.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
 
@@ -317,11 +318,12 @@ ${rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d ? 'yes' : '**no**'} |`)
  *   spout: readonly import('./spout.mjs').SpoutRow[],
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
+ *   feeds?: import('./feeds.mjs').FeedsResult,
  *   concurrency: number,
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, deep, concurrency }) {
+export function report({ machine, profiles, spout, inject, deep, feeds, concurrency }) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -350,6 +352,7 @@ every status is written to OpenSearch and acknowledged before the URL counts as 
 ${targets(profiles, spout, inject, machine.cores, deep)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
+${feeds ? feedsSection(feeds) : ''}
 ${spoutSection(spout)}
 ${injectSection(inject)}`;
 }
