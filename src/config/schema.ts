@@ -1,6 +1,7 @@
 import type { KeyDef, PatternDef, ValueOf } from './define.js';
 import { agentKeys } from './keys/agent.js';
 import { daemonKeys } from './keys/daemon.js';
+import { dedupKeys } from './keys/dedup.js';
 import { fetcherKeys } from './keys/fetcher.js';
 import { filterKeys } from './keys/filters.js';
 import { monitoringKeys } from './keys/monitoring.js';
@@ -8,6 +9,7 @@ import { opensearchKeys } from './keys/opensearch.js';
 import { parseKeys } from './keys/parse.js';
 import { protocolKeys } from './keys/protocol.js';
 import { rulesKeys } from './keys/rules.js';
+import { tikaKeys } from './keys/tika.js';
 import { warcKeys } from './keys/warc.js';
 
 /** Every known configuration key. Add a role's keys in `keys/<role>.ts` and list them here. */
@@ -22,6 +24,8 @@ export const KEYS = {
   ...parseKeys,
   ...warcKeys,
   ...monitoringKeys,
+  ...dedupKeys,
+  ...tikaKeys,
 } as const satisfies Record<string, KeyDef>;
 
 export type KeyName = keyof typeof KEYS;

@@ -1,6 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { MD } from '../model/keys.js';
+import { DedupIndex } from './dedup-index.js';
 import { documentId, fromStatusSource, partitionKey, type StoredStatus } from './status-doc.js';
 
 function when(ms: number, now: number): string {
@@ -34,6 +35,16 @@ export async function urlReport(
     report.nextFetchDate = doc.nextFetchDate === null ? 'never' : new Date(doc.nextFetchDate).toISOString();
     report.due = doc.nextFetchDate === null ? 'never fetched again' : when(doc.nextFetchDate, now);
     report.metadata = doc.metadata.toJSON();
+    const of = doc.metadata.getFirstValue(MD.duplicateOf);
+    if (of !== undefined) {
+      report.duplicate = {
+        of,
+        distance: Number(doc.metadata.getFirstValue(MD.duplicateDistance)),
+        indexed: cfg['dedup.mode'] === 'flag',
+      };
+    }
+    const soft404 = doc.metadata.getFirstValue(MD.soft404Evidence);
+    if (soft404 !== undefined) report.soft404 = soft404;
     const cause = doc.metadata.getFirstValue(MD.deferCause);
     if (cause !== undefined) {
       report.deferred = {
@@ -73,7 +84,44 @@ export async function urlReport(
         canonical: c._source.canonical,
         fetchTime: c._source.fetchTime,
         characters: String(c._source.content ?? '').length,
+        ...(c._source.simhash || c._source.simhashExact
+          ? { fingerprint: c._source.simhash ?? `exact ${c._source.simhashExact}` }
+          : {}),
+        ...(c._source.duplicateOf ? { duplicateOf: c._source.duplicateOf } : {}),
       }
     : 'not in the content index';
+  // What the host answers to URLs that cannot exist: the evidence behind a soft 404.
+  const host = (() => {
+    try {
+      return new URL(url).hostname.toLowerCase();
+    } catch {
+      return undefined;
+    }
+  })();
+  const profile =
+    host === undefined
+      ? null
+      : await new DedupIndex(client, {
+          content: cfg['opensearch.indexer.index.name'],
+          hosts: cfg['opensearch.hosts.index.name'],
+        })
+          .profile(host)
+          .catch(() => null);
+  if (profile) {
+    report.hostProbes = {
+      probedAt: new Date(profile.probedAt).toISOString(),
+      verdict: profile.verdict,
+      ...(profile.redirectTo ? { redirectTo: profile.redirectTo } : {}),
+      answers: profile.answers.map((a) =>
+        a.kind === 'page'
+          ? `${a.probe}: 200, ${a.fingerprint.tokens} tokens, fingerprint ${a.fingerprint.hash}`
+          : a.kind === 'redirect'
+            ? `${a.probe}: ${a.status} to ${a.target}`
+            : a.kind === 'notFound'
+              ? `${a.probe}: ${a.status}`
+              : `${a.probe}: ${a.detail}`,
+      ),
+    };
+  }
   return { report, doc };
 }

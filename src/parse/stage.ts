@@ -1,6 +1,7 @@
 import { MetadataTransfer, type MetadataTransferConfig } from '../model/metadata-transfer.js';
 import type { Clock } from '../util/clock.js';
 import { parsePage } from './dispatch.js';
+import { parseDocument, type TikaDocument } from './document.js';
 import type { ParseFilters } from './parsefilters/chain.js';
 import { loadParseFilters } from './parsefilters/load.js';
 import { type ParseConfig, type ParseSettings, parseSettings } from './settings.js';
@@ -26,6 +27,8 @@ export interface PageParserDeps {
 export interface InlineParser extends PageParser {
   /** Sitemap or page; synchronous, never throws (see `parsePage`). */
   parse(page: ParseInput): ParseResult;
+  /** A document's Tika output extracted as a page (see `parseDocument`); never throws. */
+  parseDocument(page: ParseInput, tika: TikaDocument): ParseResult;
   /** Settles when the parse filters finished loading (a language model); await it before crawling. */
   readonly ready: Promise<void>;
   readonly settings: ParseSettings;
@@ -41,8 +44,10 @@ export function createPageParser(
   config: ParseConfig & MetadataTransferConfig,
   deps: PageParserDeps,
 ): InlineParser {
-  const settings = parseSettings(config);
   const filters = deps.filters ?? loadParseFilters(config['parsefilters.config.file']);
+  const parsed = parseSettings(config);
+  // The main text is collected only when a filter reads it (the near-duplicate fingerprint).
+  const settings = filters.needsMainText ? { ...parsed, text: { ...parsed.text, mainText: true } } : parsed;
   deps.log?.info(
     { parseFilters: filters.filters.map((f) => f.name), file: filters.source, dom: filters.needsDom },
     filters.filters.length > 0 ? `parse filters from ${filters.source}` : 'no parse filters',
@@ -59,6 +64,7 @@ export function createPageParser(
   };
   return {
     parse: (page) => parsePage(page, parserDeps),
+    parseDocument: (page, tika) => parseDocument(page, tika, parserDeps),
     ready: filters.ready,
     settings,
     filters,

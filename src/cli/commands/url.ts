@@ -65,6 +65,14 @@ export const urlCommand: Command = {
               `${d.message ?? ''}; tried again at ${report.nextFetchDate}`,
           );
         }
+        const dup = report.duplicate as { of: string; distance: number; indexed: boolean } | undefined;
+        if (dup) {
+          out(
+            `  near-duplicate of ${dup.of} (distance ${dup.distance}): FETCHED, ${dup.indexed ? 'indexed with duplicateOf' : 'not indexed'}, ` +
+              'refetched dedup.fetch.interval.factor times less often, its links followed',
+          );
+        }
+        if (report.soft404) out(`  soft 404: ${report.soft404}; not indexed, its links not followed`);
         out('  metadata:');
         for (const [k, v] of Object.entries(doc.metadata.toJSON())) out(`    ${k} = ${v.join(' | ')}`);
       }
@@ -75,6 +83,13 @@ export const urlCommand: Command = {
       out(
         `  content: ${typeof report.content === 'string' ? report.content : JSON.stringify(report.content)}`,
       );
+      const probes = report.hostProbes as
+        | { probedAt: string; verdict: string; answers: string[] }
+        | undefined;
+      if (probes) {
+        out(`  soft-404 probes of the host (${probes.probedAt}): ${probes.verdict}`);
+        for (const a of probes.answers) out(`    ${a}`);
+      }
       if (report.robots) out(`  robots.txt: ${report.robots}`);
       return doc ? 0 : 1;
     } finally {
