@@ -2,12 +2,13 @@
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
 import { feedsSection } from './report-feeds.mjs';
+import { monitoringOverhead, monitoringSection } from './report-monitoring.mjs';
 import { renderReport } from './report-render.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
 
 /**
  * One profile of the synthetic web as run.mjs runs it.
- * @typedef {{ profile: 'small' | 'large', hosts: number, pages: number, peerMax: number, threadsVariant?: boolean, profileAreas?: boolean, warcVariant?: boolean, workersVariant?: boolean, dedupVariant?: boolean }} ProfileSpec
+ * @typedef {{ profile: 'small' | 'large', hosts: number, pages: number, peerMax: number, threadsVariant?: boolean, profileAreas?: boolean, warcVariant?: boolean, workersVariant?: boolean, monitoringVariant?: boolean, dedupVariant?: boolean }} ProfileSpec
  */
 /** @typedef {import('./crawl.mjs').CrawlResult & { statusDocs: number }} CrawlRun */
 /**
@@ -24,6 +25,7 @@ import { deepSection, throughputTargets, workersSection } from './report-through
  *   threaded: CrawlRun | undefined,
  *   warc: (CrawlRun & { files: number, bytes: number }) | undefined,
  *   workers: CrawlRun | undefined,
+ *   monitoring?: import('./monitoring.mjs').MonitoringResult,
  *   dedupOff?: CrawlRun | undefined,
  *   peer: import('./peer.mjs').PeerResult,
  * }} ProfileResult
@@ -183,7 +185,7 @@ Slowest limit: **${slowest.name}**, ${f0(slowest.rate)} pages/s.
 | crawler rate over the slowest stage limit | ${pct(c.pagesPerSec / slowest.rate)} |
 | crawler rate over the parse-only limit | ${pct(c.pagesPerSec / p.parse.pagesPerSec)} |
 
-${p.areas ? areasSection(p, p.areas) : ''}${p.threaded ? threadedSection(p, p.threaded) : ''}${p.warc ? warcSection(p, p.warc) : ''}${p.workers ? workersSection(c, p.workers) : ''}### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
+${p.areas ? areasSection(p, p.areas) : ''}${p.threaded ? threadedSection(p, p.threaded) : ''}${p.warc ? warcSection(p, p.warc) : ''}${p.workers ? workersSection(c, p.workers) : ''}${p.monitoring ? monitoringSection(p.monitoring) : ''}### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
 
 | figure | crawler | Crawlee | crawler / Crawlee |
 |---|---:|---:|---:|
@@ -315,6 +317,16 @@ function targets(profiles, spout, inject, cores, deep) {
     }
   }
   rows.push(...throughputTargets(small?.crawl, small?.workers, deep));
+  const monitoring = small?.monitoring && monitoringOverhead(small.monitoring);
+  if (monitoring) {
+    const share = `${(monitoring.share * 100).toFixed(1)}%`;
+    rows.push([
+      'metrics series and console: crawler CPU per page, on over off',
+      '< 2%',
+      share,
+      monitoring.share < 0.02,
+    ]);
+  }
   const rss = Math.max(...profiles.map((p) => p.crawl.maxRssMb));
   rows.push(['crawler peak RSS', '<= 300 MB', `${f0(rss)} MB`, rss <= 300]);
   rows.push([

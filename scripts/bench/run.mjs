@@ -28,9 +28,11 @@ import { deepSiteBench } from './deep.mjs';
 import { documentsBench } from './documents.mjs';
 import { feedsBench } from './feeds.mjs';
 import { injectBench } from './inject.mjs';
+import { monitoringVariant } from './monitoring.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
 import { renderBench } from './render.mjs';
 import { report } from './report.mjs';
+import { monitoringSection } from './report-monitoring.mjs';
 import { simhashBench } from './simhash.mjs';
 import { spoutBench } from './spout.mjs';
 
@@ -54,6 +56,10 @@ import { spoutBench } from './spout.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const quick = process.env.BENCH_QUICK === '1';
+/** BENCH_ONLY=monitoring (npm run bench:monitoring): the small profile's monitoring variant alone. */
+const ONLY = process.env.BENCH_ONLY;
+/** Pairs of monitoring on/off runs (BENCH_MONITORING_PAIRS). */
+const MONITORING_PAIRS = Number(process.env.BENCH_MONITORING_PAIRS ?? (quick ? 1 : 2));
 const CONCURRENCY = 50;
 /** Seconds of the small crawl run again under the CPU profiler, for the breakdown by area. */
 const PROFILE_SECS = quick ? 15 : 45;
@@ -68,6 +74,7 @@ const PROFILES = quick
         profileAreas: true,
         warcVariant: true,
         workersVariant: true,
+        monitoringVariant: true,
         dedupVariant: true,
       },
       { profile: 'large', hosts: 5, pages: 100, peerMax: 200 },
@@ -83,6 +90,7 @@ const PROFILES = quick
         profileAreas: true,
         warcVariant: true,
         workersVariant: true,
+        monitoringVariant: true,
         dedupVariant: true,
       },
       { profile: 'large', hosts: 20, pages: 150, peerMax: 500 },
@@ -184,7 +192,14 @@ async function profileRun(p, os) {
     await clearIndices();
     return { ...r, statusDocs };
   }
+  const monitoring = () => {
+    say(`monitoring on vs off (metrics series and console), ${MONITORING_PAIRS} pairs`);
+    const clear = () => os.client.indices.delete({ index: 'bench-metrics-*', ignore_unavailable: true });
+    return monitoringVariant({ endToEnd, dir, root, confOptions, pairs: MONITORING_PAIRS, log: say, clear });
+  };
   try {
+    // npm run bench:monitoring: nothing else.
+    if (ONLY === 'monitoring') return /** @type {ProfileResult} */ ({ ...p, monitoring: await monitoring() });
     say('stage limit: undici fetch only');
     const fetch = await stage('fetch', { web: webSpec, concurrency: CONCURRENCY });
     say(`  ${fetch.pagesPerSec.toFixed(0)} pages/s`);
@@ -242,6 +257,7 @@ async function profileRun(p, os) {
       say('end to end again with --workers 2 (two worker processes, half of the status shards each)');
       workers = await endToEnd(conf.path, { args: ['--workers', '2'] });
     }
+    const monitored = p.monitoringVariant ? await monitoring() : undefined;
     let dedupOff;
     if (p.dedupVariant) {
       say('end to end again with near-duplicate and soft-404 checks off (the main crawl has them on)');
@@ -269,6 +285,7 @@ async function profileRun(p, os) {
       threaded,
       warc,
       workers,
+      ...(monitored ? { monitoring: monitored } : {}),
       dedupOff,
       peer,
     };
@@ -278,6 +295,16 @@ async function profileRun(p, os) {
 }
 
 const os = await opensearch();
+if (ONLY === 'monitoring') {
+  try {
+    const r = await profileRun(/** @type {ProfileSpec} */ (PROFILES[0]), os);
+    if (r.monitoring) console.log(`\n${monitoringSection(r.monitoring)}`);
+  } finally {
+    await os.client.close();
+    if (os.startedHere) execFileSync(join(root, 'scripts/opensearch'), ['stop'], { stdio: 'inherit' });
+  }
+  process.exit(0);
+}
 try {
   const profiles = [];
   for (const p of PROFILES) profiles.push(await profileRun(p, os));

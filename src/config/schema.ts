@@ -4,6 +4,7 @@ import { daemonKeys } from './keys/daemon.js';
 import { dedupKeys } from './keys/dedup.js';
 import { fetcherKeys } from './keys/fetcher.js';
 import { filterKeys } from './keys/filters.js';
+import { monitoringKeys } from './keys/monitoring.js';
 import { opensearchKeys } from './keys/opensearch.js';
 import { parseKeys } from './keys/parse.js';
 import { protocolKeys } from './keys/protocol.js';
@@ -24,6 +25,7 @@ export const KEYS = {
   ...parseKeys,
   ...warcKeys,
   ...renderKeys,
+  ...monitoringKeys,
   ...dedupKeys,
   ...tikaKeys,
 } as const satisfies Record<string, KeyDef>;

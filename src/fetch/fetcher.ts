@@ -66,6 +66,8 @@ export interface FetcherDeps {
   /** WARC output: every HTTP answer is archived (and awaited) before it goes on. */
   readonly archive?: Archive;
   readonly log?: HostLog;
+  /** Told every HTTP answer's status code and loading time (metrics). Must not throw. */
+  readonly onResponse?: (statusCode: number, loadingTimeMs: number) => void;
 }
 
 function overridesOf(md: Metadata): QueueOverrides {
@@ -289,6 +291,7 @@ export class Fetcher {
       this.fetching?.set(item.url, { key, failed: [] });
       const response = await this.deps.protocol.fetch(item.url, md);
       const code = response.statusCode;
+      this.deps.onResponse?.(code, response.loadingTimeMs);
       if (code === 429 || code >= 500) {
         const retryAfter =
           code === 429 || code === 503

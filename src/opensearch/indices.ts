@@ -4,7 +4,8 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { MAPPINGS_DIR } from './paths.js';
 
-export type IndexRole = 'status' | 'content' | 'transitions' | 'hosts';
+/** The indices whose definitions are in mappings/ (metrics: the daily metrics indices, src/metrics). */
+export type IndexRole = 'status' | 'content' | 'transitions' | 'hosts' | 'metrics';
 
 export interface IndexBody {
   settings: { index: Record<string, unknown> };

@@ -1,6 +1,8 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { robotsSource } from '../fetch/ports.js';
+import { type CrawlMeters, crawlMeters } from '../metrics/crawl.js';
+import type { MetricsRegistry } from '../metrics/registry.js';
 import { Metadata } from '../model/metadata.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import { createStatusUpdater } from '../model/status-updater.js';
@@ -63,10 +65,26 @@ export function buildStores(
   onTransition?: (record: TransitionRecord) => void,
   /** Shared with the spout: one view of an outage, logged once. */
   outage: ClusterOutage = new ClusterOutage(clock, log),
+  /** Bulk request durations, for the metrics. */
+  meters?: Pick<CrawlMeters, 'bulk'>,
 ): StoreSet {
   const updater = createStatusUpdater(config, clock);
-  const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log, outage);
-  const contentBulk = new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
+  const timed = (o: ReturnType<typeof bulkOptions>, index: 'status' | 'content' | 'transitions') =>
+    meters ? { ...o, onRequest: meters.bulk(index) } : o;
+  const statusBulk = new BulkWriter(
+    client,
+    timed(bulkOptions(config, 'status'), 'status'),
+    clock,
+    log,
+    outage,
+  );
+  const contentBulk = new BulkWriter(
+    client,
+    timed(bulkOptions(config, 'indexer'), 'content'),
+    clock,
+    log,
+    outage,
+  );
   const contentIndex = config['opensearch.indexer.index.name'];
   const due = buildDueWriter(client, config, clock, log);
   // When a page's content goes, its near-duplicates become due: one of them takes its place.
@@ -76,7 +94,7 @@ export function buildStores(
   const transitionsBulk =
     transitionsName === ''
       ? undefined
-      : new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
+      : new BulkWriter(client, timed(bulkOptions(config, 'indexer'), 'transitions'), clock, log, outage);
   const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
   const status = new StatusWriter({
     updater,
@@ -225,6 +243,10 @@ export interface CrawlOptions {
 
 export interface Crawl {
   readonly crawler: Crawler;
+  /** The crawl's metrics (src/metrics): a stage adds one with a line; read by the series and /metrics. */
+  readonly metrics: MetricsRegistry;
+  /** The cluster connection, open until `close`. */
+  readonly client: Client;
   /** The cluster's first address, for logs. */
   readonly cluster: string | undefined;
   /** The User-Agent sent with every request. */
@@ -298,7 +320,8 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const robots = robotsSource(new RobotsService(config, { protocol, clock }));
     const inline = createPageParser(config, { filter, clock, log });
     const outage = new ClusterOutage(clock, log);
-    const stores = buildStores(client, config, clock, log, options.onTransition, outage);
+    const meters = crawlMeters();
+    const stores = buildStores(client, config, clock, log, options.onTransition, outage, meters);
     closers.push(() => stores.close());
     await inject(client, config, stores, filter, options.seeds ?? [], log);
     await inline.ready;
@@ -321,7 +344,13 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     // Documents (PDF, Office...) through Tika; nothing starts before the first one.
     const documents = buildDocuments(config, inline, log, clock);
     if (documents) closers.push(() => documents.close());
-    const source = new Spout(client, spoutOptions(config, shards), clock, log, outage);
+    const source = new Spout(
+      client,
+      { ...spoutOptions(config, shards), onQuery: meters.spoutQuery },
+      clock,
+      log,
+      outage,
+    );
     const crawler = new Crawler(
       {
         source,
@@ -337,10 +366,12 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         ...(warc ? { archive: warc.archive } : {}),
         ...(checks ? { checks } : {}),
         health: outage,
+        observe: meters.observe,
         ...(documents ? { documents: documents.stage } : {}),
       },
       loopOptions,
     );
+    meters.attach(crawler, outage);
     if (warc) {
       // Closed after the protocol (reverse order of opening), once the last record is written.
       closers.splice(closers.indexOf(protocolCloser), 0, () => warc.close());
@@ -348,6 +379,8 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     }
     return {
       crawler,
+      metrics: meters.registry,
+      client,
       cluster,
       rendering,
       userAgent: protocol.userAgent,

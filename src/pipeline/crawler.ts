@@ -14,7 +14,15 @@ import type { Logger } from '../util/log.js';
 import { type CrawlSnapshot, type CrawlSummary, crawlSummary } from './crawl-report.js';
 import { CrawlMetrics } from './metrics.js';
 import { PageStage, type PageStageOptions } from './page-stage.js';
-import type { ClusterHealth, CreatedUrl, PageChecks, SourceItem, Stores, UrlSource } from './ports.js';
+import type {
+  ClusterHealth,
+  CrawlObserver,
+  CreatedUrl,
+  PageChecks,
+  SourceItem,
+  Stores,
+  UrlSource,
+} from './ports.js';
 
 export type { CrawlSnapshot, CrawlSummary } from './crawl-report.js';
 
@@ -38,6 +46,8 @@ export interface CrawlerParts {
   readonly filterDrops?: () => ReadonlyMap<string, number>;
   /** Whether the cluster answers, for the progress lines. */
   readonly health?: ClusterHealth;
+  /** Metrics of what happens as it happens (src/metrics); none: not measured. */
+  readonly observe?: CrawlObserver;
   /** Near-duplicate and soft-404 checks (pipeline/page-checks.ts); none when both are off. */
   readonly checks?: PageChecks;
   /** The Tika stage for documents (src/tika); none with tika.enabled false. */
@@ -138,6 +148,7 @@ export class Crawler {
       archive: parts.archive, // WARC output
       clock: parts.clock,
       log: parts.log,
+      ...(parts.observe ? { onResponse: (code, ms) => parts.observe!.response(code, ms) } : {}),
       sink: parts.checks ? parts.checks.wrapSink(sink) : sink,
     });
     // Soft-404 probes go through the fetcher like any URL, first in their host's queue.
@@ -306,6 +317,8 @@ export class Crawler {
       const cause =
         event.metadata.getFirstValue(MD.errorCause) ?? event.metadata.getFirstValue(MD.fetchException);
       this.metrics.status(event.status, cause);
+      if (event.status === 'ERROR' || event.status === 'FETCH_ERROR')
+        this.parts.observe?.error(event.metadata);
     }
     try {
       await this.parts.stores.status.write({ ...event, previousStatus: taken.previous }, () =>

@@ -144,6 +144,17 @@ export interface ClusterHealth {
 }
 
 /**
+ * What the crawl loop reports as it happens, for its metrics (src/metrics). Called on the hot path:
+ * cheap, synchronous, must not throw.
+ */
+export interface CrawlObserver {
+  /** A fetch got an HTTP answer. */
+  response(statusCode: number, loadingTimeMs: number): void;
+  /** A URL's own status event is ERROR or FETCH_ERROR (its metadata says why). */
+  error(metadata: Metadata): void;
+}
+
+/**
  * Near-duplicate and soft-404 checks (src/dedup, src/soft404; built by pipeline/page-checks.ts).
  *
  * Contract: `judge` gives every parsed page exactly one verdict (the page stage waits on `room`

@@ -33,6 +33,8 @@ export interface SpoutOptions {
   readonly purgatoryMs: number;
   /** The status shards this instance reads; undefined = all (one instance). */
   readonly shards?: readonly number[];
+  /** Told each query's duration in ms, answered or not (metrics). */
+  readonly onQuery?: (ms: number) => void;
 }
 
 export type PollResult = SpoutItem | 'empty' | 'wait';
@@ -248,6 +250,7 @@ export class Spout {
       this.lastQueryDone = this.clock.now();
       this.lastQueryMs = this.lastQueryDone - started;
       this.queryMs.record(this.lastQueryMs);
+      this.options.onQuery?.(this.lastQueryMs);
     }
     // Nothing due at this date: the next query looks at "now" again (new URLs may have become due).
     if (hits === 0 && !this.failed) this.queryDate = undefined;

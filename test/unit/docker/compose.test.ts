@@ -77,6 +77,8 @@ describe('docker/docker-compose.yml', () => {
   it('imports the dashboards once Dashboards answers', () => {
     const d = compose.services['dashboards-init']!;
     expect(String(d.command)).toMatch(/_import\?overwrite=true/);
+    // The index patterns (crawler.ndjson) before the Crawl metrics dashboard that refers to them.
+    expect(String(d.command)).toMatch(/for f in crawler metrics; do/);
     expect(d.volumes).toEqual(['./dashboards:/dashboards:ro']);
   });
 
