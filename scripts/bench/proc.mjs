@@ -30,12 +30,13 @@ export function cpuSeconds(pid) {
 
 /**
  * The pid of the local OpenSearch JVM (the embedded node or a tarball install), if any. On a machine
- * running several embedded nodes, the one of OPENSEARCH_URL's port (scripts/opensearch names its
- * node folder node-PORT) is preferred.
+ * running several embedded nodes, the one of `port` (scripts/opensearch names its node folder
+ * node-PORT), else of OPENSEARCH_URL's port, is preferred.
+ * @param {string | number} [port]
  * @returns {number | undefined}
  */
-export function findOpenSearchPid() {
-  const port = /:(\d+)\/?$/.exec(process.env.OPENSEARCH_URL ?? '')?.[1] ?? '9200';
+export function findOpenSearchPid(port) {
+  const want = port ?? /:(\d+)\/?$/.exec(process.env.OPENSEARCH_URL ?? '')?.[1] ?? '9200';
   /** @type {number | undefined} */
   let any;
   for (const entry of readdirSync('/proc')) {
@@ -43,8 +44,8 @@ export function findOpenSearchPid() {
     try {
       const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
       if (!/java/.test(cmd) || !/opensearch/i.test(cmd)) continue;
-      if (cmd.includes(`/node-${port}\0`)) return Number(entry);
-      any ??= Number(entry);
+      if (cmd.includes(`/node-${want}\0`)) return Number(entry);
+      if (port === undefined) any ??= Number(entry);
     } catch {
       // the process ended while we looked
     }

@@ -6,9 +6,10 @@
 // parse, raw _bulk) and the floor (bare fetch + SAX + resolve) on the same pages, crawls it end to
 // end with `crawler run --once`, and crawls it with the peer (Crawlee's CheerioCrawler); the small
 // profile also under the CPU profiler (the per-area breakdown), with WARC output and with two
-// worker processes (--workers 2). Then the deep site (one host found page by page,
-// scripts/bench/deep.mjs) beside Crawlee, the few-host documentation site (scripts/bench/fewhost.mjs)
-// beside wget -r and Crawlee, PDFs through Apache Tika (scripts/bench/documents.mjs), the feeds
+// worker processes (--workers 2), and with near-duplicate and soft-404 checks off. Then the deep
+// site (one host found page by page, scripts/bench/deep.mjs) beside Crawlee, the few-host
+// documentation site (scripts/bench/fewhost.mjs) beside wget -r and Crawlee, rendering
+// (scripts/bench/render.mjs), PDFs through Apache Tika (scripts/bench/documents.mjs), the feeds
 // profile (scripts/bench/feeds.mjs), the spout query at 100 k and 1 M status documents, and
 // `crawler inject` of a million seed lines.
 //
@@ -23,13 +24,18 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { areaShares } from './areas.mjs';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { dedupOffSettings, dedupQueryBench } from './dedup.mjs';
 import { deepSiteBench } from './deep.mjs';
 import { documentsBench } from './documents.mjs';
 import { feedsBench } from './feeds.mjs';
 import { fewHostBench } from './fewhost.mjs';
 import { injectBench } from './inject.mjs';
+import { monitoringVariant } from './monitoring.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
+import { renderBench } from './render.mjs';
 import { report } from './report.mjs';
+import { monitoringSection } from './report-monitoring.mjs';
+import { simhashBench } from './simhash.mjs';
 import { spoutBench } from './spout.mjs';
 
 /** @typedef {import('./report.mjs').ProfileSpec} ProfileSpec */
@@ -52,6 +58,10 @@ import { spoutBench } from './spout.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const quick = process.env.BENCH_QUICK === '1';
+/** BENCH_ONLY=monitoring (npm run bench:monitoring): the small profile's monitoring variant alone. */
+const ONLY = process.env.BENCH_ONLY;
+/** Pairs of monitoring on/off runs (BENCH_MONITORING_PAIRS). */
+const MONITORING_PAIRS = Number(process.env.BENCH_MONITORING_PAIRS ?? (quick ? 1 : 2));
 const CONCURRENCY = 50;
 /** Seconds of the small crawl run again under the CPU profiler, for the breakdown by area. */
 const PROFILE_SECS = quick ? 15 : 45;
@@ -66,6 +76,8 @@ const PROFILES = quick
         profileAreas: true,
         warcVariant: true,
         workersVariant: true,
+        monitoringVariant: true,
+        dedupVariant: true,
       },
       { profile: 'large', hosts: 5, pages: 100, peerMax: 200 },
     ]
@@ -80,6 +92,8 @@ const PROFILES = quick
         profileAreas: true,
         warcVariant: true,
         workersVariant: true,
+        monitoringVariant: true,
+        dedupVariant: true,
       },
       { profile: 'large', hosts: 20, pages: 150, peerMax: 500 },
     ];
@@ -158,7 +172,7 @@ async function profileRun(p, os) {
   const stage = async (name, options) =>
     /** @type {Stages[S][1]} */ (await json([join(here, 'stages.mjs'), name, JSON.stringify(options)]));
   const clearIndices = () =>
-    os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+    os.client.indices.delete({ index: 'bench-status,bench-content,bench-hosts', ignore_unavailable: true });
   /**
    * One `crawler run --once` over the web from empty indices, which it leaves empty again.
    * @param {string} confPath
@@ -180,7 +194,14 @@ async function profileRun(p, os) {
     await clearIndices();
     return { ...r, statusDocs };
   }
+  const monitoring = () => {
+    say(`monitoring on vs off (metrics series and console), ${MONITORING_PAIRS} pairs`);
+    const clear = () => os.client.indices.delete({ index: 'bench-metrics-*', ignore_unavailable: true });
+    return monitoringVariant({ endToEnd, dir, root, confOptions, pairs: MONITORING_PAIRS, log: say, clear });
+  };
   try {
+    // npm run bench:monitoring: nothing else.
+    if (ONLY === 'monitoring') return /** @type {ProfileResult} */ ({ ...p, monitoring: await monitoring() });
     say('stage limit: undici fetch only');
     const fetch = await stage('fetch', { web: webSpec, concurrency: CONCURRENCY });
     say(`  ${fetch.pagesPerSec.toFixed(0)} pages/s`);
@@ -238,6 +259,13 @@ async function profileRun(p, os) {
       say('end to end again with --workers 2 (two worker processes, half of the status shards each)');
       workers = await endToEnd(conf.path, { args: ['--workers', '2'] });
     }
+    const monitored = p.monitoringVariant ? await monitoring() : undefined;
+    let dedupOff;
+    if (p.dedupVariant) {
+      say('end to end again with near-duplicate and soft-404 checks off (the main crawl has them on)');
+      const variant = writeBenchConf(dir, root, { ...confOptions, extra: dedupOffSettings(dir, root) });
+      dedupOff = await endToEnd(variant.path);
+    }
     say(`peer: Crawlee CheerioCrawler, first ${p.peerMax} pages`);
     const peer = /** @type {import('./peer.mjs').PeerResult} */ (
       await json([
@@ -259,6 +287,8 @@ async function profileRun(p, os) {
       threaded,
       warc,
       workers,
+      ...(monitored ? { monitoring: monitored } : {}),
+      dedupOff,
       peer,
     };
   } finally {
@@ -267,6 +297,16 @@ async function profileRun(p, os) {
 }
 
 const os = await opensearch();
+if (ONLY === 'monitoring') {
+  try {
+    const r = await profileRun(/** @type {ProfileSpec} */ (PROFILES[0]), os);
+    if (r.monitoring) console.log(`\n${monitoringSection(r.monitoring)}`);
+  } finally {
+    await os.client.close();
+    if (os.startedHere) execFileSync(join(root, 'scripts/opensearch'), ['stop'], { stdio: 'inherit' });
+  }
+  process.exit(0);
+}
 try {
   const profiles = [];
   for (const p of PROFILES) profiles.push(await profileRun(p, os));
@@ -292,6 +332,8 @@ try {
     pages: quick ? 20 : 50,
     log: say,
   });
+  // Rendering (render.mjs): an app host beside plain hosts, against Crawlee's PlaywrightCrawler.
+  const render = await renderBench({ root, opensearchUrl: os.url, client: os.client, quick, log: say });
   say('documents: PDFs through Apache Tika (scripts/bench/documents.mjs)');
   const documents = await documentsBench({
     root,
@@ -305,6 +347,22 @@ try {
   const maxDocs = quick ? 100_000 : 1_000_000;
   say(`spout at scale: loading ${maxDocs.toLocaleString('en-US')} status documents`);
   const spout = await spoutBench({ opensearchUrl: os.url, maxDocs, log: say });
+  say('near-duplicates: the fingerprint, then the candidate query at scale');
+  const simhash = simhashBench({ log: say });
+  const query = await dedupQueryBench({
+    opensearchUrl: os.url,
+    maxDocs: quick ? 100_000 : 1_000_000,
+    opensearchPid: findOpenSearchPid(),
+    log: say,
+  });
+  const small = profiles.find((p) => p.dedupVariant && p.dedupOff);
+  const dedup = {
+    simhash,
+    query,
+    ...(small?.dedupOff
+      ? { crawl: { hosts: small.hosts, pages: small.pages, on: small.crawl, off: small.dedupOff } }
+      : {}),
+  };
   const lines = quick ? 100_000 : 1_000_000;
   say(`inject at scale: crawler inject of ${lines.toLocaleString('en-US')} seed lines`);
   const inject = await injectBench({
@@ -340,9 +398,11 @@ try {
     inject,
     deep,
     fewhost,
+    render,
     documents,
     feeds,
     concurrency: CONCURRENCY,
+    dedup,
   });
   if (!quick) writeFileSync(join(here, 'RESULTS.md'), md);
   console.log(`\n${md}`);

@@ -68,6 +68,8 @@ export interface FetcherDeps {
   readonly log?: HostLog;
   /** Told when URLs leave the queues and when a queue runs dry (the source keeps hosts supplied). */
   readonly flow?: FetchFlow;
+  /** Told every HTTP answer's status code and loading time (metrics). Must not throw. */
+  readonly onResponse?: (statusCode: number, loadingTimeMs: number) => void;
 }
 
 function overridesOf(md: Metadata): QueueOverrides {
@@ -103,6 +105,13 @@ export class Fetcher {
   private readonly waiters: (() => void)[] = [];
   private idleWaiters: (() => void)[] = [];
   private submitting = 0;
+  /**
+   * Each page being fetched: its queue and the failed answers its own requests got, kept only for a
+   * protocol that reports them (rendering).
+   */
+  private readonly fetching:
+    | Map<string, { key: string; failed: [number | undefined, number | undefined][] }>
+    | undefined;
 
   constructor(
     private readonly options: FetcherOptions,
@@ -121,6 +130,12 @@ export class Fetcher {
       },
     });
     this.pool = new PQueue({ concurrency: options.threads });
+    if (deps.protocol.reportTo) {
+      this.fetching = new Map();
+      deps.protocol.reportTo({
+        answered: (page, url, code, ra) => this.subrequestAnswered(page, url, code, ra),
+      });
+    }
     if (options.queueTimeoutMs >= 0) {
       this.expiryTimer = setInterval(
         () => this.expire(),
@@ -164,9 +179,10 @@ export class Fetcher {
 
   /**
    * Queues a URL; resolves once it is accepted. While `fetcher.max.urls.in.queues` URLs are queued or
-   * in fetch, it waits: that is the backpressure that makes the spout slow down.
+   * in fetch, it waits: that is the backpressure that makes the spout slow down. `first` puts it next
+   * in its queue (still after the queue's delay and through robots.txt).
    */
-  async submit(item: FetchItem): Promise<void> {
+  async submit(item: FetchItem, options: { readonly first?: boolean } = {}): Promise<void> {
     this.submitting++;
     let queued = false;
     try {
@@ -198,7 +214,7 @@ export class Fetcher {
         this.defer(item, pause);
         return;
       }
-      this.queues.add(key, item, overridesOf(item.metadata));
+      this.queues.add(key, item, overridesOf(item.metadata), options.first);
       queued = true;
       this.pump();
     } finally {
@@ -296,8 +312,10 @@ export class Fetcher {
         return;
       }
       if (decision.kind === 'set') this.queues.setCrawlDelay(key, decision.delayMs);
+      this.fetching?.set(item.url, { key, failed: [] });
       const response = await this.deps.protocol.fetch(item.url, md);
       const code = response.statusCode;
+      this.deps.onResponse?.(code, response.loadingTimeMs);
       if (code === 429 || code >= 500) {
         const retryAfter =
           code === 429 || code === 503
@@ -307,6 +325,9 @@ export class Fetcher {
       } else {
         this.hosts.success(key, `HTTP ${code}`);
       }
+      // After the page's own answer, which would otherwise undo them at once.
+      if (this.fetching)
+        for (const [c, ra] of this.fetching.get(item.url)!.failed) this.hosts.subrequest(key, c, ra);
       const outcome = outcomeOfResponse({
         url: item.url,
         metadata: md,
@@ -337,6 +358,7 @@ export class Fetcher {
         sink.status(outcomeOfException(item.url, item.metadata, fetchExceptionOf(e)));
       }
     } finally {
+      this.fetching?.delete(item.url);
       this.queues.finish(key, asap);
       if (flow) {
         const at = this.queues.idleFrom(key);
@@ -345,6 +367,25 @@ export class Fetcher {
       this.waiters.shift()?.();
       this.checkIdle();
     }
+  }
+
+  /**
+   * A rendered page's request to its own host that failed (429, 5xx, no answer) counts in that
+   * host's health (host-reactions.ts), once the page's own answer is recorded.
+   */
+  private subrequestAnswered(page: string, url: string, code: number | undefined, retryAfter?: string): void {
+    if (code !== undefined && code !== 429 && code < 500) return;
+    const entry = this.fetching?.get(page);
+    if (entry === undefined) return;
+    let same: boolean;
+    try {
+      same = new URL(page).hostname === new URL(url).hostname;
+    } catch {
+      return;
+    }
+    if (!same) return;
+    const ra = code === 429 || code === 503 ? retryAfterMs(retryAfter, this.deps.clock.now()) : undefined;
+    entry.failed.push([code, ra]);
   }
 
   /** Puts a URL back unfetched: one status event, as described on the class. */

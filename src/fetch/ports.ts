@@ -42,6 +42,21 @@ export interface FetchProtocol {
     url: string,
     metadata: Metadata,
   ): Promise<ResponseView & { readonly content: Buffer; readonly exchange?: Exchange }>;
+  /**
+   * For a protocol that makes requests of its own while fetching a page (rendering, src/render):
+   * called once by the fetcher with where to report their answers, so that they count in the
+   * health of the page's host.
+   */
+  reportTo?(sink: SubrequestSink): void;
+}
+
+/** Where a protocol reports the answers to the requests it made for a page (see `reportTo`). */
+export interface SubrequestSink {
+  /**
+   * `pageUrl` (being fetched now) made a request to `url`, answered with `code`, or with none
+   * (undefined); `retryAfter` is that answer's Retry-After header.
+   */
+  answered(pageUrl: string, url: string, code: number | undefined, retryAfter?: string): void;
 }
 
 /** robots.txt could not be read: the URL is disallowed for now, to be tried again later. */

@@ -50,6 +50,8 @@ export interface BulkWriterOptions {
   /** Attempts for an item the cluster rejected as temporary (429, 5xx) before it is given up. */
   readonly maxAttempts: number;
   readonly backoffMs: { readonly base: number; readonly max: number };
+  /** Told the duration in ms of each bulk request OpenSearch answered (metrics). */
+  readonly onRequest?: (ms: number) => void;
 }
 
 interface Pending {
@@ -93,7 +95,7 @@ export class BulkWriter {
   constructor(
     private readonly client: Client,
     private readonly options: BulkWriterOptions,
-    clock: Clock,
+    private readonly clock: Clock,
     log: Logger,
     /** Shared with the other parts that talk to the cluster, so an outage is logged once. */
     outage?: ClusterOutage,
@@ -225,7 +227,9 @@ export class BulkWriter {
           // A prepared NDJSON string passes through the client unchanged. Only the item statuses
           // and errors are read (and versions, which tell the spout when an update became
           // searchable): the rest of each item (index, id, shards...) is not sent.
+          const sent = this.clock.now();
           const res = await this.client.bulk({ body: body as never, filter_path: BULK_FILTER_PATH });
+          this.options.onRequest?.(this.clock.now() - sent);
           this.outage.up();
           this.settleItems(batch, res.body.items as unknown as Record<string, ItemResponse>[]);
           return;

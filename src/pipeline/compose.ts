@@ -1,6 +1,8 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { robotsSource } from '../fetch/ports.js';
+import { type CrawlMeters, crawlMeters } from '../metrics/crawl.js';
+import type { MetricsRegistry } from '../metrics/registry.js';
 import { Metadata } from '../model/metadata.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import { createStatusUpdater } from '../model/status-updater.js';
@@ -9,6 +11,7 @@ import { BulkWriter } from '../opensearch/bulk-writer.js';
 import { connect } from '../opensearch/client.js';
 import { ContentWriter } from '../opensearch/content-store.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
+import type { DueWriter } from '../opensearch/due.js';
 import { ensureIndices, planIndices } from '../opensearch/indices.js';
 import { ClusterOutage } from '../opensearch/outage.js';
 import { Spout } from '../opensearch/spout/spout.js';
@@ -20,6 +23,8 @@ import { ParserPool } from '../parse/worker/pool.js';
 import { HttpProtocol } from '../protocol/http/client.js';
 import { checkAgentName } from '../protocol/http/user-agent.js';
 import { RobotsService } from '../protocol/robots/fetch-robots.js';
+import { buildRendering, type Rendering } from '../render/build.js';
+import { renderSettings } from '../render/settings.js';
 import { buildDocuments, tikaOptions } from '../tika/build.js';
 import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
@@ -31,6 +36,7 @@ import { statusCodeFilter } from '../warc/records.js';
 import { Crawler } from './crawler.js';
 import { seedRejected, urlProblem } from './inject.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
+import { buildDueWriter, buildPageChecks } from './page-checks.js';
 import type { Stores } from './ports.js';
 
 /*
@@ -44,6 +50,9 @@ export interface StoreSet extends Stores {
   readonly content: ContentWriter;
   /** The metadata transfer of the status rules (what outlinks inherit). */
   readonly transfer: MetadataTransfer;
+  readonly deleter: ContentDeleter;
+  /** Makes near-duplicates and soft-404 suspects due (pipeline/page-checks.ts); none when off. */
+  readonly due: DueWriter | undefined;
   /** Stops the writers' timers; after the last flush. */
   close(): void;
 }
@@ -56,17 +65,36 @@ export function buildStores(
   onTransition?: (record: TransitionRecord) => void,
   /** Shared with the spout: one view of an outage, logged once. */
   outage: ClusterOutage = new ClusterOutage(clock, log),
+  /** Bulk request durations, for the metrics. */
+  meters?: Pick<CrawlMeters, 'bulk'>,
 ): StoreSet {
   const updater = createStatusUpdater(config, clock);
-  const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log, outage);
-  const contentBulk = new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
+  const timed = (o: ReturnType<typeof bulkOptions>, index: 'status' | 'content' | 'transitions') =>
+    meters ? { ...o, onRequest: meters.bulk(index) } : o;
+  const statusBulk = new BulkWriter(
+    client,
+    timed(bulkOptions(config, 'status'), 'status'),
+    clock,
+    log,
+    outage,
+  );
+  const contentBulk = new BulkWriter(
+    client,
+    timed(bulkOptions(config, 'indexer'), 'content'),
+    clock,
+    log,
+    outage,
+  );
   const contentIndex = config['opensearch.indexer.index.name'];
-  const deleter = new ContentDeleter(client, contentBulk, contentIndex, log);
+  const due = buildDueWriter(client, config, clock, log);
+  // When a page's content goes, its near-duplicates become due: one of them takes its place.
+  const released = config['dedup.mode'] === 'off' ? undefined : (url: string) => due?.deleted(url);
+  const deleter = new ContentDeleter(client, contentBulk, contentIndex, log, 2000, released);
   const transitionsName = config['status.transitions.index.name'];
   const transitionsBulk =
     transitionsName === ''
       ? undefined
-      : new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
+      : new BulkWriter(client, timed(bulkOptions(config, 'indexer'), 'transitions'), clock, log, outage);
   const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
   const status = new StatusWriter({
     updater,
@@ -94,11 +122,14 @@ export function buildStores(
     status,
     content,
     transfer: updater.transfer,
+    deleter,
+    due,
     async flush() {
       // A stored page queues its FETCHED status and an ERROR a deletion: flush until nothing is left.
       do {
         for (const b of bulks) await b.flush();
         await deleter.flush();
+        await due?.flush();
       } while (bulks.some((b) => b.pending > 0) || status.pending > 0);
     },
     sendNow() {
@@ -107,6 +138,7 @@ export function buildStores(
     close() {
       for (const b of bulks) b.close();
       deleter.close();
+      due?.close();
     },
   };
 }
@@ -211,10 +243,16 @@ export interface CrawlOptions {
 
 export interface Crawl {
   readonly crawler: Crawler;
+  /** The crawl's metrics (src/metrics): a stage adds one with a line; read by the series and /metrics. */
+  readonly metrics: MetricsRegistry;
+  /** The cluster connection, open until `close`. */
+  readonly client: Client;
   /** The cluster's first address, for logs. */
   readonly cluster: string | undefined;
   /** The User-Agent sent with every request. */
   readonly userAgent: string;
+  /** Rendering in a browser (src/render): its renderer when pages may be rendered. */
+  readonly rendering: Rendering;
   /**
    * Closes what `buildCrawl` opened (connections, parser threads, timers, the WARC file); once,
    * after the run. Throws the error that stopped the crawl, if one did (a WARC disk error).
@@ -276,10 +314,14 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
           : `requests go through ${proxies.length} proxies from http.proxy.file, ${config['http.proxy.rotation']}`,
       );
     }
+    // Rendering (src/render) wraps the HTTP protocol; robots.txt never goes through it.
+    const rendering = buildRendering(config, { http: protocol, client, clock, log });
+    closers.push(() => rendering.close());
     const robots = robotsSource(new RobotsService(config, { protocol, clock }));
     const inline = createPageParser(config, { filter, clock, log });
     const outage = new ClusterOutage(clock, log);
-    const stores = buildStores(client, config, clock, log, options.onTransition, outage);
+    const meters = crawlMeters();
+    const stores = buildStores(client, config, clock, log, options.onTransition, outage, meters);
     closers.push(() => stores.close());
     await inject(client, config, stores, filter, options.seeds ?? [], log);
     await inline.ready;
@@ -291,16 +333,30 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       closers.push(() => pool.close());
       parser = pool;
     }
+    const checks = buildPageChecks(client, config, {
+      parser,
+      due: stores.due,
+      deleter: stores.deleter,
+      clock,
+      log,
+    });
+    if (checks) closers.push(() => checks.close());
     // Documents (PDF, Office...) through Tika; nothing starts before the first one.
     const documents = buildDocuments(config, inline, log, clock);
     if (documents) closers.push(() => documents.close());
-    const source = new Spout(client, spoutOptions(config, shards), clock, log, outage);
+    const source = new Spout(
+      client,
+      { ...spoutOptions(config, shards), onQuery: meters.spoutQuery },
+      clock,
+      log,
+      outage,
+    );
     const crawler = new Crawler(
       {
         source,
         stores,
         parser,
-        protocol,
+        protocol: rendering.protocol,
         robots,
         filter,
         transfer: stores.transfer,
@@ -308,11 +364,14 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         log,
         filterDrops: () => filter.drops,
         ...(warc ? { archive: warc.archive } : {}),
+        ...(checks ? { checks } : {}),
         health: outage,
+        observe: meters.observe,
         ...(documents ? { documents: documents.stage } : {}),
       },
       loopOptions,
     );
+    meters.attach(crawler, outage);
     if (warc) {
       // Closed after the protocol (reverse order of opening), once the last record is written.
       closers.splice(closers.indexOf(protocolCloser), 0, () => warc.close());
@@ -320,7 +379,10 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     }
     return {
       crawler,
+      metrics: meters.registry,
+      client,
       cluster,
+      rendering,
       userAgent: protocol.userAgent,
       async close() {
         await closeAll();
@@ -370,6 +432,7 @@ export async function checkCrawlSettings(config: Config): Promise<void> {
   crawlerOptions(config);
   createStatusUpdater(config, systemClock);
   if (config['warc.enabled']) statusCodeFilter(config['warc.status.codes']);
+  renderSettings(config);
   await createPageParser(config, { filter, clock: systemClock }).ready;
   tikaOptions(config);
   await new HttpProtocol(config, { clock: systemClock }).close();

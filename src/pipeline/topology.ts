@@ -13,7 +13,9 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
                   |                    v
                   |             Fetcher: politeness queues by host/domain/IP,
                   |             robots.txt cache, undici, global concurrency
-                  |             (warc.enabled: every answer -> WARC files first)
+                  |             -> Render in Chromium: 200 HTML of hosts that need it (adaptive,
+                  |                decisions in the hosts index; the page's requests via our client)
+                  |             (warc.enabled: every answer -> WARC files first, server's bytes)
                   |        200 |                \ 304, 3xx, 4xx, 5xx, errors, robots, crawl delay
                   |            v                 \
                   |     Sitemap parser -> Feed parser
@@ -26,7 +28,7 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
                   |     HTML parser (outlinks, text, meta) <----+ Tika's XHTML, parse.* metadata
                   |            |                   \ outlinks (DISCOVERED), parse errors,
                   |            v                    \ Tika failures (tika.* causes)
-                  |         Indexer --------------------------> content index
+                  |  judge (near-dups, soft 404s) -> Indexer ---> content index
                   |            | FETCHED after the content write is acknowledged
                   |            v
                   +------ Status updater (rules: counting, scheduling, persist filter)

@@ -1,3 +1,4 @@
+import { CrawlMonitor } from '../../console/crawl-monitor.js';
 import { buildCrawl, type Crawl } from '../../pipeline/compose.js';
 import { checkAgentName } from '../../protocol/http/user-agent.js';
 import { CrawlerError } from '../../util/errors.js';
@@ -119,15 +120,18 @@ export const runCommand: Command = {
       ];
       return supervise({ config: cfg, log, out, workers, instances, instance, once, seeds, forward });
     }
+    // The metrics series, the console and the live status line (a worker's supervisor has them).
+    const monitor = asWorker ? undefined : new CrawlMonitor(cfg, log, { instance, instances });
     const crawl = await buildCrawl(cfg, {
       log,
       instances,
       instance,
       ...(asWorker ? { workers: asWorker.workers, worker: asWorker.worker } : {}),
       seeds,
+      ...(monitor ? { onTransition: monitor.onTransition } : {}),
     });
     const { crawler } = crawl;
-    const link = asWorker && process.send ? new SupervisorLink(crawler) : undefined;
+    const link = asWorker && process.send ? new SupervisorLink(crawler, undefined, crawl.metrics) : undefined;
     let signals = 0;
     const onSignal = (sig: string) => {
       signals++;
@@ -150,6 +154,7 @@ export const runCommand: Command = {
       'crawling',
     );
     try {
+      await monitor?.start(crawl);
       await crawler.run({
         once,
         drainDeadlineMs: cfg['shutdown.deadline'],
@@ -160,6 +165,7 @@ export const runCommand: Command = {
       process.off('SIGTERM', onSignal);
       // The supervisor gets the summary before the connections close (which may take a while).
       await link?.close();
+      await monitor?.stop();
       await closeWithin(crawl, CLOSE_MS, log);
     }
     const summary = crawler.summary();

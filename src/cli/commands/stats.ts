@@ -1,4 +1,5 @@
 import { connect } from '../../opensearch/client.js';
+import { renderSummary } from '../../opensearch/render-decisions.js';
 import { crawlStats } from '../../opensearch/stats.js';
 import type { Command } from '../command.js';
 
@@ -9,7 +10,8 @@ const table = (rows: Record<string, number>) =>
 
 export const statsCommand: Command = {
   name: 'stats',
-  summary: 'counts by status, errors by cause and stage, deferred URLs by host, what is due, top hosts',
+  summary:
+    'counts by status, errors by cause and stage, deferred URLs, near-duplicates, soft 404s, top hosts',
   usage: 'crawler stats [--json] [--host H] [options]',
   options: {
     json: { type: 'boolean', description: 'print one JSON object' },
@@ -28,8 +30,9 @@ export const statsCommand: Command = {
         host: values.host as string | undefined,
         now: Date.now(),
       });
+      const render = await renderSummary(client, cfg['opensearch.hosts.index.name']).catch(() => undefined);
       if (values.json) {
-        out(JSON.stringify(s, null, 2));
+        out(JSON.stringify({ ...s, rendering: render ?? null }, null, 2));
         return 0;
       }
       out(`URLs: ${s.total}${values.host ? ` on ${values.host}` : ''}`);
@@ -59,11 +62,29 @@ export const statsCommand: Command = {
           out(`    ${String(h.urls).padStart(9)}  ${h.host}  (${causes})`);
         }
       }
+      // Near-duplicates and soft 404s (README: Duplicates and soft 404s).
+      for (const [what, c] of [
+        ['near-duplicates (FETCHED with duplicate.of)', s.duplicates],
+        ['soft 404s (soft404.evidence)', s.soft404],
+      ] as const) {
+        out(`  ${what}: ${c.total}`);
+        for (const h of c.hosts) out(`    ${String(h.urls).padStart(9)}  ${h.host}`);
+      }
       out(`  due now: ${s.dueNow}; due within the next hour: ${s.dueWithinHour}`);
       out('  top hosts by URLs:');
       for (const h of s.topHosts) out(`    ${String(h.urls).padStart(9)}  ${h.host}`);
       out('  top hosts by errors:');
       for (const h of s.topErrorHosts) out(`    ${String(h.errors).padStart(9)}  ${h.host}`);
+      out(
+        `  rendering: hosts ${
+          render
+            ? Object.entries(render.byDecision)
+                .map(([d, n]) => `${d} ${n}`)
+                .join(', ') || 'none decided'
+            : 'none decided'
+        }`,
+      );
+      for (const h of render?.rendered ?? []) out(`    ${h.host}  (${h.reason}; sign ${h.signal})`);
       if (s.errorsPerDay.length > 0) {
         out('  ERROR per day (lastProcessedDate) by cause:');
         for (const d of s.errorsPerDay) out(`    ${d.day}  ${JSON.stringify(d.byCause)}`);

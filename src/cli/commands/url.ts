@@ -1,18 +1,12 @@
-import { MD } from '../../model/keys.js';
 import { connect } from '../../opensearch/client.js';
-import { documentId, fromStatusSource, partitionKey } from '../../opensearch/status-doc.js';
+import { describeRecord } from '../../opensearch/render-decisions.js';
+import { urlReport } from '../../opensearch/url-report.js';
 import { urlProblem } from '../../pipeline/inject.js';
 import { HttpProtocol } from '../../protocol/http/client.js';
 import { RobotsService } from '../../protocol/robots/fetch-robots.js';
 import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import { type Command, UsageError } from '../command.js';
-
-function when(ms: number, now: number): string {
-  const d = Math.round((ms - now) / 60_000);
-  if (d <= 0) return `due now (since ${new Date(ms).toISOString()})`;
-  return `due in ${d >= 180 ? `${Math.round(d / 60)} h` : `${d} min`} (${new Date(ms).toISOString()})`;
-}
 
 export const urlCommand: Command = {
   name: 'url',
@@ -40,66 +34,7 @@ export const urlCommand: Command = {
     const cfg = config();
     const { client } = await connect(cfg, log);
     try {
-      const statusIndex = cfg['opensearch.status.index.name'];
-      const id = documentId(url);
-      const res = await client.search({
-        index: statusIndex,
-        body: { query: { ids: { values: [id] } } } as never,
-      });
-      const hit = (res.body.hits.hits as { _source: unknown }[])[0];
-      const doc = hit ? fromStatusSource(hit._source) : undefined;
-      const report: Record<string, unknown> = { url, id, known: doc !== undefined };
-      const now = Date.now();
-      if (doc) {
-        report.status = doc.status;
-        report.key = doc.key ?? partitionKey(url, cfg['partition.url.mode']);
-        report.nextFetchDate =
-          doc.nextFetchDate === null ? 'never' : new Date(doc.nextFetchDate).toISOString();
-        report.due = doc.nextFetchDate === null ? 'never fetched again' : when(doc.nextFetchDate, now);
-        report.metadata = doc.metadata.toJSON();
-        const cause = doc.metadata.getFirstValue(MD.deferCause);
-        if (cause !== undefined) {
-          report.deferred = {
-            cause,
-            at: doc.metadata.getFirstValue(MD.deferDate),
-            message: doc.metadata.getFirstValue(MD.deferMessage),
-            until: report.nextFetchDate,
-          };
-        }
-      }
-      const transitionsIndex = cfg['status.transitions.index.name'];
-      if (transitionsIndex) {
-        const t = await client
-          .search({
-            index: transitionsIndex,
-            body: { size: 50, query: { term: { url } }, sort: [{ appliedAt: 'asc' }] } as never,
-          })
-          .catch(() => undefined);
-        report.transitions = ((t?.body.hits.hits ?? []) as { _source: Record<string, unknown> }[]).map(
-          (h) => {
-            const s = h._source;
-            return `${s.appliedAt}  ${s.previousStatus ?? '-'} -> ${s.status}  (${s.reason}; next ${s.nextFetchDate})`;
-          },
-        );
-      }
-      const content = await client
-        .search({
-          index: cfg['opensearch.indexer.index.name'],
-          body: { size: 1, query: { term: { url } } } as never,
-        })
-        .catch(() => undefined);
-      const c = (content?.body.hits.hits ?? [])[0] as
-        | { _id: string; _source: Record<string, unknown> }
-        | undefined;
-      report.content = c
-        ? {
-            id: c._id,
-            title: c._source.title,
-            canonical: c._source.canonical,
-            fetchTime: c._source.fetchTime,
-            characters: String(c._source.content ?? '').length,
-          }
-        : 'not in the content index';
+      const { report, doc, host, rendering } = await urlReport(client, cfg, url, Date.now());
       if (values.robots) {
         const protocol = new HttpProtocol(cfg, { clock: systemClock });
         try {
@@ -131,6 +66,14 @@ export const urlCommand: Command = {
               `${d.message ?? ''}; tried again at ${report.nextFetchDate}`,
           );
         }
+        const dup = report.duplicate as { of: string; distance: number; indexed: boolean } | undefined;
+        if (dup) {
+          out(
+            `  near-duplicate of ${dup.of} (distance ${dup.distance}): FETCHED, ${dup.indexed ? 'indexed with duplicateOf' : 'not indexed'}, ` +
+              'refetched dedup.fetch.interval.factor times less often, its links followed',
+          );
+        }
+        if (report.soft404) out(`  soft 404: ${report.soft404}; not indexed, its links not followed`);
         out('  metadata:');
         for (const [k, v] of Object.entries(doc.metadata.toJSON())) out(`    ${k} = ${v.join(' | ')}`);
       }
@@ -141,6 +84,14 @@ export const urlCommand: Command = {
       out(
         `  content: ${typeof report.content === 'string' ? report.content : JSON.stringify(report.content)}`,
       );
+      const probes = report.hostProbes as
+        | { probedAt: string; verdict: string; answers: string[] }
+        | undefined;
+      if (probes) {
+        out(`  soft-404 probes of the host (${probes.probedAt}): ${probes.verdict}`);
+        for (const a of probes.answers) out(`    ${a}`);
+      }
+      out(`  rendering: ${describeRecord(host ?? url, rendering)}`);
       if (report.robots) out(`  robots.txt: ${report.robots}`);
       return doc ? 0 : 1;
     } finally {

@@ -3,6 +3,8 @@ import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config/schema.js';
+import { consoleSettings } from '../../console/server.js';
+import { SupervisorMonitor } from '../../console/supervisor-monitor.js';
 import { checkCluster, checkCrawlSettings, injectSeeds, shareProblem } from '../../pipeline/compose.js';
 import { crawlerOptions } from '../../pipeline/options.js';
 import { userAgent } from '../../protocol/http/user-agent.js';
@@ -43,6 +45,7 @@ export interface SuperviseOptions {
 export async function supervise(o: SuperviseOptions): Promise<number> {
   const { config, log } = o;
   await checkCrawlSettings(config);
+  consoleSettings(config);
   const cluster = await checkCluster(config, log);
   let workers: number;
   try {
@@ -94,6 +97,8 @@ class Supervisor {
   private readonly slots: Slot[];
   private readonly aggregate = new Aggregate();
   private readonly once: OnceCoordinator | undefined;
+  /** The metrics series, the console and the live status line, for all the workers. */
+  private readonly monitor: SupervisorMonitor;
   private stopping = false;
   /** The workers were sent a stop signal: another one would make them exit at once. */
   private workersSignalled = false;
@@ -122,6 +127,11 @@ class Supervisor {
       lastError: undefined,
     }));
     this.once = o.once ? new OnceCoordinator(workers) : undefined;
+    this.monitor = new SupervisorMonitor(o.config, o.log, {
+      instance: o.instance,
+      instances: o.instances,
+      workers,
+    });
   }
 
   async run(): Promise<number> {
@@ -146,12 +156,14 @@ class Supervisor {
     }, crawlerOptions(config).progressIntervalMs);
     progress.unref();
     try {
+      await this.monitor.start();
       for (const slot of this.slots) this.start(slot);
       await this.done;
     } finally {
       clearInterval(progress);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      await this.monitor.stop();
     }
     const usage = process.resourceUsage();
     const summary = this.aggregate.summary(
@@ -194,10 +206,12 @@ class Supervisor {
       detached: true,
     });
     slot.proc = child;
+    const restart = slot.startedAt > 0;
     slot.startedAt = Date.now();
     slot.lastError = undefined;
     const pid = child.pid ?? -1;
     this.aggregate.started(pid, w);
+    this.monitor.started(pid, w, restart);
     this.o.log.info({ workerPid: pid }, `worker ${w} of ${this.workers} started (pid ${pid})`);
     createInterface({ input: child.stderr! }).on('line', (line) => this.workerLine(slot, line));
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -228,6 +242,7 @@ class Supervisor {
       return;
     }
     if (line.includes('"msg":"progress')) return;
+    if (line.includes('"event":"transition"')) this.monitor.transitionLine(line);
     if (/"level":(50|60)/.test(line)) {
       const msg = /"msg":"((?:[^"\\]|\\.)*)"/.exec(line)?.[1];
       if (msg) slot.lastError = msg;
@@ -245,8 +260,12 @@ class Supervisor {
       case 'progress':
         this.aggregate.progress(pid, m.snapshot);
         return;
+      case 'metrics':
+        this.monitor.report(pid, m.metrics);
+        return;
       case 'summary':
         this.aggregate.ended(pid, m.summary, m.snapshot);
+        this.monitor.report(pid, m.metrics);
         return;
       case 'idle':
         this.step(once?.reportIdle(slot.worker));
@@ -294,6 +313,7 @@ class Supervisor {
     const { log } = this.o;
     const w = slot.worker;
     this.aggregate.exited(pid);
+    this.monitor.exited(pid);
     slot.proc = undefined;
     slot.code = code;
     const ranMs = Date.now() - slot.startedAt;

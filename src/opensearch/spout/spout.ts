@@ -44,6 +44,8 @@ export interface SpoutOptions {
   readonly purgatoryMs: number;
   /** The status shards this instance reads; undefined = all (one instance). */
   readonly shards?: readonly number[];
+  /** Told each query's duration in ms, answered or not (metrics). */
+  readonly onQuery?: (ms: number) => void;
 }
 
 export type PollResult = SpoutItem | 'empty' | 'wait';
@@ -395,6 +397,7 @@ export class Spout {
       this.lastQueryDone = this.clock.now();
       this.lastQueryMs = this.lastQueryDone - started;
       this.queryMs.record(this.lastQueryMs);
+      this.options.onQuery?.(this.lastQueryMs);
     }
     // Nothing new at this date (nothing due, or all of it in hand): the next query looks at "now"
     // again, where new URLs (found or settled since) may be due.

@@ -5,7 +5,12 @@ import { DEFER_CAUSE, MD } from '../../../src/model/keys.js';
 import { buildCrawl } from '../../../src/pipeline/compose.js';
 import { statusDocs } from '../../support/crawl.js';
 import { html, ReopenableHost } from '../../support/host.js';
-import { deleteIndices, opensearchUrl, uniqueIndexNames } from '../../support/opensearch.js';
+import {
+  deleteIndices,
+  isolationSettings,
+  opensearchUrl,
+  uniqueIndexNames,
+} from '../../support/opensearch.js';
 
 // Few hosts crawled at the pace their politeness allows, with the crawler's default timers (status
 // bulks every 5 s, spout queries 2 s apart, a 30 s purgatory, 2 URLs per host per query): the
@@ -31,7 +36,7 @@ async function host(address: string, handler: ConstructorParameters<typeof Reope
 /** The crawler's defaults, but for the test node, loopback sites and `more`. */
 function settingsFor(label: string, more: Record<string, unknown> = {}) {
   const names = uniqueIndexNames(label);
-  created.push(names.status, names.content);
+  created.push(names.status, names.content, `${names.status.replace(/-status$/, '-hosts')}`);
   return {
     names,
     settings: {
@@ -42,6 +47,7 @@ function settingsFor(label: string, more: Record<string, unknown> = {}) {
       'opensearch.indexer.shards': 1,
       'http.agent.name': 'fewbot',
       'http.filter.ipaddress.exclude': [],
+      ...isolationSettings(names),
       ...more,
     },
   };
