@@ -2,6 +2,7 @@
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
 import { feedsSection } from './report-feeds.mjs';
+import { fewHostSection, fewHostTargets } from './report-fewhost.mjs';
 import { monitoringOverhead, monitoringSection } from './report-monitoring.mjs';
 import { renderReport } from './report-render.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
@@ -270,8 +271,9 @@ first${d.tikaStartedHere ? '' : '; it was already running'}), statuses ${statuse
  * @param {import('./inject.mjs').InjectResult} inject
  * @param {number} cores
  * @param {import('./deep.mjs').DeepResult | undefined} deep
+ * @param {import('./fewhost.mjs').FewHostResult | undefined} fewhost
  */
-function targets(profiles, spout, inject, cores, deep) {
+function targets(profiles, spout, inject, cores, deep, fewhost) {
   const small = profiles.find((p) => p.profile === 'small');
   const large = profiles.find((p) => p.profile === 'large');
   /** @type {(docs: number, form: import('./spout.mjs').QueryForm) => import('./spout.mjs').SpoutRow | undefined} */
@@ -317,6 +319,7 @@ function targets(profiles, spout, inject, cores, deep) {
     }
   }
   rows.push(...throughputTargets(small?.crawl, small?.workers, deep));
+  rows.push(...fewHostTargets(fewhost));
   const monitoring = small?.monitoring && monitoringOverhead(small.monitoring);
   if (monitoring) {
     const share = `${(monitoring.share * 100).toFixed(1)}%`;
@@ -411,6 +414,7 @@ ${q.join('\n')}
  *   spout: readonly import('./spout.mjs').SpoutRow[],
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
+ *   fewhost?: import('./fewhost.mjs').FewHostResult,
  *   render?: import('./render.mjs').RenderResult,
  *   documents?: import('./documents.mjs').DocumentsResult,
  *   feeds?: import('./feeds.mjs').FeedsResult,
@@ -425,6 +429,7 @@ export function report({
   spout,
   inject,
   deep,
+  fewhost,
   render,
   documents,
   feeds,
@@ -456,9 +461,10 @@ addresses, each its own "domain"). Everything else is crawler-default.yaml: robo
 and obeyed, pages are parsed with the default parse filters, indexed into the content index, and
 every status is written to OpenSearch and acknowledged before the URL counts as done.
 
-${targets(profiles, spout, inject, machine.cores, deep)}
+${targets(profiles, spout, inject, machine.cores, deep, fewhost)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
+${fewhost ? fewHostSection(fewhost) : ''}
 ${render ? renderReport(render) : ''}
 ${documents ? documentsSection(documents) : ''}
 ${feeds ? feedsSection(feeds) : ''}

@@ -7,9 +7,10 @@
 // end with `crawler run --once`, and crawls it with the peer (Crawlee's CheerioCrawler); the small
 // profile also under the CPU profiler (the per-area breakdown), with WARC output and with two
 // worker processes (--workers 2), and with near-duplicate and soft-404 checks off. Then the deep
-// site (one host found page by page, scripts/bench/deep.mjs) beside Crawlee, PDFs through Apache
-// Tika (scripts/bench/documents.mjs), the feeds profile (scripts/bench/feeds.mjs), the spout query
-// at 100 k and 1 M status documents, and
+// site (one host found page by page, scripts/bench/deep.mjs) beside Crawlee, the few-host
+// documentation site (scripts/bench/fewhost.mjs) beside wget -r and Crawlee, rendering
+// (scripts/bench/render.mjs), PDFs through Apache Tika (scripts/bench/documents.mjs), the feeds
+// profile (scripts/bench/feeds.mjs), the spout query at 100 k and 1 M status documents, and
 // `crawler inject` of a million seed lines.
 //
 // Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
@@ -27,6 +28,7 @@ import { dedupOffSettings, dedupQueryBench } from './dedup.mjs';
 import { deepSiteBench } from './deep.mjs';
 import { documentsBench } from './documents.mjs';
 import { feedsBench } from './feeds.mjs';
+import { fewHostBench } from './fewhost.mjs';
 import { injectBench } from './inject.mjs';
 import { monitoringVariant } from './monitoring.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
@@ -317,6 +319,19 @@ try {
     politePages: quick ? 6 : 15,
     log: say,
   });
+  // The few-host site beside wget and Crawlee (scripts/bench/fewhost.mjs).
+  const common = {
+    root,
+    opensearchUrl: os.url,
+    client: os.client,
+    pids: { opensearch: findOpenSearchPid() },
+  };
+  const fewhost = await fewHostBench({
+    ...common,
+    sections: quick ? 5 : 20,
+    pages: quick ? 20 : 50,
+    log: say,
+  });
   // Rendering (render.mjs): an app host beside plain hosts, against Crawlee's PlaywrightCrawler.
   const render = await renderBench({ root, opensearchUrl: os.url, client: os.client, quick, log: say });
   say('documents: PDFs through Apache Tika (scripts/bench/documents.mjs)');
@@ -382,6 +397,7 @@ try {
     spout,
     inject,
     deep,
+    fewhost,
     render,
     documents,
     feeds,

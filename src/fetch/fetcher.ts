@@ -19,7 +19,7 @@ import {
   refusal,
   type StatusOutcome,
 } from './outcomes.js';
-import type { FetchItem, FetchProtocol, RobotsSource } from './ports.js';
+import type { FetchFlow, FetchItem, FetchProtocol, RobotsSource } from './ports.js';
 import { type QueueMode, queueKey, type Resolve } from './queue-key.js';
 import { FetchQueues, type QueueOverrides, type QueueSettings } from './queues.js';
 
@@ -66,6 +66,8 @@ export interface FetcherDeps {
   /** WARC output: every HTTP answer is archived (and awaited) before it goes on. */
   readonly archive?: Archive;
   readonly log?: HostLog;
+  /** Told when URLs leave the queues and when a queue runs dry (the source keeps hosts supplied). */
+  readonly flow?: FetchFlow;
   /** Told every HTTP answer's status code and loading time (metrics). Must not throw. */
   readonly onResponse?: (statusCode: number, loadingTimeMs: number) => void;
 }
@@ -122,7 +124,10 @@ export class Fetcher {
       clock: deps.clock,
       ...(deps.log ? { log: deps.log } : {}),
       defer: (item, d) => this.defer(item, d),
-      released: () => this.waiters.shift()?.(),
+      released: (item) => {
+        deps.flow?.left(item);
+        this.waiters.shift()?.();
+      },
     });
     this.pool = new PQueue({ concurrency: options.threads });
     if (deps.protocol.reportTo) {
@@ -157,6 +162,21 @@ export class Fetcher {
     return this.queues.queued + this.submitting;
   }
 
+  /** URLs queued, being submitted or in fetch: what fetcher.max.urls.in.queues bounds. Cheap. */
+  get holding(): number {
+    return this.queues.queued + this.submitting + this.queues.inFlight;
+  }
+
+  /**
+   * How many URLs a queue may fetch within `ms` at its politeness: Infinity without a delay, else
+   * its threads times the fetches its delay allows (the next one at once, then one per delay).
+   */
+  pace(key: string, ms: number): number {
+    const delay = this.queues.currentDelayOf(key);
+    if (delay <= 0) return Number.POSITIVE_INFINITY;
+    return this.queues.threadsOf(key) * (Math.floor(ms / delay) + 1);
+  }
+
   /**
    * Queues a URL; resolves once it is accepted. While `fetcher.max.urls.in.queues` URLs are queued or
    * in fetch, it waits: that is the backpressure that makes the spout slow down. `first` puts it next
@@ -164,6 +184,7 @@ export class Fetcher {
    */
   async submit(item: FetchItem, options: { readonly first?: boolean } = {}): Promise<void> {
     this.submitting++;
+    let queued = false;
     try {
       const max = this.options.maxUrlsInQueues;
       while (max >= 0 && this.queues.queued + this.queues.inFlight >= max) {
@@ -194,9 +215,11 @@ export class Fetcher {
         return;
       }
       this.queues.add(key, item, overridesOf(item.metadata), options.first);
+      queued = true;
       this.pump();
     } finally {
       this.submitting--;
+      if (!queued) this.deps.flow?.left(item);
       this.checkIdle();
     }
   }
@@ -252,7 +275,8 @@ export class Fetcher {
   }
 
   private async process(key: string, item: FetchItem, enqueuedAt: number): Promise<void> {
-    const { sink, clock } = this.deps;
+    const { sink, clock, flow } = this.deps;
+    flow?.left(item);
     let asap = false;
     const started = clock.now();
     try {
@@ -336,6 +360,10 @@ export class Fetcher {
     } finally {
       this.fetching?.delete(item.url);
       this.queues.finish(key, asap);
+      if (flow) {
+        const at = this.queues.idleFrom(key);
+        if (at !== undefined) flow.drained(item, at);
+      }
       this.waiters.shift()?.();
       this.checkIdle();
     }
@@ -380,6 +408,7 @@ export class Fetcher {
         cause: DEFER_CAUSE.queueTimeout,
         message: `waited more than ${seconds(timeout)} in its queue (fetcher.timeout.queue)`,
       });
+      this.deps.flow?.left(item);
       this.waiters.shift()?.();
     }
     this.checkIdle();

@@ -20,7 +20,7 @@ export interface HostReactionsDeps {
   /** Puts a URL back unfetched (the fetcher's one status event for it). */
   readonly defer: (item: FetchItem, d: Omit<Deferral, 'now'> | Pause) => void;
   /** A queued URL left the queues without a fetch: room for the next submit. */
-  readonly released: () => void;
+  readonly released: (item: FetchItem) => void;
 }
 
 /**
@@ -177,7 +177,7 @@ export class HostReactions {
     if (paused) {
       for (const { item } of this.d.queues.drain(key)) {
         this.d.defer(item, paused);
-        this.d.released();
+        this.d.released(item);
       }
     }
     if (!log) return;

@@ -9,6 +9,25 @@ export interface FetchItem {
   readonly metadata: Metadata;
   /** Its status before this fetch, when known (for the transition log and released URLs). */
   readonly status?: Status;
+  /** Its status document's key (host, domain or IP: the source's unit of work), when known. */
+  readonly key?: string;
+}
+
+/**
+ * What the fetcher tells of its queues, for the source to keep each host supplied (FetcherDeps.flow).
+ * Both are called synchronously and must not throw.
+ */
+export interface FetchFlow {
+  /**
+   * A submitted URL left the fetcher's hands before a fetch: its fetch starts, or it went back
+   * unfetched (refused, deferred, expired). Exactly once per submitted URL.
+   */
+  left(item: FetchItem): void;
+  /**
+   * The queue of `item` (its last URL) has nothing queued and nothing in fetch: it could fetch again
+   * from `at` (its politeness delay or its host's pause over).
+   */
+  drained(item: FetchItem, at: number): void;
 }
 
 /** What the fetcher needs of the HTTP protocol. It never follows redirects and never retries. */

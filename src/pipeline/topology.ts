@@ -7,8 +7,8 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
              +----^--------------------+-------------------------^------+
                   | bulk create/index  | due URLs (per shard)    | bulk index / delete
                   |                    v                         |
- seeds -> inject -+             Spout (buffer, in-flight set, purgatory)
-                  |             + new URLs of its share once written, when the fetcher runs short
+ seeds -> inject -+             Spout (buffer, in-flight set, purgatory until searchable)
+                  |             + new URLs of its share once written, when their host has room
                   |                    |  url + metadata
                   |                    v
                   |             Fetcher: politeness queues by host/domain/IP,

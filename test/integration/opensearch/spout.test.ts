@@ -72,15 +72,20 @@ async function drain(spout: Spout): Promise<SpoutItem[]> {
 }
 
 describe.each(['collapse', 'aggregation'] as const)('the spout (%s query)', (form) => {
-  it('emits due URLs only, at most max.urls.per.bucket per key, spread round-robin over keys', async () => {
+  it('emits due URLs only, spread round-robin over keys; with fewer keys than buckets they take the unused share', async () => {
     const spout = new Spout(client, { ...options, form }, new ManualClock(NOW), silentLogger);
+    await spout.query();
+    // The first query asks max.urls.per.bucket of each key (it cannot know how many keys are due).
+    expect(spout.stats().buffered).toBe(5);
     const items = await drain(spout);
+    // The next one splits the budget (10 x 2) among the 3 keys it found: a's third URL comes too.
     expect(items.map((i) => i.url)).toEqual([
       'http://a.test/1',
       'http://b.test/1',
       'http://c.test/1',
       'http://a.test/2',
       'http://c.test/2',
+      'http://a.test/3',
     ]);
     expect(items[0]!.metadata.toJSON()).toEqual({ depth: ['1'], 'a.b': ['x'] });
     expect(items[0]!.status).toBe('FETCHED');
@@ -97,14 +102,14 @@ describe.each(['collapse', 'aggregation'] as const)('the spout (%s query)', (for
     const clock = new ManualClock(NOW);
     const spout = new Spout(client, { ...options, form }, clock, silentLogger);
     const first = await drain(spout);
-    expect(first).toHaveLength(5);
+    expect(first).toHaveLength(6);
     // Still due (nothing was written), but in flight: a new query emits none of them again.
     expect(await drain(spout)).toEqual([]);
     for (const i of first) spout.settle(i.url);
     clock.advance(10_000);
     expect(await spout.poll()).toBe('empty');
     clock.advance(21_000);
-    expect((await drain(spout)).length).toBe(5);
+    expect((await drain(spout)).length).toBe(6);
   });
 
   it('applies opensearch.status.filterQuery', async () => {
@@ -135,13 +140,8 @@ describe('the spout pacing', () => {
 describe('a failed spout query', () => {
   it('is "wait", not "empty", so --once does not take a refused query for the end of the crawl', async () => {
     const clock = new ManualClock(NOW);
-    // The aggregation's top_hits may return at most index.max_inner_result_window (100) per bucket.
-    const spout = new Spout(
-      client,
-      { ...options, form: 'aggregation', maxUrlsPerBucket: 500 },
-      clock,
-      silentLogger,
-    );
+    // A filter query OpenSearch cannot parse.
+    const spout = new Spout(client, { ...options, filterQueries: ['key:('] }, clock, silentLogger);
     expect(await spout.poll()).toBe('wait');
     expect(spout.lastQueryFailed).toBe(true);
     expect(spout.stats().queryMsP95).toBeGreaterThanOrEqual(0);
