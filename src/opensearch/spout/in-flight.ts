@@ -2,12 +2,20 @@ import type { Clock } from '../../util/clock.js';
 
 /**
  * URLs the spout emitted and that are not settled yet, plus a purgatory of recently settled ones.
- * The purgatory covers the time OpenSearch needs to make a new nextFetchDate searchable (refresh
- * interval), so that a URL is not emitted twice by a query that still sees its old date.
+ *
+ * A query may return a settled URL in its state from before the write (OpenSearch shows a write to
+ * searches only after a refresh), which would fetch it twice. So a settled URL is kept back from
+ * query results for the purgatory time (spout.ttl.purgatory, as in StormCrawler) and, past it, until
+ * a refresh that started after it settled has completed: never on time alone, which a loaded cluster
+ * whose refreshes lag behind outruns. The spout asks for that refresh (`needsRefresh`) before a
+ * query only when some URL waits for it, about once per purgatory time in a busy crawl.
  */
 export class InFlight {
   private readonly active = new Set<string>();
+  /** Settled URLs and when each was settled; Map order is settling order. */
   private readonly purgatory = new Map<string, number>();
+  /** Writes settled before this time are visible to searches: a refresh started then has completed. */
+  private visibleFrom = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly ttlMs: number,
@@ -31,12 +39,22 @@ export class InFlight {
     return this.active.has(url);
   }
 
-  /** True while in flight or in the purgatory. */
+  /** True while in flight or within the purgatory time (for a URL that no query returned). */
+  holds(url: string): boolean {
+    if (this.active.has(url)) return true;
+    const at = this.purgatory.get(url);
+    return at !== undefined && at + this.ttlMs > this.clock.now();
+  }
+
+  /**
+   * True when a query's hit for `url` must not be emitted: in flight, within the purgatory time, or
+   * settled after the last refresh known to have completed (the hit may show its state from before).
+   */
   blocks(url: string): boolean {
     if (this.active.has(url)) return true;
-    const until = this.purgatory.get(url);
-    if (until === undefined) return false;
-    if (until > this.clock.now()) return true;
+    const at = this.purgatory.get(url);
+    if (at === undefined) return false;
+    if (at + this.ttlMs > this.clock.now() || at >= this.visibleFrom) return true;
     this.purgatory.delete(url);
     return false;
   }
@@ -44,15 +62,30 @@ export class InFlight {
   /** Settled (written, or given up): out of flight, into the purgatory. False if it was not in flight. */
   settle(url: string): boolean {
     if (!this.active.delete(url)) return false;
-    if (this.ttlMs > 0) this.purgatory.set(url, this.clock.now() + this.ttlMs);
+    this.purgatory.set(url, this.clock.now());
     return true;
   }
 
-  /** Drops expired purgatory entries; Map order is insertion order, i.e. expiry order. */
+  /** A refresh of the index that started at `startedAt` has completed. */
+  refreshed(startedAt: number): void {
+    if (startedAt > this.visibleFrom) this.visibleFrom = startedAt;
+  }
+
+  /**
+   * True when a URL is past its purgatory time but settled after the last completed refresh: a
+   * refresh before the next query lets that query show its new state (and the URL leave).
+   */
+  needsRefresh(): boolean {
+    this.prune();
+    const first = this.purgatory.values().next();
+    return !first.done && first.value + this.ttlMs <= this.clock.now();
+  }
+
+  /** Drops entries past their purgatory time whose write a completed refresh made visible. */
   prune(): void {
     const now = this.clock.now();
-    for (const [url, until] of this.purgatory) {
-      if (until > now) break;
+    for (const [url, at] of this.purgatory) {
+      if (at + this.ttlMs > now || at >= this.visibleFrom) break;
       this.purgatory.delete(url);
     }
   }

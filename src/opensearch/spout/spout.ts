@@ -142,7 +142,7 @@ export class Spout {
   adopt(item: SpoutItem): boolean {
     if (this.options.filterQueries.length > 0) return false;
     if (this.options.shards && !this.ownKeys.has(item.key)) return false;
-    if (this.inFlight.blocks(item.url) || this.buffer.has(item.url)) return false;
+    if (this.inFlight.holds(item.url) || this.buffer.has(item.url)) return false;
     this.inFlight.add(item.url);
     this.adoptedCount++;
     return true;
@@ -161,7 +161,7 @@ export class Spout {
    */
   async isExhausted(lookAheadMs: number): Promise<boolean> {
     try {
-      await this.client.indices.refresh({ index: this.options.index });
+      await this.refresh();
     } catch (e) {
       // Not visible yet is not exhausted: the crawl asks again once the cluster answers.
       if (noAnswer(e)) this.outage.down('index refresh', e);
@@ -215,6 +215,9 @@ export class Spout {
     let hits = 0;
     this.failed = false;
     try {
+      // A URL settled since the last refresh and past its purgatory time: the query must show its
+      // new state, or it would emit the URL again (see InFlight).
+      if (this.inFlight.needsRefresh()) await this.refresh();
       const res = await this.client.search({
         index: o.index,
         body: body as never,
@@ -252,6 +255,13 @@ export class Spout {
     // Nothing due at this date: the next query looks at "now" again (new URLs may have become due).
     if (hits === 0 && !this.failed) this.queryDate = undefined;
     return added;
+  }
+
+  /** Refreshes the status index: every write acknowledged before it is then visible to queries. */
+  private async refresh(): Promise<void> {
+    const startedAt = this.clock.now();
+    await this.client.indices.refresh({ index: this.options.index });
+    this.inFlight.refreshed(startedAt);
   }
 
   private ownKey(key: string): void {

@@ -32,13 +32,34 @@ describe('in-flight URLs and the purgatory', () => {
     expect(f.blocks('u')).toBe(true);
     expect(f.settle('u')).toBe(true);
     expect(f.settle('u')).toBe(false);
+    f.refreshed(1);
     clock.advance(29_999);
     expect(f.blocks('u')).toBe(true);
     clock.advance(1);
     expect(f.blocks('u')).toBe(false);
   });
 
-  it('prunes expired purgatory entries', () => {
+  it('past the purgatory time, keeps a URL from query hits until a refresh started after it settled', () => {
+    const clock = new ManualClock(1000);
+    const f = new InFlight(2000, clock);
+    f.add('u');
+    f.settle('u');
+    expect(f.needsRefresh()).toBe(false);
+    clock.advance(5000);
+    // No refresh since it settled: a query may still show its state from before the write.
+    expect(f.holds('u')).toBe(false);
+    expect(f.needsRefresh()).toBe(true);
+    expect(f.blocks('u')).toBe(true);
+    // Started in the same millisecond: it may have started before the write was acknowledged.
+    f.refreshed(1000);
+    expect(f.blocks('u')).toBe(true);
+    f.refreshed(1001);
+    expect(f.needsRefresh()).toBe(false);
+    expect(f.blocks('u')).toBe(false);
+    expect(f.inPurgatory).toBe(0);
+  });
+
+  it('prunes purgatory entries past their time whose write a refresh made visible', () => {
     const clock = new ManualClock(0);
     const f = new InFlight(1000, clock);
     for (const u of ['a', 'b']) {
@@ -46,6 +67,9 @@ describe('in-flight URLs and the purgatory', () => {
       f.settle(u);
       clock.advance(600);
     }
+    f.prune();
+    expect(f.inPurgatory).toBe(2);
+    f.refreshed(clock.now());
     f.prune();
     expect(f.inPurgatory).toBe(1);
   });
