@@ -8,8 +8,8 @@ import { TransitionLog, type TransitionRecord } from '../model/transition.js';
 import { BulkWriter } from '../opensearch/bulk-writer.js';
 import { connect } from '../opensearch/client.js';
 import { ContentWriter } from '../opensearch/content-store.js';
+import { ensureCrawlIndices } from '../opensearch/crawl-indices.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
-import { ensureIndices, planIndices } from '../opensearch/indices.js';
 import { ClusterOutage } from '../opensearch/outage.js';
 import { Spout } from '../opensearch/spout/spout.js';
 import { StatusWriter } from '../opensearch/status-store.js';
@@ -31,6 +31,7 @@ import { Crawler } from './crawler.js';
 import { seedRejected, urlProblem } from './inject.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
 import type { Stores } from './ports.js';
+import { knownSeedLine, knownSeedsNotDue } from './seeds.js';
 
 /*
  * The composition root: the one place that turns a validated configuration into running parts.
@@ -245,7 +246,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       cluster = conn.url;
       const owned = client;
       closers.push(() => owned.close());
-      await ensureIndices(client, planIndices(config));
+      await ensureCrawlIndices(client, config, log);
     }
     const shards = await chooseShards(client, config, log, {
       instances: options.instances ?? 1,
@@ -280,7 +281,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const outage = new ClusterOutage(clock, log);
     const stores = buildStores(client, config, clock, log, options.onTransition, outage);
     closers.push(() => stores.close());
-    await inject(client, config, stores, filter, options.seeds ?? [], log);
+    await inject(client, config, stores, filter, options.seeds ?? [], log, clock);
     await inline.ready;
     // The inline parser is built even with parser threads: it checks the parse settings at once,
     // with the configuration's own error messages, before any thread starts.
@@ -346,7 +347,7 @@ export async function checkCluster(config: Config, log: Logger): Promise<Cluster
   checkAgentName(config['http.agent.name']);
   const { client, url } = await connect(config, log);
   try {
-    await ensureIndices(client, planIndices(config));
+    await ensureCrawlIndices(client, config, log);
     return { client, url, statusShards: await statusShardCount(client, config) };
   } catch (e) {
     await client.close();
@@ -357,9 +358,16 @@ export async function checkCluster(config: Config, log: Logger): Promise<Cluster
 /**
  * What `buildCrawl` checks of the settings before it starts anything, checked without starting
  * anything: for a supervisor of worker processes, so that a bad setting is one message (and exit 2)
- * before any worker starts, instead of workers that keep dying of it.
+ * before any worker starts, instead of workers that keep dying of it; and for `crawler config`, which
+ * may show a configuration without an agent name yet (`nameRequired: false`).
  */
-export async function checkCrawlSettings(config: Config): Promise<void> {
+export async function checkCrawlSettings(
+  given: Config,
+  options: { nameRequired?: boolean } = {},
+): Promise<void> {
+  const unnamed = options.nameRequired === false && given['http.agent.name'].trim() === '';
+  // Without a name yet, the other settings are checked under a stand-in.
+  const config: Config = unnamed ? { ...given, 'http.agent.name': 'unnamed' } : given;
   checkAgentName(config['http.agent.name']);
   const filter = loadURLFilters(config, { logger: silentLogger });
   crawlerOptions(config);
@@ -380,7 +388,7 @@ export async function injectSeeds(
   const filter = loadURLFilters(config, { logger: log });
   const stores = buildStores(client, config, systemClock, log);
   try {
-    await inject(client, config, stores, filter, seeds, log);
+    await inject(client, config, stores, filter, seeds, log, systemClock);
   } finally {
     stores.close();
   }
@@ -394,14 +402,24 @@ async function inject(
   filter: ReturnType<typeof loadURLFilters>,
   seeds: readonly string[],
   log: Logger,
+  clock: Clock,
 ): Promise<void> {
   if (seeds.length === 0) return;
+  const written: string[] = [];
   for (const s of seeds) {
     const problem = urlProblem(s);
     const kept = problem === undefined ? filter.filter(null, new Metadata(), s) : null;
     if (kept === null) log.warn({ url: shown(s) }, `--seed ${problem ?? seedRejected(s)}; skipped`);
-    else await stores.status.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
+    else {
+      await stores.status.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
+      written.push(kept);
+    }
   }
   await stores.flush();
-  await client.indices.refresh({ index: config['opensearch.status.index.name'] });
+  const index = config['opensearch.status.index.name'];
+  await client.indices.refresh({ index });
+  // A known seed keeps its status: say so for each one the crawl will not fetch now.
+  const dueBy = clock.now() + crawlerOptions(config).onceLookAheadMs;
+  for (const known of await knownSeedsNotDue(client, index, written, dueBy))
+    log.warn({ url: shown(known.url), status: known.status }, knownSeedLine(known));
 }

@@ -1,8 +1,10 @@
 import { buildCrawl, type Crawl } from '../../pipeline/compose.js';
+import { seedProblems } from '../../pipeline/seeds.js';
 import { checkAgentName } from '../../protocol/http/user-agent.js';
+import { loadURLFilters } from '../../urlfilters/load.js';
 import { CrawlerError } from '../../util/errors.js';
-import type { Logger } from '../../util/log.js';
-import type { Command } from '../command.js';
+import { type Logger, silentLogger } from '../../util/log.js';
+import { type Command, InputError } from '../command.js';
 import { EXIT } from '../exit.js';
 import { outcomeLine } from '../workers/aggregate.js';
 import { parseWorkersOption } from '../workers/count.js';
@@ -104,6 +106,9 @@ export const runCommand: Command = {
     }
     const once = values.once === true;
     const seeds = (values.seed as string[] | undefined) ?? [];
+    // A seed that cannot be crawled stops the command before anything is done.
+    const bad = seeds.length > 0 ? seedProblems(seeds, loadURLFilters(cfg, { logger: silentLogger })) : [];
+    if (bad.length > 0) throw new InputError(bad.join('; '));
     // A worker of a supervisor: its part of the share comes from the environment the supervisor set.
     const asWorker = workerFromEnv(process.env);
     const workers = asWorker
