@@ -3,6 +3,7 @@ import { agentKeys } from './keys/agent.js';
 import { daemonKeys } from './keys/daemon.js';
 import { fetcherKeys } from './keys/fetcher.js';
 import { filterKeys } from './keys/filters.js';
+import { leaseKeys } from './keys/lease.js';
 import { opensearchKeys } from './keys/opensearch.js';
 import { parseKeys } from './keys/parse.js';
 import { protocolKeys } from './keys/protocol.js';
@@ -20,6 +21,7 @@ export const KEYS = {
   ...filterKeys,
   ...parseKeys,
   ...warcKeys,
+  ...leaseKeys,
 } as const satisfies Record<string, KeyDef>;
 
 export type KeyName = keyof typeof KEYS;

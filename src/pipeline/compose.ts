@@ -29,6 +29,7 @@ import { openWarcOutput } from '../warc/output.js';
 import { statusCodeFilter } from '../warc/records.js';
 import { Crawler } from './crawler.js';
 import { seedRejected, urlProblem } from './inject.js';
+import { shareWords, stopWhenLost, takeLease } from './lease.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
 import type { Stores } from './ports.js';
 import { knownSeedLine, knownSeedsNotDue } from './seeds.js';
@@ -110,6 +111,8 @@ export function buildStores(
     },
   };
 }
+
+const range = (n: number) => Array.from({ length: n }, (_, s) => s);
 
 /** The status shards instance `i` of `m` reads: every shard s with s % m == i. */
 export function shardsFor(total: number, instances: number, instance: number): number[] {
@@ -205,6 +208,8 @@ export interface CrawlOptions {
   readonly worker?: number;
   /** Injected as DISCOVERED (through the URL filters) before the crawl starts. */
   readonly seeds?: readonly string[];
+  /** `crawler run`: take the lease on this process's share of the status shards (see lease.ts). */
+  readonly lease?: boolean;
   /** Sees every transition record once written (the demo's table). */
   readonly onTransition?: (record: TransitionRecord) => void;
 }
@@ -248,12 +253,24 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       closers.push(() => owned.close());
       await ensureCrawlIndices(client, config, log);
     }
-    const shards = await chooseShards(client, config, log, {
+    const share = {
       instances: options.instances ?? 1,
       instance: options.instance ?? 0,
       workers: options.workers ?? 1,
       worker: options.worker ?? 0,
-    });
+    };
+    const shards = await chooseShards(client, config, log, share);
+    // One owner per share: taken before anything is written, released after everything is.
+    const lease = options.lease
+      ? await takeLease(
+          client,
+          config,
+          log,
+          shards ?? range(await statusShardCount(client, config)),
+          shareWords(share),
+        )
+      : undefined;
+    if (lease) closers.push(() => lease.release());
     // Everything that validates settings comes before anything is written or started.
     // Which filter dropped which URL, at debug level (the counts are in the crawl summary).
     const dropLog = log.isLevelEnabled('debug')
@@ -309,6 +326,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       },
       loopOptions,
     );
+    if (lease) stopWhenLost(lease, () => crawler.requestStop(), log);
     if (warc) {
       // Closed after the protocol (reverse order of opening), once the last record is written.
       closers.splice(closers.indexOf(protocolCloser), 0, () => warc.close());

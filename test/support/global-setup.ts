@@ -78,6 +78,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     started = true;
   }
   project.provide('opensearchUrl', url);
+  // A crawler started by a test without an address goes to this node too, never to 9200.
+  process.env.OPENSEARCH_PORT = port;
   return async () => {
     if (started && process.env.OPENSEARCH_KEEP !== '1')
       await run(SCRIPT, ['stop'], { env, timeout: 120_000 });

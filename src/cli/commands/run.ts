@@ -1,3 +1,5 @@
+import { usesEmbedded } from '../../opensearch/client.js';
+import { embeddedUrl, stillRunningMessage } from '../../opensearch/embedded.js';
 import { buildCrawl, type Crawl } from '../../pipeline/compose.js';
 import { seedProblems } from '../../pipeline/seeds.js';
 import { checkAgentName } from '../../protocol/http/user-agent.js';
@@ -6,6 +8,7 @@ import { CrawlerError } from '../../util/errors.js';
 import { type Logger, silentLogger } from '../../util/log.js';
 import { type Command, InputError } from '../command.js';
 import { EXIT } from '../exit.js';
+import { StopSignals } from '../signals.js';
 import { outcomeLine } from '../workers/aggregate.js';
 import { parseWorkersOption } from '../workers/count.js';
 import { workerFromEnv } from '../workers/messages.js';
@@ -80,7 +83,8 @@ export const runCommand: Command = {
     'SIGINT/SIGTERM: stop taking URLs, finish fetches in flight and write everything, within\n' +
     'shutdown.deadline (30 s); exit 0. Past the deadline (OpenSearch down, say) what is left is given\n' +
     'up: one line says how many status updates were not written (those URLs keep their previous\n' +
-    'state and come back when due) and the exit code is 1. A second signal exits at once (130).',
+    'state and come back when due) and the exit code is 1. A second signal exits at once (130); one\n' +
+    'within a second of the first (Ctrl-C through npx, which passes it on again) counts once.',
   async run({ values, config, log, out }) {
     const cfg = config();
     // Checked before the options: a crawl without a name is refused whatever else is given.
@@ -122,7 +126,19 @@ export const runCommand: Command = {
         ...((values.set as string[] | undefined) ?? []).flatMap((x) => ['--set', x]),
         ...(values['log-level'] !== undefined ? ['--log-level', String(values['log-level'])] : []),
       ];
-      return supervise({ config: cfg, log, out, workers, instances, instance, once, seeds, forward });
+      const code = await supervise({
+        config: cfg,
+        log,
+        out,
+        workers,
+        instances,
+        instance,
+        once,
+        seeds,
+        forward,
+      });
+      if (usesEmbedded(cfg, embeddedUrl())) log.info(stillRunningMessage());
+      return code;
     }
     const crawl = await buildCrawl(cfg, {
       log,
@@ -130,13 +146,16 @@ export const runCommand: Command = {
       instance,
       ...(asWorker ? { workers: asWorker.workers, worker: asWorker.worker } : {}),
       seeds,
+      // A worker crawls under its supervisor's lease.
+      lease: !asWorker,
     });
     const { crawler } = crawl;
     const link = asWorker && process.send ? new SupervisorLink(crawler) : undefined;
-    let signals = 0;
+    const signals = new StopSignals();
     const onSignal = (sig: string) => {
-      signals++;
-      if (signals > 1) {
+      const which = signals.take();
+      if (which === 'repeat') return;
+      if (which === 'again') {
         log.warn(`${sig} again: exiting at once`);
         process.exit(130);
       }
@@ -170,6 +189,7 @@ export const runCommand: Command = {
     const summary = crawler.summary();
     // A worker's summary goes to the supervisor, which prints one line for all.
     if (!asWorker) out(outcomeLine(summary));
+    if (!asWorker && crawl.cluster && usesEmbedded(cfg, crawl.cluster)) log.info(stillRunningMessage());
     return crawler.metrics.abandoned > 0 ? EXIT.incomplete : EXIT.ok;
   },
 };

@@ -3,12 +3,21 @@ import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config/schema.js';
-import { checkCluster, checkCrawlSettings, injectSeeds, shareProblem } from '../../pipeline/compose.js';
+import type { ShareLease } from '../../opensearch/lease.js';
+import {
+  checkCluster,
+  checkCrawlSettings,
+  injectSeeds,
+  shardsFor,
+  shareProblem,
+} from '../../pipeline/compose.js';
+import { shareWords, stopWhenLost, takeLease } from '../../pipeline/lease.js';
 import { crawlerOptions } from '../../pipeline/options.js';
 import { userAgent } from '../../protocol/http/user-agent.js';
 import { CrawlerError } from '../../util/errors.js';
 import { droppedLogLines, type Logger, writeLogLine } from '../../util/log.js';
 import { EXIT } from '../exit.js';
+import { StopSignals } from '../signals.js';
 import { Aggregate, outcomeLine } from './aggregate.js';
 import { autoWorkers, isLocalCluster } from './count.js';
 import { type FromWorker, type ToWorker, WORKER_ENV } from './messages.js';
@@ -45,6 +54,7 @@ export async function supervise(o: SuperviseOptions): Promise<number> {
   await checkCrawlSettings(config);
   const cluster = await checkCluster(config, log);
   let workers: number;
+  let lease: ShareLease | undefined;
   try {
     const statusIndex = config['opensearch.status.index.name'];
     if (o.workers === 'auto') {
@@ -61,11 +71,23 @@ export async function supervise(o: SuperviseOptions): Promise<number> {
     } else workers = o.workers;
     const problem = shareProblem(cluster.statusShards, { ...o, workers, worker: 0 }, statusIndex);
     if (problem) throw new CrawlerError('TOO_MANY_WORKERS', problem);
+    // The lease on the instance's share is the supervisor's: a worker started again needs none.
+    const shards = shardsFor(cluster.statusShards, o.instances, o.instance);
+    lease = await takeLease(cluster.client, config, log, shards, shareWords({ ...o, workers }));
     await injectSeeds(cluster.client, config, o.seeds, log);
+  } catch (e) {
+    await lease?.release();
+    await cluster.client.close();
+    throw e;
+  }
+  const supervisor = new Supervisor(o, workers, cluster.url);
+  stopWhenLost(lease, () => supervisor.stop(), log);
+  try {
+    return await supervisor.run();
   } finally {
+    await lease.release();
     await cluster.client.close();
   }
-  return new Supervisor(o, workers, cluster.url).run();
 }
 
 /** One worker's place: its current process, or the timer that will start the next one. */
@@ -97,7 +119,7 @@ class Supervisor {
   private stopping = false;
   /** The workers were sent a stop signal: another one would make them exit at once. */
   private workersSignalled = false;
-  private signals = 0;
+  private readonly signals = new StopSignals();
   private restarts = 0;
   private givenUp: string | undefined;
   private allDone!: () => void;
@@ -170,6 +192,11 @@ class Supervisor {
     const codes = this.slots.map((s) => s.code);
     if (codes.includes(130)) return 130;
     return codes.every((c) => c === 0) && !summary.notWritten ? EXIT.ok : EXIT.incomplete;
+  }
+
+  /** Stops the run as a first SIGTERM would: every worker drains and exits. */
+  stop(): void {
+    this.stopAll('SIGTERM');
   }
 
   private start(slot: Slot): void {
@@ -338,8 +365,9 @@ class Supervisor {
 
   private signal(sig: NodeJS.Signals): void {
     const { log } = this.o;
-    this.signals++;
-    if (this.signals > 1) {
+    const which = this.signals.take();
+    if (which === 'repeat') return;
+    if (which === 'again') {
       log.warn(`${sig} again: the workers exit at once`);
       this.kill(sig);
       process.exit(130);
