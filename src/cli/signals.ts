@@ -18,6 +18,29 @@ export class StopSignals {
     private readonly repeatMs = SIGNAL_REPEAT_MS,
   ) {}
 
+  /**
+   * Listens for SIGINT and SIGTERM until the returned function is called; that function keeps the
+   * listener for what is left of the repeat window, so that the copy a wrapper passes on a little
+   * later does not kill a process whose crawl ended at once (a signal nobody listens to would).
+   */
+  listen(onSignal: (signal: NodeJS.Signals, which: StopSignal) => void): () => void {
+    const listener = (signal: NodeJS.Signals) => {
+      const which = this.take();
+      if (which !== 'repeat') onSignal(signal, which);
+    };
+    process.on('SIGINT', listener);
+    process.on('SIGTERM', listener);
+    const off = () => {
+      process.off('SIGINT', listener);
+      process.off('SIGTERM', listener);
+    };
+    return () => {
+      const left = this.firstAt === undefined ? 0 : this.firstAt + this.repeatMs - this.now();
+      if (left > 0) setTimeout(off, left).unref();
+      else off();
+    };
+  }
+
   take(): StopSignal {
     const now = this.now();
     if (this.firstAt === undefined) {

@@ -151,19 +151,14 @@ export const runCommand: Command = {
     });
     const { crawler } = crawl;
     const link = asWorker && process.send ? new SupervisorLink(crawler) : undefined;
-    const signals = new StopSignals();
-    const onSignal = (sig: string) => {
-      const which = signals.take();
-      if (which === 'repeat') return;
+    const stopListening = new StopSignals().listen((sig, which) => {
       if (which === 'again') {
         log.warn(`${sig} again: exiting at once`);
         process.exit(130);
       }
       log.info(`${sig}: finishing fetches in flight and writing everything (send it again to exit at once)`);
       crawler.requestStop();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    });
     log.info(
       {
         cluster: crawl.cluster,
@@ -180,8 +175,7 @@ export const runCommand: Command = {
         ...(link ? link.runOptions(once) : {}),
       });
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stopListening();
       // The supervisor gets the summary before the connections close (which may take a while).
       await link?.close();
       await closeWithin(crawl, CLOSE_MS, log);

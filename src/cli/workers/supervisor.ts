@@ -17,7 +17,7 @@ import { userAgent } from '../../protocol/http/user-agent.js';
 import { CrawlerError } from '../../util/errors.js';
 import { droppedLogLines, type Logger, writeLogLine } from '../../util/log.js';
 import { EXIT } from '../exit.js';
-import { StopSignals } from '../signals.js';
+import { type StopSignal, StopSignals } from '../signals.js';
 import { Aggregate, outcomeLine } from './aggregate.js';
 import { autoWorkers, isLocalCluster } from './count.js';
 import { type FromWorker, type ToWorker, WORKER_ENV } from './messages.js';
@@ -119,7 +119,6 @@ class Supervisor {
   private stopping = false;
   /** The workers were sent a stop signal: another one would make them exit at once. */
   private workersSignalled = false;
-  private readonly signals = new StopSignals();
   private restarts = 0;
   private givenUp: string | undefined;
   private allDone!: () => void;
@@ -148,9 +147,7 @@ class Supervisor {
 
   async run(): Promise<number> {
     const { config, log, out } = this.o;
-    const onSignal = (sig: NodeJS.Signals) => this.signal(sig);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const stopListening = new StopSignals().listen((sig, which) => this.signal(sig, which));
     log.info(
       {
         cluster: this.cluster,
@@ -172,8 +169,7 @@ class Supervisor {
       await this.done;
     } finally {
       clearInterval(progress);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stopListening();
     }
     const usage = process.resourceUsage();
     const summary = this.aggregate.summary(
@@ -363,10 +359,8 @@ class Supervisor {
     this.checkDone();
   }
 
-  private signal(sig: NodeJS.Signals): void {
+  private signal(sig: NodeJS.Signals, which: StopSignal): void {
     const { log } = this.o;
-    const which = this.signals.take();
-    if (which === 'repeat') return;
     if (which === 'again') {
       log.warn(`${sig} again: the workers exit at once`);
       this.kill(sig);
