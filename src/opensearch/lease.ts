@@ -125,10 +125,11 @@ export function refusal(request: LeaseRequest, held: ReadonlyMap<number, Holder>
   }
   const ttl = Math.round(request.ttlMs / 1000);
   const holders = [...byHolder.values()].map(({ holder: h, shards }) => {
+    const since = Math.min(...shards.map((s) => held.get(s)!.since));
     const ago = Math.max(0, Math.round((now - h.renewedAt) / 1000));
     return (
       `shard${shards.length === 1 ? '' : 's'} ${shards.join(',')} to pid ${h.pid} on host ${h.host} (${h.share}) ` +
-      `since ${new Date(h.since).toISOString()}, renewed ${ago} s ago`
+      `since ${new Date(since).toISOString()}, renewed ${ago} s ago`
     );
   });
   return (
@@ -212,16 +213,25 @@ export class ShareLease {
       if (pending.length === 0) return;
       const holders = await this.holders(pending);
       // A holder of this machine whose process is gone (SIGKILL) lets go at once.
-      for (const [shard, h] of [...holders]) {
+      const dead = new Map<string, { holder: Holder; shards: number[] }>();
+      for (const [shard, h] of holders) {
         if (!deadHere(h, this.self)) continue;
-        const [r] = await this.update([shard], h.token);
-        if (r === 'noop') continue;
-        holders.delete(shard);
-        pending = pending.filter((s) => s !== shard);
-        this.log.info(
-          { shard, pid: h.pid },
-          `took over the lease on status shard ${shard} from pid ${h.pid}, which is no longer running`,
-        );
+        const entry = dead.get(h.token) ?? { holder: h, shards: [] };
+        entry.shards.push(shard);
+        dead.set(h.token, entry);
+      }
+      for (const { holder, shards } of dead.values()) {
+        const results = await this.update(shards, holder.token);
+        const taken = shards.filter((_, i) => results[i] !== 'noop');
+        for (const shard of taken) holders.delete(shard);
+        pending = pending.filter((s) => !taken.includes(s));
+        if (taken.length > 0) {
+          this.log.info(
+            { shards: taken, holderPid: holder.pid },
+            `took over the lease on status shard${taken.length === 1 ? '' : 's'} ${taken.join(',')} from pid ` +
+              `${holder.pid}, which is no longer running`,
+          );
+        }
       }
       if (pending.length === 0) return;
       // A document gone meanwhile (its holder let go) is tried again; one still held is a refusal.
