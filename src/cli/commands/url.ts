@@ -14,16 +14,28 @@ function when(ms: number, now: number): string {
   return `due in ${d >= 180 ? `${Math.round(d / 60)} h` : `${d} min`} (${new Date(ms).toISOString()})`;
 }
 
+/** A page's text for a terminal: its lines and tabs as they are, every other control character escaped. */
+function terminalSafe(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 export const urlCommand: Command = {
   name: 'url',
   summary: 'explain one URL: its status document, when it is due, its transitions and content',
-  usage: 'crawler url URL [--robots] [--json] [options]',
+  usage: 'crawler url URL [--robots] [--json | --text] [options]',
   options: {
     robots: {
       type: 'boolean',
       description: "fetch the host's robots.txt now and show its verdict for the URL",
     },
     json: { type: 'boolean', description: 'print one JSON object' },
+    text: {
+      type: 'boolean',
+      description: "print only the page's text as indexed (the content document's content field)",
+    },
   },
   async run({ positionals, values, config, log, out }) {
     const url = positionals[0];
@@ -91,6 +103,14 @@ export const urlCommand: Command = {
       const c = (content?.body.hits.hits ?? [])[0] as
         | { _id: string; _source: Record<string, unknown> }
         | undefined;
+      if (values.text) {
+        if (!c) {
+          log.warn(`${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`);
+          return 1;
+        }
+        out(terminalSafe(String(c._source.content ?? '')));
+        return 0;
+      }
       report.content = c
         ? {
             id: c._id,
