@@ -8,6 +8,7 @@ import { opensearchKeys } from './keys/opensearch.js';
 import { parseKeys } from './keys/parse.js';
 import { protocolKeys } from './keys/protocol.js';
 import { rulesKeys } from './keys/rules.js';
+import { tikaKeys } from './keys/tika.js';
 import { warcKeys } from './keys/warc.js';
 
 /** Every known configuration key. Add a role's keys in `keys/<role>.ts` and list them here. */
@@ -22,6 +23,7 @@ export const KEYS = {
   ...parseKeys,
   ...warcKeys,
   ...leaseKeys,
+  ...tikaKeys,
 } as const satisfies Record<string, KeyDef>;
 
 export type KeyName = keyof typeof KEYS;

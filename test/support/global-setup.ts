@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { testNodePort } from './test-node.js';
+import { startSharedTika } from './tika-server.js';
 
 const run = promisify(execFile);
 const SCRIPT = new URL('../../scripts/opensearch', import.meta.url).pathname;
@@ -10,6 +11,8 @@ const SCRIPT = new URL('../../scripts/opensearch', import.meta.url).pathname;
 declare module 'vitest' {
   export interface ProvidedContext {
     opensearchUrl: string;
+    /** The shared Tika server (test/support/tika.ts waits for it). */
+    tikaUrl: string;
   }
 }
 
@@ -46,10 +49,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stdio: 'inherit',
   });
   process.env.CRAWLER_TEST_DIST_BUILT = '1';
+  // Tika is started in the background once OpenSearch is up (test/support/tika.ts).
+  let stopTika: () => Promise<void> = async () => {};
+  const startTika = () => {
+    stopTika = startSharedTika(project);
+  };
   const given = process.env.OPENSEARCH_URL;
   if (given) {
     project.provide('opensearchUrl', given.replace(/\/$/, ''));
-    return async () => {};
+    startTika();
+    return () => stopTika();
   }
   if (dockerAnswers()) {
     const { GenericContainer, Wait } = await import('testcontainers');
@@ -65,7 +74,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       .withStartupTimeout(180_000)
       .start();
     project.provide('opensearchUrl', `http://${container.getHost()}:${container.getMappedPort(9200)}`);
+    startTika();
     return async () => {
+      await stopTika();
       await container.stop();
     };
   }
@@ -80,7 +91,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('opensearchUrl', url);
   // A crawler started by a test without an address goes to this node too, never to 9200.
   process.env.OPENSEARCH_PORT = port;
+  startTika();
   return async () => {
+    await stopTika();
     if (started && process.env.OPENSEARCH_KEEP !== '1')
       await run(SCRIPT, ['stop'], { env, timeout: 120_000 });
   };
