@@ -1,6 +1,7 @@
 import type { KeyDef, PatternDef, ValueOf } from './define.js';
 import { agentKeys } from './keys/agent.js';
 import { daemonKeys } from './keys/daemon.js';
+import { dedupKeys } from './keys/dedup.js';
 import { fetcherKeys } from './keys/fetcher.js';
 import { filterKeys } from './keys/filters.js';
 import { leaseKeys } from './keys/lease.js';
@@ -23,6 +24,7 @@ export const KEYS = {
   ...parseKeys,
   ...warcKeys,
   ...leaseKeys,
+  ...dedupKeys,
   ...tikaKeys,
 } as const satisfies Record<string, KeyDef>;
 

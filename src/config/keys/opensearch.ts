@@ -28,4 +28,8 @@ export const opensearchKeys = {
   'opensearch.indexer.index.name': str('content', 'name of the page content index'),
   'opensearch.indexer.shards': int(2, 'primary shards of the content index', 1),
   'opensearch.indexer.replicas': int(0, 'replicas of the content index (0 on a single node)', 0),
+  'opensearch.hosts.index.name': str(
+    'hosts',
+    'name of the per-host index (soft-404 probes; document id = host)',
+  ),
 } as const;
