@@ -4,6 +4,7 @@ import { daemonKeys } from './keys/daemon.js';
 import { dedupKeys } from './keys/dedup.js';
 import { fetcherKeys } from './keys/fetcher.js';
 import { filterKeys } from './keys/filters.js';
+import { leaseKeys } from './keys/lease.js';
 import { monitoringKeys } from './keys/monitoring.js';
 import { opensearchKeys } from './keys/opensearch.js';
 import { parseKeys } from './keys/parse.js';
@@ -26,6 +27,7 @@ export const KEYS = {
   ...warcKeys,
   ...renderKeys,
   ...monitoringKeys,
+  ...leaseKeys,
   ...dedupKeys,
   ...tikaKeys,
 } as const satisfies Record<string, KeyDef>;

@@ -103,6 +103,8 @@ export class Fetcher {
   private expiryTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly waiters: (() => void)[] = [];
+  /** Entries of http.filter.ipaddress.exclude whose refusal was logged (see warnBlocked). */
+  private readonly blockedWarned = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   private submitting = 0;
   /**
@@ -353,6 +355,7 @@ export class Fetcher {
     } catch (e) {
       if (e instanceof FetchException && e.kind === 'blockedAddress') {
         asap = true;
+        this.warnBlocked(errorMessage(e));
         sink.status(refusal(item.url, item.metadata, ERROR_CAUSE.blockedAddress, errorMessage(e)));
       } else if (!this.hosts.noAnswer(key, item, e, started)) {
         sink.status(outcomeOfException(item.url, item.metadata, fetchExceptionOf(e)));
@@ -386,6 +389,17 @@ export class Fetcher {
     if (!same) return;
     const ra = code === 429 || code === 503 ? retryAfterMs(retryAfter, this.deps.clock.now()) : undefined;
     entry.failed.push([code, ra]);
+  }
+
+  /**
+   * The address filter's refusal, with the key's value that allows it, once per entry of the key
+   * that refused (a crawl that meets one loopback host usually meets many).
+   */
+  private warnBlocked(message: string): void {
+    const entry = /\(entry "([^"]*)"\)/.exec(message)?.[1] ?? message;
+    if (this.blockedWarned.has(entry)) return;
+    this.blockedWarned.add(entry);
+    this.deps.log?.info({ entry }, message);
   }
 
   /** Puts a URL back unfetched: one status event, as described on the class. */

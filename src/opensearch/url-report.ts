@@ -29,6 +29,8 @@ export async function urlReport(
   host: string | undefined;
   /** The render decision of the host, when one was made. */
   rendering: HostRenderRecord | undefined;
+  /** The page's text as indexed (the content document's content field), when it is indexed. */
+  contentText: string | undefined;
 }> {
   const id = documentId(url);
   const res = await client.search({
@@ -138,5 +140,5 @@ export async function urlReport(
       ? undefined
       : await hostRenderRecord(client, cfg['opensearch.hosts.index.name'], host).catch(() => undefined);
   report.rendering = rendering ?? 'no decision';
-  return { report, doc, host, rendering };
+  return { report, doc, host, rendering, contentText: c ? String(c._source.content ?? '') : undefined };
 }

@@ -8,16 +8,28 @@ import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import { type Command, UsageError } from '../command.js';
 
+/** A page's text for a terminal: its lines and tabs as they are, every other control character escaped. */
+function terminalSafe(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 export const urlCommand: Command = {
   name: 'url',
   summary: 'explain one URL: its status document, when it is due, its transitions and content',
-  usage: 'crawler url URL [--robots] [--json] [options]',
+  usage: 'crawler url URL [--robots] [--json | --text] [options]',
   options: {
     robots: {
       type: 'boolean',
       description: "fetch the host's robots.txt now and show its verdict for the URL",
     },
     json: { type: 'boolean', description: 'print one JSON object' },
+    text: {
+      type: 'boolean',
+      description: "print only the page's text as indexed (the content document's content field)",
+    },
   },
   async run({ positionals, values, config, log, out }) {
     const url = positionals[0];
@@ -34,7 +46,15 @@ export const urlCommand: Command = {
     const cfg = config();
     const { client } = await connect(cfg, log);
     try {
-      const { report, doc, host, rendering } = await urlReport(client, cfg, url, Date.now());
+      const { report, doc, host, rendering, contentText } = await urlReport(client, cfg, url, Date.now());
+      if (values.text) {
+        if (contentText === undefined) {
+          log.warn(`${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`);
+          return 1;
+        }
+        out(terminalSafe(contentText));
+        return 0;
+      }
       if (values.robots) {
         const protocol = new HttpProtocol(cfg, { clock: systemClock });
         try {

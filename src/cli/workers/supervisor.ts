@@ -5,12 +5,21 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config/schema.js';
 import { consoleSettings } from '../../console/server.js';
 import { SupervisorMonitor } from '../../console/supervisor-monitor.js';
-import { checkCluster, checkCrawlSettings, injectSeeds, shareProblem } from '../../pipeline/compose.js';
+import type { ShareLease } from '../../opensearch/lease.js';
+import {
+  checkCluster,
+  checkCrawlSettings,
+  injectSeeds,
+  shardsFor,
+  shareProblem,
+} from '../../pipeline/compose.js';
+import { shareWords, stopWhenLost, takeLease } from '../../pipeline/lease.js';
 import { crawlerOptions } from '../../pipeline/options.js';
 import { userAgent } from '../../protocol/http/user-agent.js';
 import { CrawlerError } from '../../util/errors.js';
 import { droppedLogLines, type Logger, writeLogLine } from '../../util/log.js';
 import { EXIT } from '../exit.js';
+import { type StopSignal, StopSignals } from '../signals.js';
 import { Aggregate, outcomeLine } from './aggregate.js';
 import { autoWorkers, isLocalCluster } from './count.js';
 import { type FromWorker, type ToWorker, WORKER_ENV } from './messages.js';
@@ -48,6 +57,7 @@ export async function supervise(o: SuperviseOptions): Promise<number> {
   consoleSettings(config);
   const cluster = await checkCluster(config, log);
   let workers: number;
+  let lease: ShareLease | undefined;
   try {
     const statusIndex = config['opensearch.status.index.name'];
     if (o.workers === 'auto') {
@@ -64,11 +74,23 @@ export async function supervise(o: SuperviseOptions): Promise<number> {
     } else workers = o.workers;
     const problem = shareProblem(cluster.statusShards, { ...o, workers, worker: 0 }, statusIndex);
     if (problem) throw new CrawlerError('TOO_MANY_WORKERS', problem);
+    // The lease on the instance's share is the supervisor's: a worker started again needs none.
+    const shards = shardsFor(cluster.statusShards, o.instances, o.instance);
+    lease = await takeLease(cluster.client, config, log, shards, shareWords({ ...o, workers }));
     await injectSeeds(cluster.client, config, o.seeds, log);
+  } catch (e) {
+    await lease?.release();
+    await cluster.client.close();
+    throw e;
+  }
+  const supervisor = new Supervisor(o, workers, cluster.url);
+  stopWhenLost(lease, () => supervisor.stop(), log);
+  try {
+    return await supervisor.run();
   } finally {
+    await lease.release();
     await cluster.client.close();
   }
-  return new Supervisor(o, workers, cluster.url).run();
 }
 
 /** One worker's place: its current process, or the timer that will start the next one. */
@@ -102,7 +124,6 @@ class Supervisor {
   private stopping = false;
   /** The workers were sent a stop signal: another one would make them exit at once. */
   private workersSignalled = false;
-  private signals = 0;
   private restarts = 0;
   private givenUp: string | undefined;
   private allDone!: () => void;
@@ -136,9 +157,7 @@ class Supervisor {
 
   async run(): Promise<number> {
     const { config, log, out } = this.o;
-    const onSignal = (sig: NodeJS.Signals) => this.signal(sig);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const stopListening = new StopSignals().listen((sig, which) => this.signal(sig, which));
     log.info(
       {
         cluster: this.cluster,
@@ -161,8 +180,7 @@ class Supervisor {
       await this.done;
     } finally {
       clearInterval(progress);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stopListening();
       await this.monitor.stop();
     }
     const usage = process.resourceUsage();
@@ -182,6 +200,11 @@ class Supervisor {
     const codes = this.slots.map((s) => s.code);
     if (codes.includes(130)) return 130;
     return codes.every((c) => c === 0) && !summary.notWritten ? EXIT.ok : EXIT.incomplete;
+  }
+
+  /** Stops the run as a first SIGTERM would: every worker drains and exits. */
+  stop(): void {
+    this.stopAll('SIGTERM');
   }
 
   private start(slot: Slot): void {
@@ -356,10 +379,9 @@ class Supervisor {
     this.checkDone();
   }
 
-  private signal(sig: NodeJS.Signals): void {
+  private signal(sig: NodeJS.Signals, which: StopSignal): void {
     const { log } = this.o;
-    this.signals++;
-    if (this.signals > 1) {
+    if (which === 'again') {
       log.warn(`${sig} again: the workers exit at once`);
       this.kill(sig);
       process.exit(130);

@@ -95,10 +95,16 @@ export class BlockedAddressError extends Error {
     readonly host: string,
     readonly address: string,
     readonly rule: string,
+    /** The key's value without `rule`, which allows the address. */
+    readonly allowing: string,
   ) {
+    const refused =
+      host === address
+        ? `${host} is refused by http.filter.ipaddress.exclude`
+        : `${host} resolves to ${address}, which http.filter.ipaddress.exclude refuses`;
     super(
-      `${host} resolves to ${address}, which http.filter.ipaddress.exclude refuses (entry "${rule}"); ` +
-        `remove that entry (or set the key to an empty list) to crawl it`,
+      `${refused} (entry "${rule}"); to crawl it: --set http.filter.ipaddress.exclude=${allowing}` +
+        (allowing === '' ? ' (an empty list: every address allowed)' : ` (the list without "${rule}")`),
     );
     this.name = 'BlockedAddressError';
   }

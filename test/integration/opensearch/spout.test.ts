@@ -125,6 +125,45 @@ describe.each(['collapse', 'aggregation'] as const)('the spout (%s query)', (for
   });
 });
 
+describe('a URL settled while the index does not show its write yet', () => {
+  it('is not emitted again when its purgatory time is over, however late the index refreshes', async () => {
+    // An index that never refreshes on its own: a loaded cluster whose refreshes lag behind.
+    const lagging = uniqueIndexNames('spout-lag');
+    const lagConfig = testConfig(lagging);
+    const [plan] = planIndices(lagConfig);
+    plan!.body.settings.index.refresh_interval = '-1';
+    await ensureIndices(client, [plan!]);
+    try {
+      const url = 'http://lag.test/1';
+      const write = (status: 'DISCOVERED' | 'FETCHED', at: number) =>
+        client.index({
+          index: lagging.status,
+          id: documentId(url),
+          routing: 'lag.test',
+          body: toStatusSource(url, status, new Metadata(), at, 'lag.test') as never,
+        });
+      await write('DISCOVERED', NOW - MIN);
+      await client.indices.refresh({ index: lagging.status });
+      const clock = new ManualClock(NOW);
+      const spout = new Spout(
+        client,
+        { ...options, index: lagging.status, purgatoryMs: 2000 },
+        clock,
+        silentLogger,
+      );
+      expect((await drain(spout)).map((i) => i.url)).toEqual([url]);
+      // Fetched: its new state is acknowledged, then settled; no refresh has happened.
+      await write('FETCHED', NOW + 1440 * MIN);
+      spout.settle(url);
+      clock.advance(60_000);
+      expect(await drain(spout)).toEqual([]);
+      expect(await spout.poll()).toBe('empty');
+    } finally {
+      await deleteIndices(lagging.status);
+    }
+  });
+});
+
 describe('the spout pacing', () => {
   it('waits spout.min.delay.queries between queries', async () => {
     const clock = new ManualClock(NOW - 1000 * MIN);
