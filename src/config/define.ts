@@ -104,7 +104,7 @@ export const duration = (d: number, doc: string): DurationKey => ({ kind: 'durat
  */
 export interface PatternDef {
   readonly pattern: RegExp;
-  readonly kind: 'number' | 'integer' | 'string';
+  readonly kind: 'number' | 'integer' | 'string' | 'boolean';
   readonly example: string;
   readonly doc: string;
 }

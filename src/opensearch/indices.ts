@@ -29,12 +29,25 @@ export function readMapping(role: IndexRole): IndexBody {
   return JSON.parse(readFileSync(join(MAPPINGS_DIR, `${role}.json`), 'utf8')) as IndexBody;
 }
 
+/**
+ * The replica settings of an index: a number as given, or `auto`: OpenSearch's own
+ * auto_expand_replicas 0-1, so one replica whenever the cluster has more than one data node and
+ * none on a single node, adjusted by the cluster itself as data nodes join or leave (a node that
+ * grows into a cluster gets its replicas without a `crawler init --recreate`).
+ */
+export function replicaSettings(replicas: number | 'auto'): Record<string, unknown> {
+  return replicas === 'auto'
+    ? { auto_expand_replicas: '0-1' }
+    : { number_of_replicas: replicas, auto_expand_replicas: false };
+}
+
 /** The two indices with names and shard/replica counts from the config. */
 export function planIndices(config: Config): IndexPlan[] {
-  const plan = (role: IndexRole, name: string, shards: number, replicas: number): IndexPlan => {
+  const plan = (role: IndexRole, name: string, shards: number, replicas: number | 'auto'): IndexPlan => {
     const body = readMapping(role);
     body.settings.index.number_of_shards = shards;
-    body.settings.index.number_of_replicas = replicas;
+    delete body.settings.index.number_of_replicas;
+    Object.assign(body.settings.index, replicaSettings(replicas));
     return { role, name, body };
   };
   const plans = [

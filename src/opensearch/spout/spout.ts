@@ -6,7 +6,7 @@ import type { Clock } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
 import { LatencyWindow } from '../../util/latency.js';
 import type { Logger } from '../../util/log.js';
-import { ClusterOutage, noAnswer } from '../outage.js';
+import { ClusterOutage, errorType, noAnswer, shardUnavailable, statusOf } from '../outage.js';
 import { fromStatusSource } from '../status-doc.js';
 import { InFlight } from './in-flight.js';
 import { aggregationQuery, collapseQuery, hitsOf, type QueryForm } from './query.js';
@@ -161,11 +161,16 @@ export class Spout {
    */
   async isExhausted(lookAheadMs: number): Promise<boolean> {
     try {
+      // A refresh waits for shards without an active copy until it times out: ask first.
+      const health = await this.client.cluster.health({ index: this.options.index, timeout: '0s' });
+      if (health.body.status === 'red') {
+        this.outage.shardsUnavailable(this, 'index refresh', `index ${this.options.index} is red`);
+        return false;
+      }
       await this.client.indices.refresh({ index: this.options.index });
     } catch (e) {
       // Not visible yet is not exhausted: the crawl asks again once the cluster answers.
-      if (noAnswer(e)) this.outage.down('index refresh', e);
-      else this.refused(e);
+      this.failure('index refresh', e);
       return false;
     }
     this.resetQueryDate(lookAheadMs);
@@ -222,6 +227,16 @@ export class Spout {
       });
       this.outage.up();
       this.lastRefusal = undefined;
+      // A shard that could not be searched (its node left, a primary is failing over) hides its due
+      // URLs: what the others returned is used, but the query counts as failed, so that --once does
+      // not take the missing shard for an exhausted crawl.
+      const missing = missingShards(res.body);
+      if (missing) {
+        this.failed = true;
+        this.outage.shardsUnavailable(this, 'spout query', missing);
+      } else {
+        this.outage.shardsAvailable(this);
+      }
       this.inFlight.prune();
       for (const bucket of hitsOf(o.form, res.body)) {
         // A bucket is one key's hits.
@@ -241,8 +256,7 @@ export class Spout {
       }
     } catch (e) {
       this.failed = true;
-      if (noAnswer(e)) this.outage.down('spout query', e);
-      else this.refused(e);
+      this.failure('spout query', e);
     } finally {
       this.queries++;
       this.lastQueryDone = this.clock.now();
@@ -260,7 +274,19 @@ export class Spout {
     this.ownKeys.set(key, true);
   }
 
-  /** A query the cluster answered with an error (bad settings, a red index): logged once per reason. */
+  /** A request failed: no answer, shards unavailable, or refused (bad settings). */
+  private failure(what: string, e: unknown): void {
+    if (noAnswer(e)) {
+      this.outage.down(what, e);
+    } else if (shardUnavailable(statusOf(e), errorType(e))) {
+      this.outage.up();
+      this.outage.shardsUnavailable(this, what, errorMessage(e));
+    } else {
+      this.refused(e);
+    }
+  }
+
+  /** A query the cluster answered with an error (bad settings, a bad filter query): logged once per reason. */
   private refused(e: unknown): void {
     const reason = errorMessage(e);
     if (reason === this.lastRefusal) return;
@@ -270,4 +296,25 @@ export class Spout {
       'spout query failed; retrying every spout.min.delay.queries (logged again only if the reason changes)',
     );
   }
+}
+
+interface ShardCounts {
+  total?: number;
+  successful?: number;
+  skipped?: number;
+  failures?: { reason?: { type?: string; reason?: string } }[];
+}
+
+/**
+ * Why shards of a search answer are missing ("1 of 4 shards not searched: <reason>"), or undefined.
+ * A shard with no active copy (red) is neither successful nor counted in `failed`: it is found by
+ * what is missing from `total`.
+ */
+export function missingShards(body: unknown): string | undefined {
+  const s = (body as { _shards?: ShardCounts })._shards;
+  if (!s || s.total === undefined) return undefined;
+  const missing = s.total - (s.successful ?? 0) - (s.skipped ?? 0);
+  if (missing <= 0) return undefined;
+  const r = s.failures?.[0]?.reason;
+  return `${missing} of ${s.total} shards not searched${r ? `: ${r.type}: ${r.reason}` : ' (no active copy)'}`;
 }
