@@ -1,7 +1,10 @@
 // @ts-check
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
+import { sectionsMarkdown } from './sections.mjs';
 
 /**
  * One profile of the synthetic web as run.mjs runs it.
@@ -339,5 +342,5 @@ ${targets(profiles, spout, inject, machine.cores, deep)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
 ${spoutSection(spout)}
-${injectSection(inject)}`;
+${injectSection(inject)}${sectionsMarkdown(join(dirname(fileURLToPath(import.meta.url)), 'sections'))}`;
 }
