@@ -156,6 +156,14 @@ const setups = [
     name: 'SAX + default parsefilters.json',
     parser: createPageParser(config, { filter: identity, clock: systemClock }),
   },
+  {
+    // What the feed detection costs a page served as HTML: this against the line above.
+    name: 'the same, feed.sniffContent: false',
+    parser: createPageParser(
+      { ...config, 'feed.sniffContent': false },
+      { filter: identity, clock: systemClock },
+    ),
+  },
   ...(urlFilters
     ? [
         {

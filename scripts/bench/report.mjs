@@ -3,6 +3,7 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { feedsSection } from './report-feeds.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
 import { sectionsMarkdown } from './sections.mjs';
 
@@ -308,11 +309,12 @@ ${rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d ? 'yes' : '**no**'} |`)
  *   spout: readonly import('./spout.mjs').SpoutRow[],
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
+ *   feeds?: import('./feeds.mjs').FeedsResult,
  *   concurrency: number,
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, deep, concurrency }) {
+export function report({ machine, profiles, spout, inject, deep, feeds, concurrency }) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -341,6 +343,7 @@ every status is written to OpenSearch and acknowledged before the URL counts as 
 ${targets(profiles, spout, inject, machine.cores, deep)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
+${feeds ? feedsSection(feeds) : ''}
 ${spoutSection(spout)}
 ${injectSection(inject)}${sectionsMarkdown(join(dirname(fileURLToPath(import.meta.url)), 'sections'))}`;
 }

@@ -100,6 +100,12 @@ export const MD = {
   /** "true" on sitemaps and the URLs a sitemap index lists; "false" on pages. */
   isSitemap: 'isSitemap',
   sitemapLastModified: 'sitemap.lastModified',
+  /** "true" on feeds (set by the feed parser, a seed, or an HTML page's <link rel="alternate">). */
+  isFeed: 'isFeed',
+  /** On the entries of a feed: title, publication date (ISO-8601) and description (as text, cut). */
+  feedTitle: 'feed.title',
+  feedPublishedDate: 'feed.publishedDate',
+  feedDescription: 'feed.description',
 
   // --- WARC output: where an answer was archived; persisted only when listed in metadata.persist
   // (e.g. "warc.*"). With warc.date and warc.digest kept, a later 304 is written as a revisit that
@@ -164,5 +170,6 @@ export const ERROR_SOURCE = {
   parsing: 'content parsing',
   filtering: 'content filtering',
   sitemap: 'sitemap parsing',
+  feed: 'feed parsing',
   indexing: 'OpenSearch indexing',
 } as const;

@@ -1,4 +1,5 @@
 import { MD } from '../model/keys.js';
+import { parseIfFeed } from './feed/index.js';
 import { refuseContent } from './guard.js';
 import { parseHtml } from './html/page.js';
 import { isSitemapDocument } from './sitemap/detect.js';
@@ -10,6 +11,7 @@ import type { ParseInput, ParseResult } from './types.js';
  * SiteMapParserBolt before JSoupParserBolt), then the HTML parser for everything else, with
  * `isSitemap=false` recorded as StormCrawler does; before either, what must not be parsed as text
  * (a decompression bomb, binary content claiming to be text) ends ERROR. Synchronous, never throws.
+ * Between the two, the feed stage (feed/index.ts) takes feeds, as FeedParserBolt does.
  */
 export function parsePage(input: ParseInput, deps: SitemapDeps): ParseResult {
   const s = deps.settings;
@@ -23,6 +25,8 @@ export function parsePage(input: ParseInput, deps: SitemapDeps): ParseResult {
     // Sniffing only reads bytes; should it fail anyway, the HTML parser decides what the page is.
   }
   if (sitemap) return parseSitemap(input, deps);
+  const feed = parseIfFeed(input, deps);
+  if (feed) return feed;
   const metadata = input.metadata.copy();
   metadata.setValue(MD.isSitemap, 'false');
   return parseHtml({ url: input.url, metadata, content: input.content }, deps);

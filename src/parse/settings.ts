@@ -27,6 +27,7 @@ export interface ParseSettings {
   readonly robotsMetaSkip: boolean;
   readonly robotsHeadersSkip: boolean;
   readonly sitemap: SitemapSettings;
+  readonly feed: FeedSettings;
 }
 
 export interface TextSettings {
@@ -48,6 +49,17 @@ export interface SitemapSettings {
   /** Decompressed gzip sitemaps larger than this are broken (the sitemaps.org limit is 50 MB). */
   readonly maxDecompressedBytes: number;
 }
+
+export interface FeedSettings {
+  readonly sniff: boolean;
+  /** -1 = keep all. */
+  readonly filterHoursSincePublished: number;
+  /** Characters of feed.description; 0 = none. */
+  readonly descriptionMaxLength: number;
+}
+
+/** feed.description is a keyword in the status index, whose terms may not pass 32766 bytes. */
+export const MAX_FEED_DESCRIPTION = 8000;
 
 /**
  * The number of include selectors the text collector can track: one bit each in its element flags,
@@ -92,6 +104,10 @@ export function parseSettings(config: ParseConfig): ParseSettings {
         `sitemap.extensions: unknown extension "${name}"; expected some of ${SITEMAP_EXTENSIONS.join(', ')}`,
       );
   }
+  if (config['feed.description.maxlength'] > MAX_FEED_DESCRIPTION)
+    problems.push(
+      `feed.description.maxlength: ${config['feed.description.maxlength']} is above ${MAX_FEED_DESCRIPTION} (a keyword of the status index holds at most 32766 bytes)`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     protocolPrefix: config['protocol.md.prefix'],
@@ -118,6 +134,11 @@ export function parseSettings(config: ParseConfig): ParseSettings {
       maxUrls: config['sitemap.max.urls'],
       sniffLength: config['sitemap.offset.guess'],
       maxDecompressedBytes: MAX_SITEMAP_BYTES,
+    },
+    feed: {
+      sniff: config['feed.sniffContent'],
+      filterHoursSincePublished: config['feed.filter.hours.since.published'],
+      descriptionMaxLength: config['feed.description.maxlength'],
     },
   };
 }

@@ -27,11 +27,19 @@ export const DEMO_SETTINGS: Record<string, unknown> = {
   'opensearch.status.flushInterval': '200ms',
   'opensearch.indexer.flushInterval': '200ms',
   'status.transitions.log': false,
+  // The demo's feed is fetched again each round (a rule per status: a new feed is due at once).
+  'fetchInterval.FETCHED.isFeed=true': 120,
 };
+
+/** The demo site's RSS feed, announced by the home page's <link rel="alternate">. */
+const DEMO_FEED =
+  '<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>Demo news</title><link>/</link>' +
+  '<item><title>The bridge is open</title><link>/news</link><pubDate>Sun, 01 Jun 2025 08:30:00 GMT</pubDate>' +
+  '<description>&lt;p&gt;Open again, two weeks early.&lt;/p&gt;</description></item></channel></rss>';
 
 /**
  * The built-in site: a good page, a 404, a page that fails twice with 503 and then recovers, a
- * redirect, a path robots.txt forbids, and a page slower than http.timeout.
+ * redirect, a path robots.txt forbids, a page slower than http.timeout, and an RSS feed of one story.
  */
 export async function startDemoSite(): Promise<{ origin: string; server: Server }> {
   const hits = new Map<string, number>();
@@ -39,11 +47,11 @@ export async function startDemoSite(): Promise<{ origin: string; server: Server 
     const path = req.url ?? '/';
     const n = hits.get(path) ?? 0;
     hits.set(path, n + 1);
-    const html = (title: string, body = '') =>
+    const html = (title: string, body = '', head = '') =>
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end(
-          `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`,
+          `<!doctype html><html><head><title>${title}</title>${head}</head><body><h1>${title}</h1>${body}</body></html>`,
         );
     switch (path) {
       case '/robots.txt':
@@ -56,7 +64,12 @@ export async function startDemoSite(): Promise<{ origin: string; server: Server 
           ['/good', '/missing', '/flaky', '/moved', '/private/secret', '/slow']
             .map((l) => `<a href="${l}">${l}</a>`)
             .join(' '),
+          '<link rel="alternate" type="application/rss+xml" href="/feed.xml">',
         );
+      case '/feed.xml':
+        return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(DEMO_FEED);
+      case '/news':
+        return html('Harbour news', '<p>The bridge is open again.</p>');
       case '/good':
         return html('A good page', '<p>Some text worth indexing.</p>');
       case '/flaky':
@@ -112,7 +125,9 @@ export async function runDemo(
       to: r.status,
       next,
       reason: r.reason,
-      kept: Object.keys(r.metadata).join(', '),
+      kept: Object.entries(r.metadata)
+        .map(([k, v]) => (SHOWN.has(k) ? `${k}=${v.join('|')}` : k))
+        .join(', '),
       dropped: r.dropped.filter((k) => !k.startsWith('protocol.')).join(', '),
     });
   };
@@ -129,6 +144,9 @@ export async function runDemo(
   }
   return rows;
 }
+
+/** Kept keys whose value the table shows, not only their name. */
+const SHOWN = new Set(['isFeed']);
 
 /** The table fits a terminal this wide; metadata lists wrap onto lines of their own. */
 export const DEMO_TABLE_WIDTH = 120;

@@ -16,7 +16,9 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
                   |             (warc.enabled: every answer -> WARC files first)
                   |        200 |                \ 304, 3xx, 4xx, 5xx, errors, robots, crawl delay
                   |            v                 \
-                  |     Sitemap parser -> HTML parser (outlinks, text, meta)
+                  |     Sitemap parser -> Feed parser -> HTML parser (outlinks, text, meta)
+                  |            |   \ sitemaps, feeds: FETCHED, never indexed; their entries
+                  |            |    \ DISCOVERED (feeds: feed.* metadata); broken: FETCH_ERROR, ERROR
                   |            |                   \ outlinks (DISCOVERED), parse errors
                   |            v                    \
                   |         Indexer --------------------------> content index

@@ -38,9 +38,9 @@ export const demoCommand: Command = {
   options: {},
   details:
     'Serves a small site on 127.0.0.1 (a good page, a 404, a page failing twice with 503, a redirect,\n' +
-    'a robots.txt-blocked path, a page slower than http.timeout) and crawls it at simulated minutes\n' +
-    `${DEMO_ROUNDS.join(', ')}, into its own indices demo-status, demo-content and demo-transitions\n` +
-    '(recreated on each run). Uses the embedded OpenSearch unless OPENSEARCH_URL is set.',
+    'a robots.txt-blocked path, a page slower than http.timeout, an RSS feed) and crawls it at\n' +
+    `simulated minutes ${DEMO_ROUNDS.join(', ')}, into its own indices demo-status, demo-content and\n` +
+    'demo-transitions (recreated on each run). Uses the embedded OpenSearch unless OPENSEARCH_URL is set.',
   async run({ values, config, log, out }) {
     const user = config();
     // The demo's settings over what the user configured (their cluster), under their --set.

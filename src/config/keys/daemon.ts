@@ -51,7 +51,14 @@ export const daemonKeys = {
   'opensearch.bulk.maxAttempts': int(5, 'tries of an item the cluster rejects as temporary (429, 5xx)', 1),
   'indexer.md.filter': str('', 'key=value: only pages whose metadata holds it are indexed; empty = all'),
   'indexer.md.mapping': list(
-    ['parse.title=title', 'parse.keywords=keywords', 'parse.description=description', 'domain', 'format'],
+    [
+      'parse.title=title',
+      'parse.keywords=keywords',
+      'parse.description=description',
+      'domain',
+      'format',
+      'feed.*',
+    ],
     'metadata copied into content documents: key[=field], key[n], prefix*',
   ),
   'indexer.text.maxlength': int(-1, 'characters of text indexed at most; -1 = all', -1),

@@ -1,4 +1,5 @@
 import { bool, int, list, str } from '../define.js';
+import { feedKeys } from './feed.js';
 
 /**
  * Keys of the parse stage: HTML parsing, text extraction, robots directives, sitemaps and parse
@@ -69,4 +70,5 @@ export const parseKeys = {
     'bytes searched for the sitemaps.org namespace when the metadata does not say whether a document is a sitemap; 0 = never sniff',
     0,
   ),
+  ...feedKeys,
 } as const;

@@ -28,7 +28,7 @@ export const rulesKeys = {
   ),
   'metadata.transfer': list([], 'metadata keys copied to outlinks and persisted; "prefix*" wildcards'),
   'metadata.persist': list(
-    ['_redirTo', 'error.cause', 'error.source', 'isSitemap', 'isFeed'],
+    ['_redirTo', 'error.cause', 'error.source', 'isSitemap', 'isFeed', 'feed.*'],
     'metadata keys persisted but not copied to outlinks; "prefix*" wildcards',
   ),
   'metadata.track.path': bool(true, 'keep url.path, the chain of pages that led to a URL'),

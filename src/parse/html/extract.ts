@@ -1,4 +1,5 @@
 import { type Handler, Parser } from 'htmlparser2';
+import { isFeedLink } from '../feed/links.js';
 import type { TextSettings } from '../settings.js';
 import { collapseSpace } from '../strings.js';
 import { TextCollector } from './text.js';
@@ -25,6 +26,8 @@ export interface Extracted {
   /** Content of the first `<meta http-equiv~=refresh content>`. */
   refresh: string | undefined;
   readonly links: RawLink[];
+  /** hrefs of `<link rel="alternate">` to RSS, Atom and JSON feeds. */
+  readonly feeds: string[];
   text: string;
 }
 
@@ -57,6 +60,7 @@ export class HtmlExtractor implements Partial<Handler> {
     robots: undefined,
     refresh: undefined,
     links: [],
+    feeds: [],
     text: '',
   };
   private readonly text: TextCollector;
@@ -92,6 +96,10 @@ export class HtmlExtractor implements Partial<Handler> {
         break;
       case 'meta':
         this.meta(attribs);
+        break;
+      case 'link':
+        if (attribs.href !== undefined && isFeedLink(attribs.rel, attribs.type))
+          this.out.feeds.push(attribs.href);
         break;
       case 'title':
         if (this.foreign === 0 && !this.titleDone) this.titleParts = [];

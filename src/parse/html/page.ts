@@ -4,6 +4,7 @@ import { ERROR_SOURCE, MD } from '../../model/keys.js';
 import type { Metadata } from '../../model/metadata.js';
 import type { MetadataTransfer } from '../../model/metadata-transfer.js';
 import { charsetDisplayName, decode, detectCharset } from '../charset.js';
+import { addFeedLinks } from '../feed/links.js';
 import { detectMediaType, isHtmlType, isPlainText } from '../mime.js';
 import { OutlinkCollector } from '../outlinks.js';
 import type { ParseFilters } from '../parsefilters/chain.js';
@@ -109,6 +110,7 @@ function parse(input: ParseInput, md: Metadata, deps: ParserDeps): ParseResult {
     MD.canonical,
     ex.canonicals.filter((c) => c.trim() !== ''),
   );
+  addFeedLinks(collector, ex.feeds, base, { pageNoFollow: robots.noFollow, strict: s.robotsNoFollowStrict });
   addPageLinks(collector, ex.links, base, { pageNoFollow: robots.noFollow, strict: s.robotsNoFollowStrict });
   const doc = dom ? load(dom.root) : null;
   return finish(input, md, deps, { text: ex.text, robots, collector, base, doc });

@@ -129,8 +129,8 @@ function sniffType(xml: string): SitemapType {
         : 'urlset';
 }
 
-/** XML sitemaps: BOM, then the XML declaration, then the header charset, else UTF-8. */
-function decodeSitemap(content: Buffer, contentType: string | undefined): string {
+/** XML sitemaps and feeds: BOM, then the XML declaration, then the header charset, else UTF-8. */
+export function decodeSitemap(content: Buffer, contentType: string | undefined): string {
   let charset = 'utf-8';
   let bomLength = 0;
   if (content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf) bomLength = 3;

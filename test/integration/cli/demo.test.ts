@@ -38,6 +38,14 @@ describe('crawler demo', () => {
       'REDIRECTION',
     ]);
     expect(of('/good').at(-1)).toBe('1441 | /good | FETCHED | FETCHED | +1440 min | HTTP 200');
+    // The feed the home page announces is fetched each round under its isFeed rule; its story is found.
+    expect(of('/feed.xml').slice(1, 3)).toEqual([
+      '0 | /feed.xml | DISCOVERED | FETCHED | +120 min | HTTP 200',
+      '121 | /feed.xml | FETCHED | FETCHED | +120 min | HTTP 200',
+    ]);
+    const feedRow = r.out.findIndex((l) => /^0 +\/feed\.xml +DISCOVERED +FETCHED/.test(l));
+    expect(r.out[feedRow + 1]).toMatch(/kept: .*isFeed=true/);
+    expect(of('/news')[1]).toBe('0 | /news | DISCOVERED | FETCHED | +1440 min | HTTP 200');
     expect(r.out.some((l) => l.startsWith('Where to look next'))).toBe(true);
   }, 120_000);
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { Metadata } from '../../../src/model/metadata.js';
@@ -79,6 +80,17 @@ describe('parser threads (parser.threads > 0)', () => {
     const i = input('http://site.test/file.pdf', Buffer.from('%PDF-1.4 ...'), 'application/pdf');
     const threaded = await pool.parse(i);
     expect(threaded.kind).toBe('status');
+    expect(plain(threaded)).toEqual(plain(local.parse(i) as ParseResult));
+  });
+
+  it('give a feed the outcome the event-loop parser gives: FETCHED, its entries with feed.* metadata', async () => {
+    const rss = readFileSync(new URL('../../fixtures/parse/feed/rss2.xml', import.meta.url));
+    const i = input('https://news.example.org/rss.xml', rss, 'application/rss+xml');
+    const threaded = await pool.parse(i);
+    expect(threaded.kind === 'status' && threaded.status).toBe('FETCHED');
+    expect(threaded.outlinks[0]!.metadata.getFirstValue('feed.publishedDate')).toBe(
+      '2025-06-01T08:30:00.000Z',
+    );
     expect(plain(threaded)).toEqual(plain(local.parse(i) as ParseResult));
   });
 

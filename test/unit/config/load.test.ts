@@ -23,6 +23,7 @@ describe('loading the configuration', () => {
       'error.source',
       'isSitemap',
       'isFeed',
+      'feed.*',
     ]);
     expect(warnings).toEqual([]);
   });
