@@ -106,6 +106,9 @@ async function prepare(
     'http.filter.ipaddress.exclude': [],
     // Generous: a busy machine must not turn a slow answer of the test site into a FETCH_ERROR.
     'http.timeout': 10_000,
+    // Generous as well: a node that answers slowly on a starved machine is marked dead like one that
+    // is gone, and with every node slow a write would report "cannot be reached" while nothing failed.
+    'opensearch.connect.timeout': 60_000,
     'fetcher.server.delay': 0.1,
     'spout.min.delay.queries': 100,
     // The default: a shard copy on a busy machine may take seconds to make a write searchable, and
@@ -234,6 +237,8 @@ describe('a crawl on a three-node cluster survives its nodes', () => {
       'opensearch.indexer.replicas': 0,
       // Few content writes may wait for the shard, so that the pause comes soon.
       'opensearch.indexer.bulkActions': 5,
+      // A bulk waits half of this for the missing shard before it answers: the pause comes sooner.
+      'opensearch.connect.timeout': 10_000,
     });
     const start = mark();
     const crawl = spawnCrawler(['run', '--once', '--conf', conf]);
