@@ -181,6 +181,8 @@ export async function crawlEndToEnd({
       opensearch: (used('opensearch') * 1000) / s.fetched,
       web: (used('web') * 1000) / s.fetched,
     },
+    // The same for every process in `pids` (e.g. Tika, for the documents profile).
+    msPerPageOf: Object.fromEntries(Object.keys(pids).map((k) => [k, (used(k) * 1000) / s.fetched])),
     logLinesDropped: s.logLinesDropped,
   };
 }

@@ -234,6 +234,36 @@ lines) into a fresh status index: the built CLI in its own process with a ${f0(r
 }
 
 /**
+ * The documents profile (scripts/bench/documents.mjs).
+ * @param {import('./documents.mjs').DocumentsResult} d
+ */
+export function documentsSection(d) {
+  const c = d.crawl;
+  const statuses = Object.entries(d.statuses)
+    .map(([k, v]) => `${k} ${f0(v)}`)
+    .join(', ');
+  return `## Documents: PDFs through Apache Tika
+
+${f0(d.documents)} PDFs on ${d.hosts} hosts (${d.variants} distinct files printed by Chromium, ${f0(d.kb.min)} to ${f0(d.kb.max)} KB, mean
+${f0(d.kb.mean)} KB, ${f1(d.pagesPerDocument)} pages each on average: text, a link per page, incompressible images),
+\`crawler run --once\` end to end with the embedded Tika (\`tika.max.concurrent: ${d.tikaMaxConcurrent}\`, warmed up on each file
+first${d.tikaStartedHere ? '' : '; it was already running'}), statuses ${statuses}. The index pages' cost is spread over the documents.
+
+| what | figure |
+|---|---:|
+| **documents/s** (whole crawl) | **${f1(d.documentsPerSec)}** |
+| crawl time | ${f1(c.secs)} s |
+| CPU ms per document: crawler | ${f1(d.msPerDocument.crawler)} |
+| CPU ms per document: Tika | ${f1(d.msPerDocument.tika)} |
+| CPU ms per document: OpenSearch | ${f1(d.msPerDocument.opensearch)} |
+| CPU ms per document: web server | ${f1(d.msPerDocument.web)} |
+| Tika peak RSS | ${f0(d.tikaPeakRssMb)} MB |
+| crawler peak RSS | ${f0(c.maxRssMb)} MB |
+| machine busy | ${pct(c.share.machine)} |
+`;
+}
+
+/**
  * @param {readonly ProfileResult[]} profiles
  * @param {readonly import('./spout.mjs').SpoutRow[]} spout
  * @param {import('./inject.mjs').InjectResult} inject
@@ -309,12 +339,13 @@ ${rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d ? 'yes' : '**no**'} |`)
  *   spout: readonly import('./spout.mjs').SpoutRow[],
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
+ *   documents?: import('./documents.mjs').DocumentsResult,
  *   feeds?: import('./feeds.mjs').FeedsResult,
  *   concurrency: number,
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, deep, feeds, concurrency }) {
+export function report({ machine, profiles, spout, inject, deep, documents, feeds, concurrency }) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -343,6 +374,7 @@ every status is written to OpenSearch and acknowledged before the URL counts as 
 ${targets(profiles, spout, inject, machine.cores, deep)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
+${documents ? documentsSection(documents) : ''}
 ${feeds ? feedsSection(feeds) : ''}
 ${spoutSection(spout)}
 ${injectSection(inject)}${sectionsMarkdown(join(dirname(fileURLToPath(import.meta.url)), 'sections'))}`;

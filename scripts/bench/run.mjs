@@ -7,8 +7,9 @@
 // end with `crawler run --once`, and crawls it with the peer (Crawlee's CheerioCrawler); the small
 // profile also under the CPU profiler (the per-area breakdown), with WARC output and with two
 // worker processes (--workers 2). Then the deep site (one host found page by page,
-// scripts/bench/deep.mjs) beside Crawlee, the feeds profile (scripts/bench/feeds.mjs), the spout
-// query at 100 k and 1 M status documents, and `crawler inject` of a million seed lines.
+// scripts/bench/deep.mjs) beside Crawlee, PDFs through Apache Tika (scripts/bench/documents.mjs), the
+// feeds profile (scripts/bench/feeds.mjs), the spout query at 100 k and 1 M status documents, and
+// `crawler inject` of a million seed lines.
 //
 // Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
 // stopped after); BENCH_QUICK=1 for a smoke run of small sizes (not a report).
@@ -22,6 +23,7 @@ import { Client } from '@opensearch-project/opensearch';
 import { areaShares } from './areas.mjs';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
 import { deepSiteBench } from './deep.mjs';
+import { documentsBench } from './documents.mjs';
 import { feedsBench } from './feeds.mjs';
 import { injectBench } from './inject.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
@@ -275,6 +277,15 @@ try {
     politePages: quick ? 6 : 15,
     log: say,
   });
+  say('documents: PDFs through Apache Tika (scripts/bench/documents.mjs)');
+  const documents = await documentsBench({
+    root,
+    opensearchUrl: os.url,
+    client: os.client,
+    documents: quick ? 40 : 300,
+    tikaPort: Number(process.env.BENCH_TIKA_PORT ?? 9998),
+    log: say,
+  });
   const feeds = await feedsBench({ root, opensearchUrl: os.url, client: os.client, quick, log: say });
   const maxDocs = quick ? 100_000 : 1_000_000;
   say(`spout at scale: loading ${maxDocs.toLocaleString('en-US')} status documents`);
@@ -307,7 +318,7 @@ try {
     minutes: (Date.now() - started) / 60_000,
     quick,
   };
-  const md = report({ machine, profiles, spout, inject, deep, feeds, concurrency: CONCURRENCY });
+  const md = report({ machine, profiles, spout, inject, deep, documents, feeds, concurrency: CONCURRENCY });
   if (!quick) writeFileSync(join(here, 'RESULTS.md'), md);
   console.log(`\n${md}`);
   say(quick ? 'quick run: RESULTS.md left unchanged' : 'written to scripts/bench/RESULTS.md');

@@ -80,6 +80,7 @@ export function envLayer(env: Readonly<Record<string, string | undefined>>): Lay
   if (env.OPENSEARCH_URL) entries['opensearch.addresses'] = env.OPENSEARCH_URL;
   if (env.OPENSEARCH_USERNAME) entries['opensearch.user'] = env.OPENSEARCH_USERNAME;
   if (env.OPENSEARCH_PASSWORD) entries['opensearch.password'] = env.OPENSEARCH_PASSWORD;
+  if (env.TIKA_URL) entries['tika.server.url'] = env.TIKA_URL;
   return { source: 'env', entries };
 }
 

@@ -7,6 +7,7 @@ import { opensearchKeys } from './keys/opensearch.js';
 import { parseKeys } from './keys/parse.js';
 import { protocolKeys } from './keys/protocol.js';
 import { rulesKeys } from './keys/rules.js';
+import { tikaKeys } from './keys/tika.js';
 import { warcKeys } from './keys/warc.js';
 
 /** Every known configuration key. Add a role's keys in `keys/<role>.ts` and list them here. */
@@ -20,6 +21,7 @@ export const KEYS = {
   ...filterKeys,
   ...parseKeys,
   ...warcKeys,
+  ...tikaKeys,
 } as const satisfies Record<string, KeyDef>;
 
 export type KeyName = keyof typeof KEYS;

@@ -143,6 +143,24 @@ export const ERROR_CAUSE = {
   inflationRatioLimit: 'inflation ratio limit',
   /** Content that claims to be text (or says nothing) but holds NUL bytes. */
   binaryContent: 'binary content',
+
+  // --- Documents through Apache Tika (src/tika); error.source is "TIKA" ---
+  /** FETCH_ERROR: Tika gave no answer within parser.tika.timeout. */
+  tikaTimeout: 'tika.timeout',
+  /** FETCH_ERROR: the connection to Tika broke while it held the document (it died or was killed). */
+  tikaCrashed: 'tika.crashed',
+  /** FETCH_ERROR: Tika could not be reached or started. */
+  tikaUnavailable: 'tika.unavailable',
+  /** FETCH_ERROR: Tika answered with an error status or something that is not its answer. */
+  tikaServerError: 'tika.server.error',
+  /** ERROR: the document is encrypted (password-protected); Tika cannot read it. */
+  tikaEncrypted: 'tika.encrypted',
+  /** ERROR: Tika cannot parse the document (corrupt, unsupported): it will not read it next time either. */
+  tikaParseError: 'tika.parse.error',
+  /** ERROR: the document was cut at http.content.limit; a cut document cannot be parsed. */
+  tikaTrimmed: 'tika.trimmed',
+  /** ERROR: Tika's answer for the document is larger than http.decoded.limit. */
+  tikaOutputLimit: 'tika.output.limit',
 } as const;
 
 /**
@@ -172,4 +190,6 @@ export const ERROR_SOURCE = {
   sitemap: 'sitemap parsing',
   feed: 'feed parsing',
   indexing: 'OpenSearch indexing',
+  /** The Tika stage (StormCrawler's external/tika ParserBolt uses the same name). */
+  tika: 'TIKA',
 } as const;

@@ -4,6 +4,7 @@ import { bomOf, charsetOfContentType } from './charset.js';
 import { mediaType } from './mime.js';
 import { failed } from './results.js';
 import type { ParseSettings } from './settings.js';
+import { documentSignature } from './shunt.js';
 import { isGzip } from './sitemap/detect.js';
 import type { ParseInput, ParseStatus } from './types.js';
 
@@ -65,7 +66,8 @@ export function refuseContent(input: ParseInput, s: ParseSettings): ParseStatus 
   }
   const head = content.subarray(0, BINARY_SNIFF_BYTES);
   const nul = head.indexOf(0);
-  if (nul < 0 || isGzip(content)) return undefined;
+  // A document (PDF, Office) under a text type is mislabelled, not binary junk: the shunt decides.
+  if (nul < 0 || isGzip(content) || documentSignature(content) !== undefined) return undefined;
   const contentType = metadata.getFirstValue(`${s.protocolPrefix}content-type`);
   const type = mediaType(contentType);
   if (!claimsText(type) || wideText(content, contentType)) return undefined;

@@ -1,13 +1,18 @@
 import type { ValueOf } from '../config/define.js';
 import { parseKeys } from '../config/keys/parse.js';
+import { tikaKeys } from '../config/keys/tika.js';
 import { ConfigError } from '../util/errors.js';
 import { compileSelector, type SimpleSelector } from './html/selectors.js';
+import { compileWhitelist, type DocumentShunt, documentShunt } from './shunt.js';
 import { SITEMAP_EXTENSIONS, type SitemapExtension } from './sitemap/extensions.js';
 
 /** The configuration the parse stage reads: its own keys plus three owned by other roles. */
 export type ParseConfig = { readonly [K in keyof typeof parseKeys]: ValueOf<(typeof parseKeys)[K]> } & {
   readonly 'redirections.allowed': boolean;
   readonly 'protocol.md.prefix': string;
+  /** The shunt to the Tika stage (src/config/keys/tika.ts). */
+  readonly 'tika.enabled': boolean;
+  readonly 'parser.mimetype.whitelist': readonly string[];
 };
 
 /** Validated, ready-to-use parse settings; built once at start-up by `parseSettings`. */
@@ -27,6 +32,8 @@ export interface ParseSettings {
   readonly robotsMetaSkip: boolean;
   readonly robotsHeadersSkip: boolean;
   readonly sitemap: SitemapSettings;
+  /** Where documents (PDF, Office...) go to the Tika stage; undefined with tika.enabled false. */
+  readonly documents: DocumentShunt | undefined;
   readonly feed: FeedSettings;
 }
 
@@ -76,7 +83,14 @@ const DEFAULTS = Object.fromEntries(Object.entries(parseKeys).map(([k, d]) => [k
 
 /** The defaults of every parse key, with redirections allowed and the `protocol.` prefix. */
 export function defaultParseConfig(overrides: Partial<ParseConfig> = {}): ParseConfig {
-  return { ...DEFAULTS, 'redirections.allowed': true, 'protocol.md.prefix': 'protocol.', ...overrides };
+  return {
+    ...DEFAULTS,
+    'redirections.allowed': true,
+    'protocol.md.prefix': 'protocol.',
+    'tika.enabled': tikaKeys['tika.enabled'].default,
+    'parser.mimetype.whitelist': tikaKeys['parser.mimetype.whitelist'].default,
+    ...overrides,
+  };
 }
 
 /**
@@ -104,6 +118,7 @@ export function parseSettings(config: ParseConfig): ParseSettings {
         `sitemap.extensions: unknown extension "${name}"; expected some of ${SITEMAP_EXTENSIONS.join(', ')}`,
       );
   }
+  const whitelist = compileWhitelist(config['parser.mimetype.whitelist'], problems);
   if (config['feed.description.maxlength'] > MAX_FEED_DESCRIPTION)
     problems.push(
       `feed.description.maxlength: ${config['feed.description.maxlength']} is above ${MAX_FEED_DESCRIPTION} (a keyword of the status index holds at most 32766 bytes)`,
@@ -135,6 +150,7 @@ export function parseSettings(config: ParseConfig): ParseSettings {
       sniffLength: config['sitemap.offset.guess'],
       maxDecompressedBytes: MAX_SITEMAP_BYTES,
     },
+    documents: config['tika.enabled'] ? documentShunt(whitelist) : undefined,
     feed: {
       sniff: config['feed.sniffContent'],
       filterHoursSincePublished: config['feed.filter.hours.since.published'],

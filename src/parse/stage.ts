@@ -1,6 +1,7 @@
 import { MetadataTransfer, type MetadataTransferConfig } from '../model/metadata-transfer.js';
 import type { Clock } from '../util/clock.js';
 import { parsePage } from './dispatch.js';
+import { parseDocument, type TikaDocument } from './document.js';
 import type { ParseFilters } from './parsefilters/chain.js';
 import { loadParseFilters } from './parsefilters/load.js';
 import { type ParseConfig, type ParseSettings, parseSettings } from './settings.js';
@@ -26,6 +27,8 @@ export interface PageParserDeps {
 export interface InlineParser extends PageParser {
   /** Sitemap or page; synchronous, never throws (see `parsePage`). */
   parse(page: ParseInput): ParseResult;
+  /** A document's Tika output extracted as a page (see `parseDocument`); never throws. */
+  parseDocument(page: ParseInput, tika: TikaDocument): ParseResult;
   /** Settles when the parse filters finished loading (a language model); await it before crawling. */
   readonly ready: Promise<void>;
   readonly settings: ParseSettings;
@@ -59,6 +62,7 @@ export function createPageParser(
   };
   return {
     parse: (page) => parsePage(page, parserDeps),
+    parseDocument: (page, tika) => parseDocument(page, tika, parserDeps),
     ready: filters.ready,
     settings,
     filters,

@@ -72,7 +72,22 @@ export interface ParseStatus {
   readonly sitemap?: SitemapStats;
 }
 
-export type ParseResult = ParsedPage | ParseStatus;
+/**
+ * A document for the Tika stage (the shunt: PDF, Office, ...): not parsed here. The pipeline sends
+ * its content to Tika and extracts Tika's XHTML as a page (`parseDocument`).
+ */
+export interface DocumentHandOff {
+  readonly kind: 'document';
+  readonly url: string;
+  /** The input metadata plus `parse.Content-Type` (the crawler's guess; Tika's answer replaces it). */
+  readonly metadata: Metadata;
+  /** The media type the shunt matched, sent to Tika as a hint. */
+  readonly mediaType: string;
+  /** None yet: Tika's links come with its answer. */
+  readonly outlinks: readonly Outlink[];
+}
+
+export type ParseResult = ParsedPage | ParseStatus | DocumentHandOff;
 
 /**
  * The parse stage as the crawl loop uses it: on the event loop (`createPageParser`, synchronous) or

@@ -20,6 +20,7 @@ import { ParserPool } from '../parse/worker/pool.js';
 import { HttpProtocol } from '../protocol/http/client.js';
 import { checkAgentName } from '../protocol/http/user-agent.js';
 import { RobotsService } from '../protocol/robots/fetch-robots.js';
+import { buildDocuments, tikaOptions } from '../tika/build.js';
 import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { CrawlerError } from '../util/errors.js';
@@ -290,6 +291,9 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       closers.push(() => pool.close());
       parser = pool;
     }
+    // Documents (PDF, Office...) through Tika; nothing starts before the first one.
+    const documents = buildDocuments(config, inline, log, clock);
+    if (documents) closers.push(() => documents.close());
     const source = new Spout(client, spoutOptions(config, shards), clock, log, outage);
     const crawler = new Crawler(
       {
@@ -305,6 +309,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         filterDrops: () => filter.drops,
         ...(warc ? { archive: warc.archive } : {}),
         health: outage,
+        ...(documents ? { documents: documents.stage } : {}),
       },
       loopOptions,
     );
@@ -366,6 +371,7 @@ export async function checkCrawlSettings(config: Config): Promise<void> {
   createStatusUpdater(config, systemClock);
   if (config['warc.enabled']) statusCodeFilter(config['warc.status.codes']);
   await createPageParser(config, { filter, clock: systemClock }).ready;
+  tikaOptions(config);
   await new HttpProtocol(config, { clock: systemClock }).close();
 }
 

@@ -6,6 +6,7 @@ import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import type { Status } from '../model/status.js';
 import type { StatusEvent } from '../model/status-updater.js';
 import type { OutlinkFilter, PageParser } from '../parse/types.js';
+import type { DocumentStage } from '../tika/stage.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -36,6 +37,8 @@ export interface CrawlerParts {
   readonly filterDrops?: () => ReadonlyMap<string, number>;
   /** Whether the cluster answers, for the progress lines. */
   readonly health?: ClusterHealth;
+  /** The Tika stage for documents (src/tika); none with tika.enabled false. */
+  readonly documents?: DocumentStage;
 }
 
 export interface CrawlerOptions extends PageStageOptions {
@@ -114,6 +117,7 @@ export class Crawler {
         giveUp: (url) => this.release(url),
         failed: (url, e) => this.failed(url, e),
         closed: () => this.closed,
+        ...(parts.documents ? { documents: parts.documents } : {}),
       },
       options,
     );

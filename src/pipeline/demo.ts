@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
+import { KEYS } from '../config/schema.js';
 import type { TransitionRecord } from '../model/transition.js';
 import { ensureIndices, planIndices } from '../opensearch/indices.js';
 import { OffsetClock } from '../util/clock.js';
@@ -27,9 +29,14 @@ export const DEMO_SETTINGS: Record<string, unknown> = {
   'opensearch.status.flushInterval': '200ms',
   'opensearch.indexer.flushInterval': '200ms',
   'status.transitions.log': false,
+  // The table shows each page's title (the PDF's, as Tika read it).
+  'metadata.persist': [...KEYS['metadata.persist'].default, 'parse.title'],
   // The demo's feed is fetched again each round (a rule per status: a new feed is due at once).
   'fetchInterval.FETCHED.isFeed=true': 120,
 };
+
+/** The demo site's PDF (made by LibreOffice: test/fixtures/documents/make.sh). */
+const DEMO_PDF = new URL('../../scripts/demo/report.pdf', import.meta.url);
 
 /** The demo site's RSS feed, announced by the home page's <link rel="alternate">. */
 const DEMO_FEED =
@@ -39,7 +46,8 @@ const DEMO_FEED =
 
 /**
  * The built-in site: a good page, a 404, a page that fails twice with 503 and then recovers, a
- * redirect, a path robots.txt forbids, a page slower than http.timeout, and an RSS feed of one story.
+ * redirect, a path robots.txt forbids, a page slower than http.timeout, an RSS feed of one story
+ * and a PDF (read by Tika).
  */
 export async function startDemoSite(): Promise<{ origin: string; server: Server }> {
   const hits = new Map<string, number>();
@@ -61,7 +69,7 @@ export async function startDemoSite(): Promise<{ origin: string; server: Server 
       case '/':
         return html(
           'Demo home',
-          ['/good', '/missing', '/flaky', '/moved', '/private/secret', '/slow']
+          ['/good', '/missing', '/flaky', '/moved', '/private/secret', '/slow', '/report.pdf']
             .map((l) => `<a href="${l}">${l}</a>`)
             .join(' '),
           '<link rel="alternate" type="application/rss+xml" href="/feed.xml">',
@@ -78,6 +86,8 @@ export async function startDemoSite(): Promise<{ origin: string; server: Server 
         return void res.writeHead(301, { location: '/good' }).end();
       case '/slow':
         return void setTimeout(() => html('Too late'), 3000);
+      case '/report.pdf':
+        return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(readFileSync(DEMO_PDF));
       default:
         return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
@@ -96,6 +106,8 @@ export interface DemoRow {
   readonly reason: string;
   readonly kept: string;
   readonly dropped: string;
+  /** The page's title (parse.title), when it has one. */
+  readonly title?: string;
 }
 
 /**
@@ -129,6 +141,7 @@ export async function runDemo(
         .map(([k, v]) => (SHOWN.has(k) ? `${k}=${v.join('|')}` : k))
         .join(', '),
       dropped: r.dropped.filter((k) => !k.startsWith('protocol.')).join(', '),
+      ...(r.metadata['parse.title']?.[0] ? { title: r.metadata['parse.title'][0] } : {}),
     });
   };
   for (const at of DEMO_ROUNDS) {
@@ -193,6 +206,7 @@ export function formatDemoTable(rows: readonly DemoRow[], width = DEMO_TABLE_WID
   ];
   for (const r of rows) {
     out.push(line(cells(r)));
+    if (r.title) out.push(...wrap('title: ', [r.title], indent, width));
     const kept = r.kept === '' ? [] : r.kept.split(', ');
     const dropped = r.dropped === '' ? [] : r.dropped.split(', ');
     if (kept.length > 0) out.push(...wrap('kept: ', kept, indent, width));

@@ -4,7 +4,15 @@ import { ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import type { StatusEvent } from '../model/status-updater.js';
-import type { Outlink, OutlinkFilter, PageParser, ParseResult } from '../parse/types.js';
+import type {
+  Outlink,
+  OutlinkFilter,
+  PageParser,
+  ParsedPage,
+  ParseResult,
+  ParseStatus,
+} from '../parse/types.js';
+import type { DocumentStage } from '../tika/stage.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { IndexerStage } from './indexer-stage.js';
@@ -28,6 +36,8 @@ export interface PageStageDeps {
   readonly failed: (url: string, e: unknown) => void;
   /** After the shutdown deadline: late pages write nothing. */
   readonly closed: () => boolean;
+  /** The Tika stage, for the documents the shunt hands over (none with tika.enabled false). */
+  readonly documents?: DocumentStage;
 }
 
 export interface PageStageOptions {
@@ -57,19 +67,24 @@ export class PageStage {
     this.indexer = new IndexerStage({ content: d.content, emit: (e) => void d.settle(e), giveUp: d.giveUp });
   }
 
-  /** Pages being parsed or waiting for a parser thread. */
+  /** Pages being parsed or waiting for a parser thread, and documents at Tika or waiting for it. */
   get busy(): number {
-    return this.pool.size + this.pool.pending;
+    return this.pool.size + this.pool.pending + (this.d.documents?.busy ?? 0);
   }
 
-  /** Resolves when no page is being parsed. */
-  idle(): Promise<void> {
-    return this.pool.onIdle();
+  /** Resolves when no page is being parsed and no document is at Tika. */
+  async idle(): Promise<void> {
+    // A page being parsed may turn out to be a document, and go on to the Tika stage.
+    do {
+      await this.pool.onIdle();
+      await this.d.documents?.idle();
+    } while (this.busy > 0);
   }
 
-  /** Drops the pages still waiting for a parser (shutdown deadline). */
+  /** Drops the pages still waiting for a parser or for Tika (shutdown deadline). */
   clear(): void {
     this.pool.clear();
+    this.d.documents?.clear();
   }
 
   /**
@@ -130,8 +145,26 @@ export class PageStage {
       await this.d.settle({ url, status: 'ERROR', metadata: md });
       return;
     }
+    if (result.kind === 'document') return this.document(url, result, content);
+    await this.finish(url, result);
+  }
+
+  /** The outlinks of a parsed page or document, then its content and status (or its status alone). */
+  private async finish(url: string, result: ParsedPage | ParseStatus): Promise<void> {
     await this.outlinks(result.outlinks);
     if (result.kind === 'parsed') await this.indexer.index(url, result.metadata, result.text);
     else await this.d.settle({ url, status: result.status, metadata: result.metadata });
+  }
+
+  /**
+   * A document the shunt handed over: queued for the Tika stage (waiting while its backlog is full,
+   * which holds the parser and so the fetcher back); its result is finished there.
+   */
+  private async document(url: string, doc: Extract<ParseResult, { kind: 'document' }>, content: Buffer) {
+    const documents = this.d.documents;
+    if (!documents) throw new Error(`the parser handed ${url} to a Tika stage this crawl does not have`);
+    await documents.room();
+    if (this.d.closed()) return;
+    documents.parse(doc, content, (r) => this.finish(url, r)).catch((e: unknown) => this.d.failed(url, e));
   }
 }

@@ -16,11 +16,16 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
                   |             (warc.enabled: every answer -> WARC files first)
                   |        200 |                \ 304, 3xx, 4xx, 5xx, errors, robots, crawl delay
                   |            v                 \
-                  |     Sitemap parser -> Feed parser -> HTML parser (outlinks, text, meta)
+                  |     Sitemap parser -> Feed parser
                   |            |   \ sitemaps, feeds: FETCHED, never indexed; their entries
                   |            |    \ DISCOVERED (feeds: feed.* metadata); broken: FETCH_ERROR, ERROR
-                  |            |                   \ outlinks (DISCOVERED), parse errors
-                  |            v                    \
+                  |            v
+                  |     shunt by media type --PDF, Office...--> Tika stage (tika.max.concurrent,
+                  |            | HTML, text                     |  parser.tika.timeout; Tika server:
+                  |            v                                |  embedded or tika.server.url)
+                  |     HTML parser (outlinks, text, meta) <----+ Tika's XHTML, parse.* metadata
+                  |            |                   \ outlinks (DISCOVERED), parse errors,
+                  |            v                    \ Tika failures (tika.* causes)
                   |         Indexer --------------------------> content index
                   |            | FETCHED after the content write is acknowledged
                   |            v

@@ -2,6 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { startSharedTika } from './tika-server.js';
 
 const run = promisify(execFile);
 const SCRIPT = new URL('../../scripts/opensearch', import.meta.url).pathname;
@@ -9,6 +10,8 @@ const SCRIPT = new URL('../../scripts/opensearch', import.meta.url).pathname;
 declare module 'vitest' {
   export interface ProvidedContext {
     opensearchUrl: string;
+    /** The shared Tika server (test/support/tika.ts waits for it). */
+    tikaUrl: string;
   }
 }
 
@@ -44,10 +47,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stdio: 'inherit',
   });
   process.env.CRAWLER_TEST_DIST_BUILT = '1';
+  // Tika is started in the background once OpenSearch is up (test/support/tika.ts).
+  let stopTika: () => Promise<void> = async () => {};
+  const startTika = () => {
+    stopTika = startSharedTika(project);
+  };
   const given = process.env.OPENSEARCH_URL;
   if (given) {
     project.provide('opensearchUrl', given.replace(/\/$/, ''));
-    return async () => {};
+    startTika();
+    return () => stopTika();
   }
   if (dockerAnswers()) {
     const { GenericContainer, Wait } = await import('testcontainers');
@@ -63,7 +72,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       .withStartupTimeout(180_000)
       .start();
     project.provide('opensearchUrl', `http://${container.getHost()}:${container.getMappedPort(9200)}`);
+    startTika();
     return async () => {
+      await stopTika();
       await container.stop();
     };
   }
@@ -76,7 +87,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     started = true;
   }
   project.provide('opensearchUrl', url);
+  startTika();
   return async () => {
+    await stopTika();
     if (started && process.env.OPENSEARCH_KEEP !== '1')
       await run(SCRIPT, ['stop'], { env, timeout: 120_000 });
   };

@@ -38,9 +38,10 @@ export const demoCommand: Command = {
   options: {},
   details:
     'Serves a small site on 127.0.0.1 (a good page, a 404, a page failing twice with 503, a redirect,\n' +
-    'a robots.txt-blocked path, a page slower than http.timeout, an RSS feed) and crawls it at\n' +
-    `simulated minutes ${DEMO_ROUNDS.join(', ')}, into its own indices demo-status, demo-content and\n` +
-    'demo-transitions (recreated on each run). Uses the embedded OpenSearch unless OPENSEARCH_URL is set.',
+    'a robots.txt-blocked path, a page slower than http.timeout, an RSS feed, a PDF for Apache Tika)\n' +
+    `and crawls it at simulated minutes ${DEMO_ROUNDS.join(', ')}, into its own indices demo-status,\n` +
+    'demo-content and demo-transitions (recreated on each run). Uses the embedded OpenSearch unless\n' +
+    'OPENSEARCH_URL is set.',
   async run({ values, config, log, out }) {
     const user = config();
     // The demo's settings over what the user configured (their cluster), under their --set.
@@ -63,6 +64,9 @@ export const demoCommand: Command = {
     const crawlLog = explicit ? log : log.child({}, { level: 'error' });
     try {
       out(`Crawling the demo site ${origin} into ${url} at simulated minutes ${DEMO_ROUNDS.join(', ')}...`);
+      out(
+        `Its PDF goes to Apache Tika: ${cfg['tika.server.url'] || `the embedded server (scripts/tika, 127.0.0.1:${cfg['tika.embedded.port']}), started now unless it runs`}.`,
+      );
       const rows = await runDemo(client, cfg, origin, crawlLog);
       out('');
       for (const line of formatDemoTable(rows)) out(line);

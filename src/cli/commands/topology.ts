@@ -18,6 +18,10 @@ export const topologyCommand: Command = {
       `  fetch queues            ${c['fetcher.max.urls.in.queues']} URLs queued or in fetch (fetcher.max.urls.in.queues), ${c['fetcher.threads.number']} fetches at once`,
     );
     out(`  parse backlog           ${Math.max(16, Math.ceil(c['fetcher.threads.number'] / 2))} pages`);
+    if (c['tika.enabled'])
+      out(
+        `  Tika stage              ${c['tika.max.concurrent']} documents at Tika (tika.max.concurrent), ${Math.max(4, 2 * c['tika.max.concurrent'])} waiting, ${c['parser.tika.timeout']} ms each at most; ${c['tika.server.url'] || `embedded server on 127.0.0.1:${c['tika.embedded.port']}, started on the first document`}`,
+      );
     out(
       `  status bulk writer      ${c['opensearch.status.bulkActions'] * (c['opensearch.status.concurrentRequests'] + 2)} unsettled updates`,
     );

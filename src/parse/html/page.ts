@@ -11,6 +11,7 @@ import type { ParseFilters } from '../parsefilters/chain.js';
 import type { ParseContext } from '../parsefilters/types.js';
 import { failed, parsingFailed, runFilters } from '../results.js';
 import type { ParseSettings } from '../settings.js';
+import { handOff } from '../shunt.js';
 import { detach, detachMetadata } from '../strings.js';
 import type { OutlinkFilter, ParseInput, ParseResult } from '../types.js';
 import { extractHtml } from './extract.js';
@@ -33,7 +34,7 @@ export interface ParserDeps {
 }
 
 /** `parsed.by` values. */
-export const PARSED_BY = { html: 'HtmlParser', text: 'PlainTextParser' } as const;
+export const PARSED_BY = { html: 'HtmlParser', text: 'PlainTextParser', tika: 'TikaParser' } as const;
 
 /**
  * Parses a fetched page (StormCrawler's JSoupParserBolt). Synchronous and self-contained, so it can
@@ -48,17 +49,29 @@ export const PARSED_BY = { html: 'HtmlParser', text: 'PlainTextParser' } as cons
  *   as outlink when `redirections.allowed` (unless `jsoup.ignore.meta.redirections`); a refresh to
  *   the page itself is not a redirection (DIFFERS FROM STORMCRAWLER, which loops on it);
  * - otherwise a parsed page: title, description, keywords, canonical, robots.* keys, text, links.
+ *
+ * `beforeFilters` changes the metadata of an HTML page before the parse filters run (the Tika stage
+ * adds the document's metadata there, as StormCrawler's ParserBolt does).
  */
-export function parseHtml(input: ParseInput, deps: ParserDeps): ParseResult {
+export function parseHtml(
+  input: ParseInput,
+  deps: ParserDeps,
+  beforeFilters?: (md: Metadata) => void,
+): ParseResult {
   const md = input.metadata.copy();
   try {
-    return parse(input, md, deps);
+    return parse(input, md, deps, beforeFilters);
   } catch (e) {
     return parsingFailed(input.url, md, e);
   }
 }
 
-function parse(input: ParseInput, md: Metadata, deps: ParserDeps): ParseResult {
+function parse(
+  input: ParseInput,
+  md: Metadata,
+  deps: ParserDeps,
+  beforeFilters: ((md: Metadata) => void) | undefined,
+): ParseResult {
   const { url, content } = input;
   const s = deps.settings;
   const contentType = md.getFirstValue(s.protocolPrefix + 'content-type');
@@ -68,6 +81,9 @@ function parse(input: ParseInput, md: Metadata, deps: ParserDeps): ParseResult {
   if (!s.robotsHeadersSkip) headerDirectives(md, s.protocolPrefix, robots);
 
   if (!isHtmlType(mime) && !isPlainText(mime)) {
+    // The shunt: a document Tika reads goes to the Tika stage (src/parse/shunt.ts).
+    const document = s.documents?.claim(mime, content);
+    if (document !== undefined) return handOff(url, md, document);
     if (s.treatNonHtmlAsError)
       return failed(url, md, 'ERROR', ERROR_SOURCE.contentType, `Exception content-type ${mime} for ${url}`);
     return finish(input, md, deps, { text: '', robots, collector: undefined, base: undefined });
@@ -113,6 +129,7 @@ function parse(input: ParseInput, md: Metadata, deps: ParserDeps): ParseResult {
   addFeedLinks(collector, ex.feeds, base, { pageNoFollow: robots.noFollow, strict: s.robotsNoFollowStrict });
   addPageLinks(collector, ex.links, base, { pageNoFollow: robots.noFollow, strict: s.robotsNoFollowStrict });
   const doc = dom ? load(dom.root) : null;
+  beforeFilters?.(md);
   return finish(input, md, deps, { text: ex.text, robots, collector, base, doc });
 }
 

@@ -11,9 +11,11 @@ export interface ParseRequest {
 
 /** What a parser thread sends back: the result with its metadata as JSON. */
 export interface WireResult {
-  readonly kind: 'parsed' | 'status';
+  readonly kind: 'parsed' | 'status' | 'document';
   readonly url: string;
   readonly status?: string;
+  /** A document handed to the Tika stage: the media type the shunt matched. */
+  readonly mediaType?: string;
   readonly metadata: MetadataJSON;
   readonly text?: string;
   readonly noIndex?: boolean;
@@ -28,6 +30,8 @@ export type WorkerMessage =
 
 export function toWire(r: ParseResult): WireResult {
   const outlinks = r.outlinks.map((l) => ({ url: l.url, metadata: l.metadata.toJSON() }));
+  if (r.kind === 'document')
+    return { kind: 'document', url: r.url, metadata: r.metadata.toJSON(), mediaType: r.mediaType, outlinks };
   return r.kind === 'parsed'
     ? {
         kind: 'parsed',
@@ -50,6 +54,8 @@ export function toWire(r: ParseResult): WireResult {
 export function fromWire(w: WireResult): ParseResult {
   const outlinks = w.outlinks.map((l) => ({ url: l.url, metadata: Metadata.fromJSON(l.metadata) }));
   const metadata = Metadata.fromJSON(w.metadata);
+  if (w.kind === 'document')
+    return { kind: 'document', url: w.url, metadata, mediaType: w.mediaType ?? '', outlinks: [] };
   return w.kind === 'parsed'
     ? { kind: 'parsed', url: w.url, metadata, text: w.text ?? '', noIndex: w.noIndex === true, outlinks }
     : {

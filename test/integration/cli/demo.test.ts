@@ -2,13 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, spawnCrawler } from '../../support/child.js';
 import { crawler } from '../../support/crawl.js';
 import { deleteIndices, opensearchUrl } from '../../support/opensearch.js';
+import { sharedTika } from '../../support/tika.js';
 
-beforeAll(() => buildCli(), 120_000);
+let tika: string;
+beforeAll(async () => {
+  buildCli();
+  tika = await sharedTika();
+}, 240_000);
 afterAll(() => deleteIndices('demo-status', 'demo-content', 'demo-transitions'));
 
 describe('crawler demo', () => {
   it('crawls the built-in site in four simulated rounds and prints each transition', async () => {
-    const r = await crawler('demo', '--set', `opensearch.addresses=${opensearchUrl()}`);
+    const r = await crawler(
+      'demo',
+      '--set',
+      `opensearch.addresses=${opensearchUrl()}`,
+      '--set',
+      `tika.server.url=${tika}`,
+    );
     expect(r.err).toEqual([]);
     expect(r.code).toBe(0);
     expect(r.out.join('\n')).toContain('Spout (buffer, in-flight set, purgatory)');
@@ -38,6 +49,11 @@ describe('crawler demo', () => {
       'REDIRECTION',
     ]);
     expect(of('/good').at(-1)).toBe('1441 | /good | FETCHED | FETCHED | +1440 min | HTTP 200');
+    // The PDF, read by Tika: its row, then the title Tika extracted.
+    const pdf = r.out.findIndex((l) => /^0 +\/report\.pdf +DISCOVERED +FETCHED /.test(l));
+    expect(pdf).toBeGreaterThan(0);
+    expect(r.out[pdf + 1]!.trim()).toBe('title: Annual Report on Crawling');
+    expect(r.out).toContain(`Its PDF goes to Apache Tika: ${tika}.`);
     // The feed the home page announces is fetched each round under its isFeed rule; its story is found.
     expect(of('/feed.xml').slice(1, 3)).toEqual([
       '0 | /feed.xml | DISCOVERED | FETCHED | +120 min | HTTP 200',
@@ -56,6 +72,8 @@ describe('crawler demo', () => {
       `opensearch.addresses=${opensearchUrl()}`,
       '--set',
       'http.agent.description=my demo',
+      '--set',
+      `tika.server.url=${tika}`,
     ]);
     expect(await child.exited).toBe(0);
     expect(child.stderr).toEqual([]);

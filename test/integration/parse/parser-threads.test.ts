@@ -77,7 +77,8 @@ describe('parser threads (parser.threads > 0)', () => {
   });
 
   it('turn content that is not HTML into the same ERROR outcome', async () => {
-    const i = input('http://site.test/file.pdf', Buffer.from('%PDF-1.4 ...'), 'application/pdf');
+    // Not a document for Tika either (a PDF would be handed to the Tika stage).
+    const i = input('http://site.test/photo.png', Buffer.from('\x89PNG\r\n\x1a\n ...'), 'image/png');
     const threaded = await pool.parse(i);
     expect(threaded.kind).toBe('status');
     expect(plain(threaded)).toEqual(plain(local.parse(i) as ParseResult));

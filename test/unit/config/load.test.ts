@@ -108,9 +108,10 @@ describe('loading the configuration', () => {
     const b = confFile('max.fetch.errors: 5\n');
     const { config } = loadConfig({
       files: [a, b],
-      env: { OPENSEARCH_URL: 'http://env:9200' },
+      env: { OPENSEARCH_URL: 'http://env:9200', TIKA_URL: 'http://tika:9998' },
       sets: ['max.fetch.errors=6'],
     });
+    expect(config['tika.server.url']).toBe('http://tika:9998');
     expect(config['max.fetch.errors']).toBe(6);
     expect(config['opensearch.addresses']).toEqual(['http://env:9200']);
     expect(config.origin.get('max.fetch.errors')).toBe('--set');

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { TIKA_API_VERSION } from '../../../src/tika/client.js';
 
 // No Docker engine or compose binary runs here, so the compose file and the Dockerfile are checked
 // for the structure `docker compose config` would insist on, plus the project's own rules.
@@ -22,13 +23,14 @@ const compose = parse(read('docker/docker-compose.yml')) as {
 };
 
 describe('docker/docker-compose.yml', () => {
-  it('has OpenSearch, Dashboards (both 2.19.x), a one-shot init and the crawler', () => {
+  it('has OpenSearch, Dashboards (both 2.19.x), Tika, a one-shot init and the crawler', () => {
     expect(Object.keys(compose.services).sort()).toEqual([
       'crawler',
       'dashboards',
       'dashboards-init',
       'init',
       'opensearch',
+      'tika',
     ]);
     expect(compose.services.opensearch!.image).toMatch(/^opensearchproject\/opensearch:2\.19\.\d+$/);
     expect(compose.services.dashboards!.image).toMatch(
@@ -62,6 +64,14 @@ describe('docker/docker-compose.yml', () => {
     const ports = Object.values(compose.services).flatMap((s) => s.ports ?? []);
     expect(ports.length).toBeGreaterThan(0);
     for (const p of ports) expect(p).toMatch(/^127\.0\.0\.1:/);
+  });
+
+  it("sends documents to Apache's official Tika server (the API version the crawler speaks), not published on the host", () => {
+    const tika = compose.services.tika!;
+    expect(tika.image).toBe(`apache/tika:${TIKA_API_VERSION}.0`);
+    expect(tika.ports).toBeUndefined();
+    expect(compose.services.crawler!.environment?.TIKA_URL).toBe('http://tika:9998');
+    expect(compose.services.crawler!.depends_on?.tika).toBeDefined();
   });
 
   it('imports the dashboards once Dashboards answers', () => {

@@ -40,8 +40,15 @@ describe('media type detection (parse.Content-Type)', () => {
 });
 
 describe('what the parser does with each type', () => {
-  it('non-HTML content ends ERROR "content-type checking" by default', () => {
-    const r = expectStatus(parse('https://x.test/doc.pdf', PDF, { 'content-type': 'application/pdf' }));
+  it('non-HTML content ends ERROR "content-type checking" by default (a PDF too, with tika.enabled false)', () => {
+    const r = expectStatus(
+      parse(
+        'https://x.test/doc.pdf',
+        PDF,
+        { 'content-type': 'application/pdf' },
+        { config: { 'tika.enabled': false } },
+      ),
+    );
     expect(r.status).toBe('ERROR');
     expect(r.metadata.getFirstValue('error.source')).toBe('content-type checking');
     expect(r.metadata.getFirstValue('error.message')).toBe(
@@ -58,7 +65,7 @@ describe('what the parser does with each type', () => {
         PDF,
         { 'content-type': 'application/pdf' },
         {
-          config: { 'jsoup.treat.non.html.as.error': false },
+          config: { 'jsoup.treat.non.html.as.error': false, 'tika.enabled': false },
         },
       ),
     );

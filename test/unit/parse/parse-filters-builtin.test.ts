@@ -52,7 +52,7 @@ describe('built-in filters', () => {
         { 'content-type': 'application/pdf' },
         {
           filters: f,
-          config: { 'jsoup.treat.non.html.as.error': false },
+          config: { 'jsoup.treat.non.html.as.error': false, 'tika.enabled': false },
         },
       ),
     );

@@ -73,14 +73,17 @@ export function parse(
 export function expectParsed(r: ParseResult) {
   if (r.kind !== 'parsed') {
     throw new Error(
-      `expected a parsed page, got ${r.status}: ${r.metadata.getFirstValue('error.message') ?? ''}`,
+      `expected a parsed page, got ${r.kind === 'status' ? r.status : `a ${r.mediaType} for Tika`}: ${r.metadata.getFirstValue('error.message') ?? ''}`,
     );
   }
   return r;
 }
 
 export function expectStatus(r: ParseResult) {
-  if (r.kind !== 'status') throw new Error('expected a status result, got a parsed page');
+  if (r.kind !== 'status')
+    throw new Error(
+      `expected a status result, got ${r.kind === 'parsed' ? 'a parsed page' : 'a document for Tika'}`,
+    );
   return r;
 }
 
