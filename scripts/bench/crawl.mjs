@@ -35,6 +35,7 @@ export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts, e
     'opensearch.addresses': opensearchUrl,
     'opensearch.status.index.name': 'bench-status',
     'opensearch.indexer.index.name': 'bench-content',
+    'opensearch.hosts.index.name': 'bench-hosts',
     'http.agent.name': 'benchbot',
     // Loopback addresses are refused by default (SSRF guard); the synthetic web lives there.
     'http.filter.ipaddress.exclude': [],
@@ -184,5 +185,7 @@ export async function crawlEndToEnd({
     // The same for every process in `pids` (e.g. Tika, for the documents profile).
     msPerPageOf: Object.fromEntries(Object.keys(pids).map((k) => [k, (used(k) * 1000) / s.fetched])),
     logLinesDropped: s.logLinesDropped,
+    // Near-duplicate and soft-404 checks: lookups, pages looked up, duplicates, soft 404s, probes.
+    dedup: s.dedup,
   };
 }

@@ -127,6 +127,7 @@ function writeDeepConf(dir, opensearchUrl, delaySecs) {
     'opensearch.addresses': opensearchUrl,
     'opensearch.status.index.name': 'bench-status',
     'opensearch.indexer.index.name': 'bench-content',
+    'opensearch.hosts.index.name': 'bench-hosts',
     'http.agent.name': 'benchbot',
     // Loopback addresses are refused by default (SSRF guard); the site lives there.
     'http.filter.ipaddress.exclude': [],
@@ -174,7 +175,7 @@ export async function deepSiteBench(o) {
   const stats = async (site) =>
     /** @type {SiteStats} */ (await (await fetch(`${origin(site)}/__stats`)).json());
   const clear = () =>
-    o.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+    o.client.indices.delete({ index: 'bench-status,bench-content,bench-hosts', ignore_unavailable: true });
   const dir = join(o.root, '.bench', 'deep');
   try {
     o.log(

@@ -6,7 +6,10 @@
  * The modules of dist/ the bench uses.
  * @typedef {{
  *   'config/load.js': typeof import('../../src/config/load.js'),
+ *   'dedup/fingerprint.js': typeof import('../../src/dedup/fingerprint.js'),
+ *   'dedup/keys.js': typeof import('../../src/dedup/keys.js'),
  *   'model/metadata.js': typeof import('../../src/model/metadata.js'),
+ *   'opensearch/dedup-index.js': typeof import('../../src/opensearch/dedup-index.js'),
  *   'opensearch/indices.js': typeof import('../../src/opensearch/indices.js'),
  *   'opensearch/spout/query.js': typeof import('../../src/opensearch/spout/query.js'),
  *   'opensearch/status-doc.js': typeof import('../../src/opensearch/status-doc.js'),

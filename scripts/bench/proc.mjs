@@ -29,14 +29,17 @@ export function cpuSeconds(pid) {
 }
 
 /**
- * The pid of the local OpenSearch JVM (the embedded node or a tarball install), if any.
+ * The pid of the local OpenSearch JVM (the embedded node or a tarball install), if any; with `port`,
+ * the embedded node of that port (several may run on one machine).
+ * @param {string | number} [port]
  * @returns {number | undefined}
  */
-export function findOpenSearchPid() {
+export function findOpenSearchPid(port) {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (port !== undefined && !cmd.includes(`node-${port}`)) continue;
       if (/java/.test(cmd) && /opensearch/i.test(cmd)) return Number(entry);
     } catch {
       // the process ended while we looked

@@ -6,9 +6,10 @@
 // parse, raw _bulk) and the floor (bare fetch + SAX + resolve) on the same pages, crawls it end to
 // end with `crawler run --once`, and crawls it with the peer (Crawlee's CheerioCrawler); the small
 // profile also under the CPU profiler (the per-area breakdown), with WARC output and with two
-// worker processes (--workers 2). Then the deep site (one host found page by page,
-// scripts/bench/deep.mjs) beside Crawlee, PDFs through Apache Tika (scripts/bench/documents.mjs), the
-// feeds profile (scripts/bench/feeds.mjs), the spout query at 100 k and 1 M status documents, and
+// worker processes (--workers 2), and with near-duplicate and soft-404 checks off. Then the deep
+// site (one host found page by page, scripts/bench/deep.mjs) beside Crawlee, PDFs through Apache
+// Tika (scripts/bench/documents.mjs), the feeds profile (scripts/bench/feeds.mjs), the spout query
+// at 100 k and 1 M status documents, and
 // `crawler inject` of a million seed lines.
 //
 // Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
@@ -22,12 +23,14 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { areaShares } from './areas.mjs';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { dedupOffSettings, dedupQueryBench } from './dedup.mjs';
 import { deepSiteBench } from './deep.mjs';
 import { documentsBench } from './documents.mjs';
 import { feedsBench } from './feeds.mjs';
 import { injectBench } from './inject.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
 import { report } from './report.mjs';
+import { simhashBench } from './simhash.mjs';
 import { spoutBench } from './spout.mjs';
 
 /** @typedef {import('./report.mjs').ProfileSpec} ProfileSpec */
@@ -64,6 +67,7 @@ const PROFILES = quick
         profileAreas: true,
         warcVariant: true,
         workersVariant: true,
+        dedupVariant: true,
       },
       { profile: 'large', hosts: 5, pages: 100, peerMax: 200 },
     ]
@@ -78,6 +82,7 @@ const PROFILES = quick
         profileAreas: true,
         warcVariant: true,
         workersVariant: true,
+        dedupVariant: true,
       },
       { profile: 'large', hosts: 20, pages: 150, peerMax: 500 },
     ];
@@ -156,7 +161,7 @@ async function profileRun(p, os) {
   const stage = async (name, options) =>
     /** @type {Stages[S][1]} */ (await json([join(here, 'stages.mjs'), name, JSON.stringify(options)]));
   const clearIndices = () =>
-    os.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+    os.client.indices.delete({ index: 'bench-status,bench-content,bench-hosts', ignore_unavailable: true });
   /**
    * One `crawler run --once` over the web from empty indices, which it leaves empty again.
    * @param {string} confPath
@@ -236,6 +241,12 @@ async function profileRun(p, os) {
       say('end to end again with --workers 2 (two worker processes, half of the status shards each)');
       workers = await endToEnd(conf.path, { args: ['--workers', '2'] });
     }
+    let dedupOff;
+    if (p.dedupVariant) {
+      say('end to end again with near-duplicate and soft-404 checks off (the main crawl has them on)');
+      const variant = writeBenchConf(dir, root, { ...confOptions, extra: dedupOffSettings(dir, root) });
+      dedupOff = await endToEnd(variant.path);
+    }
     say(`peer: Crawlee CheerioCrawler, first ${p.peerMax} pages`);
     const peer = /** @type {import('./peer.mjs').PeerResult} */ (
       await json([
@@ -257,6 +268,7 @@ async function profileRun(p, os) {
       threaded,
       warc,
       workers,
+      dedupOff,
       peer,
     };
   } finally {
@@ -290,6 +302,22 @@ try {
   const maxDocs = quick ? 100_000 : 1_000_000;
   say(`spout at scale: loading ${maxDocs.toLocaleString('en-US')} status documents`);
   const spout = await spoutBench({ opensearchUrl: os.url, maxDocs, log: say });
+  say('near-duplicates: the fingerprint, then the candidate query at scale');
+  const simhash = simhashBench({ log: say });
+  const query = await dedupQueryBench({
+    opensearchUrl: os.url,
+    maxDocs: quick ? 100_000 : 1_000_000,
+    opensearchPid: findOpenSearchPid(),
+    log: say,
+  });
+  const small = profiles.find((p) => p.dedupVariant && p.dedupOff);
+  const dedup = {
+    simhash,
+    query,
+    ...(small?.dedupOff
+      ? { crawl: { hosts: small.hosts, pages: small.pages, on: small.crawl, off: small.dedupOff } }
+      : {}),
+  };
   const lines = quick ? 100_000 : 1_000_000;
   say(`inject at scale: crawler inject of ${lines.toLocaleString('en-US')} seed lines`);
   const inject = await injectBench({
@@ -318,7 +346,17 @@ try {
     minutes: (Date.now() - started) / 60_000,
     quick,
   };
-  const md = report({ machine, profiles, spout, inject, deep, documents, feeds, concurrency: CONCURRENCY });
+  const md = report({
+    machine,
+    profiles,
+    spout,
+    inject,
+    deep,
+    documents,
+    feeds,
+    concurrency: CONCURRENCY,
+    dedup,
+  });
   if (!quick) writeFileSync(join(here, 'RESULTS.md'), md);
   console.log(`\n${md}`);
   say(quick ? 'quick run: RESULTS.md left unchanged' : 'written to scripts/bench/RESULTS.md');

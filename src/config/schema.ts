@@ -1,6 +1,7 @@
 import type { KeyDef, PatternDef, ValueOf } from './define.js';
 import { agentKeys } from './keys/agent.js';
 import { daemonKeys } from './keys/daemon.js';
+import { dedupKeys } from './keys/dedup.js';
 import { fetcherKeys } from './keys/fetcher.js';
 import { filterKeys } from './keys/filters.js';
 import { opensearchKeys } from './keys/opensearch.js';
@@ -21,6 +22,7 @@ export const KEYS = {
   ...filterKeys,
   ...parseKeys,
   ...warcKeys,
+  ...dedupKeys,
   ...tikaKeys,
 } as const satisfies Record<string, KeyDef>;
 

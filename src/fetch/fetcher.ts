@@ -144,9 +144,10 @@ export class Fetcher {
 
   /**
    * Queues a URL; resolves once it is accepted. While `fetcher.max.urls.in.queues` URLs are queued or
-   * in fetch, it waits: that is the backpressure that makes the spout slow down.
+   * in fetch, it waits: that is the backpressure that makes the spout slow down. `first` puts it next
+   * in its queue (still after the queue's delay and through robots.txt).
    */
-  async submit(item: FetchItem): Promise<void> {
+  async submit(item: FetchItem, options: { readonly first?: boolean } = {}): Promise<void> {
     this.submitting++;
     try {
       const max = this.options.maxUrlsInQueues;
@@ -177,7 +178,7 @@ export class Fetcher {
         this.defer(item, pause);
         return;
       }
-      this.queues.add(key, item, overridesOf(item.metadata));
+      this.queues.add(key, item, overridesOf(item.metadata), options.first);
       this.pump();
     } finally {
       this.submitting--;

@@ -91,9 +91,12 @@ export class FetchQueues<T> {
     return this.queues.size;
   }
 
-  add(key: string, item: T, overrides: QueueOverrides = {}): void {
+  /** Queues an item last, or with `first` next in line (a soft-404 probe). */
+  add(key: string, item: T, overrides: QueueOverrides = {}, first = false): void {
     const q = this.queue(key, overrides);
-    q.items.push({ key, item, enqueuedAt: this.clock.now() });
+    const entry = { key, item, enqueuedAt: this.clock.now() };
+    if (first) q.items.splice(q.head, 0, entry);
+    else q.items.push(entry);
     this.queuedCount++;
     if (pending(q) === 1) this.schedule(q);
   }

@@ -122,6 +122,24 @@ export const MD = {
   format: 'format',
   collections: 'collections',
   lang: 'lang',
+
+  // --- Near-duplicates and soft 404s (src/dedup, src/soft404) ---
+  /** SimhashParseFilter: the 64-bit simhash of the main text, 16 hex digits (texts of 80+ tokens). */
+  simhash: 'simhash',
+  /** SimhashParseFilter: the exact signature of a short text's tokens, 16 hex digits. */
+  simhashExact: 'simhash.exact',
+  /** SimhashParseFilter: the number of tokens of the main text. */
+  simhashTokens: 'simhash.tokens',
+  /** SimhashParseFilter: the fingerprint without the words of the page's own URL (soft 404s). */
+  simhashUrlBlind: 'simhash.urlblind',
+  /** A near-duplicate: the URL of the page it duplicates (its canonical). Persisted. */
+  duplicateOf: 'duplicate.of',
+  /** A near-duplicate: the Hamming distance of its fingerprint to the canonical's. Persisted. */
+  duplicateDistance: 'duplicate.distance',
+  /** A soft 404: what it was compared with and how close it came. Persisted. */
+  soft404Evidence: 'soft404.evidence',
+  /** Marks a URL the fetcher fetches as a soft-404 probe, not a URL of the crawl. */
+  soft404Probe: 'soft404.probe',
 } as const;
 
 /** `error.cause` keywords: stable, documented values that operators filter on. */
@@ -143,6 +161,8 @@ export const ERROR_CAUSE = {
   inflationRatioLimit: 'inflation ratio limit',
   /** Content that claims to be text (or says nothing) but holds NUL bytes. */
   binaryContent: 'binary content',
+  /** A 200 page that answers like the host's answer to URLs that cannot exist (FETCH_ERROR). */
+  soft404: 'soft404',
 
   // --- Documents through Apache Tika (src/tika); error.source is "TIKA" ---
   /** FETCH_ERROR: Tika gave no answer within parser.tika.timeout. */
@@ -190,6 +210,8 @@ export const ERROR_SOURCE = {
   sitemap: 'sitemap parsing',
   feed: 'feed parsing',
   indexing: 'OpenSearch indexing',
+  /** The page answered like its host's answer to URLs that cannot exist (src/soft404). */
+  soft404: 'soft-404 detection',
   /** The Tika stage (StormCrawler's external/tika ParserBolt uses the same name). */
   tika: 'TIKA',
 } as const;

@@ -5,6 +5,7 @@ import { type CacheStats, DiscoveredCache } from './discovered-cache.js';
 import { ERROR_CAUSE, MD } from './keys.js';
 import type { Metadata } from './metadata.js';
 import { MetadataTransfer, type MetadataTransferConfig } from './metadata-transfer.js';
+import { DuplicateStretch } from './scheduler/duplicates.js';
 import { createScheduler, type Schedule, type Scheduler, type SchedulerConfig } from './scheduler/index.js';
 import type { Status } from './status.js';
 import { type TransitionRecord, transitionReason } from './transition.js';
@@ -71,6 +72,8 @@ export type StatusUpdaterConfig = SchedulerConfig &
     | 'status.updater.delete.redirections'
     | 'http.conditional.get'
     | 'protocol.md.prefix'
+    | 'dedup.mode'
+    | 'dedup.fetch.interval.factor'
   >;
 
 /**
@@ -239,7 +242,12 @@ export class StatusUpdater {
  * a ConfigError at start-up for a bad cache spec or bad scheduler settings.
  */
 export function createStatusUpdater(config: StatusUpdaterConfig, clock: Clock): StatusUpdater {
-  const scheduler = createScheduler(config, clock);
+  const base = createScheduler(config, clock);
+  const factor = config['dedup.fetch.interval.factor'];
+  const scheduler =
+    config['dedup.mode'] !== 'off' && factor !== 1
+      ? new DuplicateStretch(base, factor, () => clock.now())
+      : base;
   const prefix = config['protocol.md.prefix'];
   const validators = config['http.conditional.get']
     ? [prefix + MD.etagHeader, prefix + MD.lastModifiedHeader]
@@ -259,6 +267,10 @@ export function createStatusUpdater(config: StatusUpdaterConfig, clock: Clock): 
       ...validators,
       MD.trimmed,
       MD.trimmedReason,
+      // What a near-duplicate duplicates and why a page is a soft 404 (crawler url, crawler stats).
+      MD.duplicateOf,
+      MD.duplicateDistance,
+      MD.soft404Evidence,
     ]),
     clock,
     cache,

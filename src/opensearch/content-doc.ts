@@ -1,4 +1,5 @@
 import { getDomain } from 'tldts';
+import { fingerprintKeys } from '../dedup/keys.js';
 import { MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import { isoDate } from '../model/values.js';
@@ -14,6 +15,8 @@ export interface IndexerOptions {
   /** indexer.md.filter `key=value`; empty = every page. */
   readonly mdFilter: string;
   readonly ignoreEmptyFields: boolean;
+  /** dedup.mode: fingerprints and their keys are stored unless off; skip leaves duplicates out. */
+  readonly dedupMode?: 'skip' | 'flag' | 'off';
 }
 
 interface Mapping {
@@ -43,10 +46,37 @@ export function parseMapping(entries: readonly string[]): Mapping[] {
   });
 }
 
-/** False when the page must not be indexed: robots noindex, or indexer.md.filter not satisfied. */
 /** robots noindex, from the page's meta tags or X-Robots-Tag. */
 export const isNoIndex = (md: Metadata): boolean => md.getFirstValue(MD.noIndex) === 'true';
 
+/** A near-duplicate that dedup.mode skip leaves out of the index. */
+export const isSkippedDuplicate = (md: Metadata, o: IndexerOptions): boolean =>
+  o.dedupMode === 'skip' && md.getFirstValue(MD.duplicateOf) !== undefined;
+
+/**
+ * The fingerprint fields: `simhash`, `simhashExact`, `simhashTokens`; a canonical gets the lookup
+ * keys (`simhashKeys`, or its exact signature) that other pages find it by, a near-duplicate
+ * (flag mode) `duplicateOf` and `duplicateDistance` instead, so no page is ever found as the
+ * duplicate of a duplicate.
+ */
+function addFingerprint(doc: Record<string, unknown>, md: Metadata): void {
+  const simhash = md.getFirstValue(MD.simhash);
+  const exact = md.getFirstValue(MD.simhashExact);
+  const tokens = Number(md.getFirstValue(MD.simhashTokens));
+  const duplicateOf = md.getFirstValue(MD.duplicateOf);
+  if (simhash) doc.simhash = simhash;
+  if (Number.isInteger(tokens) && tokens > 0) doc.simhashTokens = tokens;
+  if (duplicateOf) {
+    doc.duplicateOf = duplicateOf;
+    const distance = Number(md.getFirstValue(MD.duplicateDistance));
+    if (Number.isInteger(distance)) doc.duplicateDistance = distance;
+    return;
+  }
+  if (simhash) doc.simhashKeys = fingerprintKeys(simhash);
+  else if (exact) doc.simhashExact = exact;
+}
+
+/** False when the page must not be indexed: robots noindex, or indexer.md.filter not satisfied. */
 export function indexable(md: Metadata, o: IndexerOptions): boolean {
   if (isNoIndex(md)) return false;
   if (o.mdFilter === '') return true;
@@ -96,6 +126,7 @@ export function contentDocument(
   if (signature) doc.signature = signature;
   const lang = md.getFirstValue(MD.lang);
   if (lang) doc.lang = lang;
+  if ((o.dedupMode ?? 'off') !== 'off') addFingerprint(doc, md);
   // An incomplete page says so: its text stops where the fetch cut the body.
   if (md.getFirstValue(MD.trimmed) === 'true') doc.trimmed = md.getFirstValue(MD.trimmedReason) ?? 'true';
   for (const m of mapping) {

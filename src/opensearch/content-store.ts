@@ -2,7 +2,14 @@ import type { Metadata } from '../model/metadata.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import type { BulkWriter } from './bulk-writer.js';
-import { contentDocument, type IndexerOptions, indexable, isNoIndex, parseMapping } from './content-doc.js';
+import {
+  contentDocument,
+  type IndexerOptions,
+  indexable,
+  isNoIndex,
+  isSkippedDuplicate,
+  parseMapping,
+} from './content-doc.js';
 import type { ContentDeleter } from './deleter.js';
 
 /**
@@ -27,8 +34,8 @@ export interface ContentWriterDeps {
 
 /**
  * Writes the content documents of parsed pages (the pipeline's ContentStore). A page that is
- * noindex, or that `indexer.md.filter` leaves out, is not written; an earlier document of a noindex
- * page is removed. A document OpenSearch refuses as invalid (400) is `rejected`; any other failure
+ * noindex, that `indexer.md.filter` leaves out, or a near-duplicate with `dedup.mode` skip, is not
+ * written; an earlier document of a noindex page or a near-duplicate is removed. A document OpenSearch refuses as invalid (400) is `rejected`; any other failure
  * (after the bulk writer's retries) is `failed`.
  */
 export class ContentWriter {
@@ -44,8 +51,10 @@ export class ContentWriter {
   ): Promise<void> {
     const d = this.deps;
     const { url, metadata, text } = page;
-    if (!indexable(metadata, d.options)) {
-      if (isNoIndex(metadata)) d.deleter.delete(url);
+    const duplicate = isSkippedDuplicate(metadata, d.options);
+    if (duplicate || !indexable(metadata, d.options)) {
+      // A near-duplicate may have been indexed while it was a canonical: its document goes too.
+      if (duplicate || isNoIndex(metadata)) d.deleter.delete(url);
       settled({ kind: 'skipped' });
       return;
     }

@@ -8,7 +8,7 @@ import { documentId } from './status-doc.js';
  * Removes the content documents of URLs that turned ERROR (or REDIRECTION, or noindex). A page may
  * have been indexed under its canonical URL's id, so besides the delete by id, the URLs are also
  * removed by their `url` field, batched into one delete-by-query every few seconds. Deleting what
- * is not there is fine.
+ * is not there is fine. `onDelete` hears of each URL (its near-duplicates become due).
  */
 export class ContentDeleter {
   private pending = new Set<string>();
@@ -21,9 +21,11 @@ export class ContentDeleter {
     private readonly index: string,
     private readonly log: Logger,
     private readonly intervalMs = 2000,
+    private readonly onDelete?: (url: string) => void,
   ) {}
 
   delete(url: string): void {
+    this.onDelete?.(url);
     void this.bulk.add({ op: 'delete', index: this.index, id: documentId(url) }).then((r) => {
       if (!r.ok && !r.closed)
         this.log.warn({ url, status: r.status, err: r.error }, 'content deletion failed');

@@ -4,7 +4,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { MAPPINGS_DIR } from './paths.js';
 
-export type IndexRole = 'status' | 'content' | 'transitions';
+export type IndexRole = 'status' | 'content' | 'transitions' | 'hosts';
 
 export interface IndexBody {
   settings: { index: Record<string, unknown> };
@@ -41,7 +41,10 @@ export function replicaSettings(replicas: number | 'auto'): Record<string, unkno
     : { number_of_replicas: replicas, auto_expand_replicas: false };
 }
 
-/** The two indices with names and shard/replica counts from the config. */
+/**
+ * The indices with names and shard/replica counts from the config: status, content, the hosts index
+ * (one document per host: soft-404 probes) and the transitions index when one is named.
+ */
 export function planIndices(config: Config): IndexPlan[] {
   const plan = (role: IndexRole, name: string, shards: number, replicas: number | 'auto'): IndexPlan => {
     const body = readMapping(role);
@@ -64,6 +67,7 @@ export function planIndices(config: Config): IndexPlan[] {
       config['opensearch.indexer.replicas'],
     ),
   ];
+  plans.push(plan('hosts', config['opensearch.hosts.index.name'], 1, config['opensearch.status.replicas']));
   const transitions = config['status.transitions.index.name'];
   if (transitions !== '')
     plans.push(plan('transitions', transitions, 1, config['opensearch.status.replicas']));
@@ -76,8 +80,23 @@ async function exists(client: Client, name: string): Promise<boolean> {
 }
 
 /**
+ * Fields of the mapping file an existing index lacks (added by a newer version, such as the
+ * near-duplicate fields of the content index) are added to it: new fields only, which OpenSearch
+ * allows on a live index; nothing else is compared or changed.
+ */
+async function addMissingFields(client: Client, name: string, body: IndexBody): Promise<void> {
+  const wanted = (body.mappings.properties ?? {}) as Record<string, unknown>;
+  const res = await client.indices.getMapping({ index: name });
+  const current = Object.values(res.body)[0] as { mappings?: { properties?: Record<string, unknown> } };
+  const have = current?.mappings?.properties ?? {};
+  const missing = Object.fromEntries(Object.entries(wanted).filter(([k]) => !(k in have)));
+  if (Object.keys(missing).length === 0) return;
+  await client.indices.putMapping({ index: name, body: { properties: missing } as never });
+}
+
+/**
  * Creates the indices that are missing; with `recreate`, drops and creates them. Idempotent: an
- * existing index is left as it is (its mapping is not compared or changed).
+ * existing index is left as it is, but for the fields of its mapping file it lacks (added).
  */
 export async function ensureIndices(
   client: Client,
@@ -88,6 +107,7 @@ export async function ensureIndices(
   for (const { role, name, body } of plans) {
     const present = await exists(client, name);
     if (present && !options.recreate) {
+      await addMissingFields(client, name, body);
       out.push({ role, name, action: 'exists' });
       continue;
     }

@@ -21,6 +21,10 @@ export interface CrawlStats {
   readonly deferredByCause: Record<string, number>;
   /** Hosts (status keys) with deferred URLs, most first, each with its causes. */
   readonly deferredHosts: { host: string; urls: number; causes: Record<string, number> }[];
+  /** Near-duplicates (duplicate.of) and the hosts with most of them. */
+  readonly duplicates: { total: number; hosts: { host: string; urls: number }[] };
+  /** Soft 404s (soft404.evidence, FETCH_ERROR and ERROR) and the hosts with most of them. */
+  readonly soft404: { total: number; hosts: { host: string; urls: number }[] };
 }
 
 interface Bucket {
@@ -82,6 +86,14 @@ export async function crawlStats(
             },
           },
         },
+        duplicates: {
+          filter: { exists: { field: metadataField(MD.duplicateOf) } },
+          aggs: { hosts: { terms: { field: 'key', size: top } } },
+        },
+        soft404: {
+          filter: { exists: { field: metadataField(MD.soft404Evidence) } },
+          aggs: { hosts: { terms: { field: 'key', size: top } } },
+        },
         dueNow: { filter: { range: { nextFetchDate: { lte: now } } } },
         dueHour: { filter: { range: { nextFetchDate: { gt: now, lte: hour } } } },
         hosts: { terms: { field: 'key', size: top } },
@@ -105,6 +117,10 @@ export async function crawlStats(
   const errors = a.errors as unknown as { byStatus: Terms; hosts: Terms };
   const perDay = a.perDay as unknown as { day: Terms };
   const deferred = a.deferred as unknown as { cause: Terms; hosts: Terms };
+  const byHost = (agg: unknown) => {
+    const f = agg as { doc_count: number; hosts: Terms };
+    return { total: f.doc_count, hosts: f.hosts.buckets.map((b) => ({ host: b.key, urls: b.doc_count })) };
+  };
   return {
     total: body.hits.total.value,
     byStatus: counts(a.byStatus as Terms),
@@ -126,5 +142,7 @@ export async function crawlStats(
       urls: b.doc_count,
       causes: counts(b.cause as Terms),
     })),
+    duplicates: byHost(a.duplicates),
+    soft404: byHost(a.soft404),
   };
 }

@@ -44,6 +44,8 @@ export interface TextSettings {
   readonly noText: boolean;
   /** -1 = no limit. */
   readonly maxLength: number;
+  /** Also collect the main text (without nav, header, footer, aside): a parse filter needs it. */
+  readonly mainText?: boolean;
 }
 
 export interface SitemapSettings {

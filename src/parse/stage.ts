@@ -44,8 +44,10 @@ export function createPageParser(
   config: ParseConfig & MetadataTransferConfig,
   deps: PageParserDeps,
 ): InlineParser {
-  const settings = parseSettings(config);
   const filters = deps.filters ?? loadParseFilters(config['parsefilters.config.file']);
+  const parsed = parseSettings(config);
+  // The main text is collected only when a filter reads it (the near-duplicate fingerprint).
+  const settings = filters.needsMainText ? { ...parsed, text: { ...parsed.text, mainText: true } } : parsed;
   deps.log?.info(
     { parseFilters: filters.filters.map((f) => f.name), file: filters.source, dom: filters.needsDom },
     filters.filters.length > 0 ? `parse filters from ${filters.source}` : 'no parse filters',

@@ -9,6 +9,7 @@ import { BulkWriter } from '../opensearch/bulk-writer.js';
 import { connect } from '../opensearch/client.js';
 import { ContentWriter } from '../opensearch/content-store.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
+import type { DueWriter } from '../opensearch/due.js';
 import { ensureIndices, planIndices } from '../opensearch/indices.js';
 import { ClusterOutage } from '../opensearch/outage.js';
 import { Spout } from '../opensearch/spout/spout.js';
@@ -31,6 +32,7 @@ import { statusCodeFilter } from '../warc/records.js';
 import { Crawler } from './crawler.js';
 import { seedRejected, urlProblem } from './inject.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
+import { buildDueWriter, buildPageChecks } from './page-checks.js';
 import type { Stores } from './ports.js';
 
 /*
@@ -44,6 +46,9 @@ export interface StoreSet extends Stores {
   readonly content: ContentWriter;
   /** The metadata transfer of the status rules (what outlinks inherit). */
   readonly transfer: MetadataTransfer;
+  readonly deleter: ContentDeleter;
+  /** Makes near-duplicates and soft-404 suspects due (pipeline/page-checks.ts); none when off. */
+  readonly due: DueWriter | undefined;
   /** Stops the writers' timers; after the last flush. */
   close(): void;
 }
@@ -61,7 +66,10 @@ export function buildStores(
   const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log, outage);
   const contentBulk = new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
   const contentIndex = config['opensearch.indexer.index.name'];
-  const deleter = new ContentDeleter(client, contentBulk, contentIndex, log);
+  const due = buildDueWriter(client, config, clock, log);
+  // When a page's content goes, its near-duplicates become due: one of them takes its place.
+  const released = config['dedup.mode'] === 'off' ? undefined : (url: string) => due?.deleted(url);
+  const deleter = new ContentDeleter(client, contentBulk, contentIndex, log, 2000, released);
   const transitionsName = config['status.transitions.index.name'];
   const transitionsBulk =
     transitionsName === ''
@@ -94,11 +102,14 @@ export function buildStores(
     status,
     content,
     transfer: updater.transfer,
+    deleter,
+    due,
     async flush() {
       // A stored page queues its FETCHED status and an ERROR a deletion: flush until nothing is left.
       do {
         for (const b of bulks) await b.flush();
         await deleter.flush();
+        await due?.flush();
       } while (bulks.some((b) => b.pending > 0) || status.pending > 0);
     },
     sendNow() {
@@ -107,6 +118,7 @@ export function buildStores(
     close() {
       for (const b of bulks) b.close();
       deleter.close();
+      due?.close();
     },
   };
 }
@@ -291,6 +303,14 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       closers.push(() => pool.close());
       parser = pool;
     }
+    const checks = buildPageChecks(client, config, {
+      parser,
+      due: stores.due,
+      deleter: stores.deleter,
+      clock,
+      log,
+    });
+    if (checks) closers.push(() => checks.close());
     // Documents (PDF, Office...) through Tika; nothing starts before the first one.
     const documents = buildDocuments(config, inline, log, clock);
     if (documents) closers.push(() => documents.close());
@@ -308,6 +328,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         log,
         filterDrops: () => filter.drops,
         ...(warc ? { archive: warc.archive } : {}),
+        ...(checks ? { checks } : {}),
         health: outage,
         ...(documents ? { documents: documents.stage } : {}),
       },

@@ -29,6 +29,11 @@ export interface CrawlSummary {
   readonly logLinesDropped: number;
   /** URLs each URL filter dropped (outlinks, redirect targets, sitemap entries, seeds), by name. */
   readonly urlFilterDrops: Record<string, number>;
+  /**
+   * Near-duplicate and soft-404 checks (absent when off): lookups and the pages they covered,
+   * duplicates and soft 404s found, probes sent.
+   */
+  readonly dedup?: Record<string, number>;
 }
 
 /** Counters since the start, and what is in the crawl's hands now (`Crawler.snapshot`). */
@@ -60,6 +65,7 @@ export function crawlSummary(
     readonly spout: SourceStats;
     readonly statusWrites: StatusStoreStats;
     readonly urlFilterDrops: ReadonlyMap<string, number>;
+    readonly dedup?: Record<string, number> | undefined;
   },
 ): CrawlSummary {
   const usage = process.resourceUsage();
@@ -81,5 +87,6 @@ export function crawlSummary(
     maxRssMb: Math.round(usage.maxRSS / 1024),
     logLinesDropped: droppedLogLines(),
     urlFilterDrops: Object.fromEntries(from.urlFilterDrops),
+    ...(from.dedup ? { dedup: from.dedup } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { Archive } from '../fetch/archive.js';
 import { Fetcher, type FetcherOptions } from '../fetch/fetcher.js';
-import type { FetchProtocol, RobotsSource } from '../fetch/ports.js';
+import type { FetchedOutcome, StatusOutcome } from '../fetch/outcomes.js';
+import type { FetchItem, FetchProtocol, RobotsSource } from '../fetch/ports.js';
 import { MD } from '../model/keys.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import type { Status } from '../model/status.js';
@@ -13,7 +14,7 @@ import type { Logger } from '../util/log.js';
 import { type CrawlSnapshot, type CrawlSummary, crawlSummary } from './crawl-report.js';
 import { CrawlMetrics } from './metrics.js';
 import { PageStage, type PageStageOptions } from './page-stage.js';
-import type { ClusterHealth, CreatedUrl, SourceItem, Stores, UrlSource } from './ports.js';
+import type { ClusterHealth, CreatedUrl, PageChecks, SourceItem, Stores, UrlSource } from './ports.js';
 
 export type { CrawlSnapshot, CrawlSummary } from './crawl-report.js';
 
@@ -37,6 +38,8 @@ export interface CrawlerParts {
   readonly filterDrops?: () => ReadonlyMap<string, number>;
   /** Whether the cluster answers, for the progress lines. */
   readonly health?: ClusterHealth;
+  /** Near-duplicate and soft-404 checks (pipeline/page-checks.ts); none when both are off. */
+  readonly checks?: PageChecks;
   /** The Tika stage for documents (src/tika); none with tika.enabled false. */
   readonly documents?: DocumentStage;
 }
@@ -117,28 +120,35 @@ export class Crawler {
         giveUp: (url) => this.release(url),
         failed: (url, e) => this.failed(url, e),
         closed: () => this.closed,
+        ...(parts.checks ? { checks: parts.checks } : {}),
         ...(parts.documents ? { documents: parts.documents } : {}),
       },
       options,
     );
+    const sink = {
+      status: (o: StatusOutcome) => void this.settle({ url: o.url, status: o.status, metadata: o.metadata }),
+      fetched: (page: FetchedOutcome & { readonly content: Buffer }) =>
+        this.pages.page(page.url, page.metadata, page.content),
+      discovered: (source: FetchItem, target: string, extra?: Readonly<Record<string, string>>) =>
+        this.pages.discovered(source, target, extra),
+    };
     this.fetcher = new Fetcher(options.fetcher, {
       protocol: parts.protocol,
       robots: parts.robots,
       archive: parts.archive, // WARC output
       clock: parts.clock,
       log: parts.log,
-      sink: {
-        status: (o) => void this.settle({ url: o.url, status: o.status, metadata: o.metadata }),
-        fetched: (page) => this.pages.page(page.url, page.metadata, page.content),
-        discovered: (source, target, extra) => this.pages.discovered(source, target, extra),
-      },
+      sink: parts.checks ? parts.checks.wrapSink(sink) : sink,
     });
+    // Soft-404 probes go through the fetcher like any URL, first in their host's queue.
+    parts.checks?.attach((item) => this.fetcher.submit(item, { first: true }));
     parts.stores.status.watchCreated?.((created) => this.offer(created));
   }
 
   /** Asks the loop to stop taking URLs; `run` then drains what is in flight and returns. */
   requestStop(): void {
     this.stopping = true;
+    this.parts.checks?.stop();
     this.wake?.();
   }
 
@@ -235,6 +245,8 @@ export class Crawler {
   private async finishedOnce(): Promise<boolean> {
     const { source, stores } = this.parts;
     if (this.taken.size > 0 || this.ready.length > 0 || stores.status.pending > 0) return false;
+    // Soft-404 probes in flight may still make pages due.
+    if (this.parts.checks?.busy) return false;
     await stores.flush();
     if (this.taken.size > 0 || this.ready.length > 0) return false;
     this.lookedAt = this.metrics.emitted;
@@ -327,6 +339,7 @@ export class Crawler {
       spout: this.parts.source.stats(),
       statusWrites: this.parts.stores.status.stats,
       urlFilterDrops: this.parts.filterDrops?.() ?? new Map(),
+      dedup: this.parts.checks?.stats?.(),
     });
   }
 

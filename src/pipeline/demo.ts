@@ -18,6 +18,7 @@ export const DEMO_SETTINGS: Record<string, unknown> = {
   'opensearch.status.index.name': 'demo-status',
   'opensearch.indexer.index.name': 'demo-content',
   'status.transitions.index.name': 'demo-transitions',
+  'opensearch.hosts.index.name': 'demo-hosts',
   'http.agent.name': 'crawler-demo',
   'http.filter.ipaddress.exclude': [],
   'http.timeout': 1000,

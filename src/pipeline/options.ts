@@ -94,6 +94,7 @@ export function indexerOptions(config: Config): IndexerOptions {
     canonicalKey: config['indexer.canonical.name'],
     mdFilter: config['indexer.md.filter'],
     ignoreEmptyFields: config['indexer.ignore.empty.fields'],
+    dedupMode: config['dedup.mode'],
   };
 }
 

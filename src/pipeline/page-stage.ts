@@ -17,7 +17,7 @@ import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { IndexerStage } from './indexer-stage.js';
 import type { CrawlMetrics } from './metrics.js';
-import type { ContentStore, StatusStore } from './ports.js';
+import type { ContentStore, PageChecks, StatusStore } from './ports.js';
 
 export interface PageStageDeps {
   readonly parser: PageParser;
@@ -36,6 +36,8 @@ export interface PageStageDeps {
   readonly failed: (url: string, e: unknown) => void;
   /** After the shutdown deadline: late pages write nothing. */
   readonly closed: () => boolean;
+  /** Near-duplicate and soft-404 checks between the parser and the indexer; none when both are off. */
+  readonly checks?: Pick<PageChecks, 'judge' | 'room'>;
   /** The Tika stage, for the documents the shunt hands over (none with tika.enabled false). */
   readonly documents?: DocumentStage;
 }
@@ -58,6 +60,8 @@ export interface PageStageOptions {
 export class PageStage {
   private readonly pool: PQueue;
   private readonly indexer: IndexerStage;
+  /** Pages waiting for their near-duplicate / soft-404 verdict (not holding a fetch thread). */
+  private readonly judging = new Set<Promise<void>>();
 
   constructor(
     private readonly d: PageStageDeps,
@@ -67,17 +71,18 @@ export class PageStage {
     this.indexer = new IndexerStage({ content: d.content, emit: (e) => void d.settle(e), giveUp: d.giveUp });
   }
 
-  /** Pages being parsed or waiting for a parser thread, and documents at Tika or waiting for it. */
+  /** Pages being parsed, waiting for a parser thread or for their verdict, and documents at Tika. */
   get busy(): number {
-    return this.pool.size + this.pool.pending + (this.d.documents?.busy ?? 0);
+    return this.pool.size + this.pool.pending + this.judging.size + (this.d.documents?.busy ?? 0);
   }
 
-  /** Resolves when no page is being parsed and no document is at Tika. */
+  /** Resolves when no page is being parsed or judged and no document is at Tika. */
   async idle(): Promise<void> {
     // A page being parsed may turn out to be a document, and go on to the Tika stage.
     do {
       await this.pool.onIdle();
       await this.d.documents?.idle();
+      while (this.judging.size > 0) await Promise.all([...this.judging]);
     } while (this.busy > 0);
   }
 
@@ -146,7 +151,31 @@ export class PageStage {
       return;
     }
     if (result.kind === 'document') return this.document(url, result, content);
-    await this.finish(url, result);
+    const checks = this.d.checks;
+    if (result.kind !== 'parsed' || !checks) return this.finish(url, result);
+    const j = checks.judge(result);
+    // A page that cannot be a soft 404 gives its links at once; the others once judged.
+    if (j.linksNow) await this.outlinks(result.outlinks);
+    if (!(j.verdict instanceof Promise)) return this.judged(result, j.verdict, j.linksNow);
+    // The fetch thread goes on; the page waits for its group's lookup (bounded by `room`).
+    const linksNow = j.linksNow;
+    const done = j.verdict
+      .then((v) => this.judged(result, v, linksNow))
+      .catch((e: unknown) => this.d.failed(url, e))
+      .finally(() => this.judging.delete(done));
+    this.judging.add(done);
+    await checks.room();
+  }
+
+  /** A soft 404 ends FETCH_ERROR without its links; any other page goes on to the indexer. */
+  private async judged(page: ParsedPage, verdict: 'index' | 'soft404', linksDone: boolean): Promise<void> {
+    if (this.d.closed()) return;
+    if (verdict === 'soft404') {
+      await this.d.settle({ url: page.url, status: 'FETCH_ERROR', metadata: page.metadata });
+      return;
+    }
+    if (!linksDone) await this.outlinks(page.outlinks);
+    await this.indexer.index(page.url, page.metadata, page.text);
   }
 
   /** The outlinks of a parsed page or document, then its content and status (or its status alone). */

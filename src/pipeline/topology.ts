@@ -26,7 +26,7 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
                   |     HTML parser (outlinks, text, meta) <----+ Tika's XHTML, parse.* metadata
                   |            |                   \ outlinks (DISCOVERED), parse errors,
                   |            v                    \ Tika failures (tika.* causes)
-                  |         Indexer --------------------------> content index
+                  |  judge (near-dups, soft 404s) -> Indexer ---> content index
                   |            | FETCHED after the content write is acknowledged
                   |            v
                   +------ Status updater (rules: counting, scheduling, persist filter)

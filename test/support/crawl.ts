@@ -6,7 +6,7 @@ import { main } from '../../src/cli/run.js';
 import { buildConfig } from '../../src/config/load.js';
 import { KEYS } from '../../src/config/schema.js';
 import { createClient } from '../../src/opensearch/client.js';
-import { opensearchUrl, uniqueIndexNames } from './opensearch.js';
+import { isolationSettings, opensearchUrl, uniqueIndexNames } from './opensearch.js';
 
 /** Settings that let a crawl of loopback test sites finish in seconds. */
 export function fastCrawlSettings(names: { status: string; content: string }): Record<string, unknown> {
@@ -14,6 +14,7 @@ export function fastCrawlSettings(names: { status: string; content: string }): R
     'opensearch.addresses': opensearchUrl(),
     'opensearch.status.index.name': names.status,
     'opensearch.indexer.index.name': names.content,
+    ...isolationSettings(names),
     'opensearch.status.shards': 2,
     'opensearch.indexer.shards': 1,
     'http.agent.name': 'endtoendbot',
@@ -52,6 +53,7 @@ export async function initIndices(
     'opensearch.addresses': opensearchUrl(),
     'opensearch.status.index.name': names.status,
     'opensearch.indexer.index.name': names.content,
+    ...isolationSettings(names),
     'opensearch.status.shards': 1,
     'opensearch.indexer.shards': 1,
   });

@@ -15,6 +15,23 @@ export function uniqueIndexNames(label: string): { status: string; content: stri
   return { status: `test-${id}-status`, content: `test-${id}-content` };
 }
 
+/**
+ * The hosts index that goes with a file's index names (soft-404 probes write per-host documents
+ * there; test files crawl the same loopback hosts, so each needs its own).
+ */
+export function hostsIndexOf(names: { status: string }): string {
+  return names.status.replace(/-status$/, '-hosts');
+}
+
+/**
+ * Per-file settings every test config carries: its own hosts index, and soft-404 probes off (they
+ * fetch URLs of their own, which tests of other features do not expect; test/integration/dedup
+ * turns them on).
+ */
+export function isolationSettings(names: { status: string }): Record<string, unknown> {
+  return { 'opensearch.hosts.index.name': hostsIndexOf(names), 'soft404.enabled': false };
+}
+
 /** A config pointing at the test node with this file's own index names. */
 export function testConfig(
   names: { status: string; content: string },
@@ -28,18 +45,24 @@ export function testConfig(
       'opensearch.indexer.index.name': names.content,
       'opensearch.status.shards': 2,
       'opensearch.indexer.shards': 1,
+      ...isolationSettings(names),
       ...entries,
     },
   };
   return buildConfig([layer]).config;
 }
 
+/** Deletes the indices; a status index takes its hosts index (`hostsIndexOf`) with it. */
 export async function deleteIndices(...names: string[]): Promise<void> {
+  const all = [
+    ...names,
+    ...names.filter((n) => n.endsWith('-status')).map((n) => hostsIndexOf({ status: n })),
+  ];
   const { client } = createClient(
     buildConfig([{ source: 'test', entries: { 'opensearch.addresses': opensearchUrl() } }]).config,
   );
   try {
-    await client.indices.delete({ index: names.join(','), ignore_unavailable: true });
+    await client.indices.delete({ index: all.join(','), ignore_unavailable: true });
   } finally {
     await client.close();
   }

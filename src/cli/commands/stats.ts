@@ -9,7 +9,8 @@ const table = (rows: Record<string, number>) =>
 
 export const statsCommand: Command = {
   name: 'stats',
-  summary: 'counts by status, errors by cause and stage, deferred URLs by host, what is due, top hosts',
+  summary:
+    'counts by status, errors by cause and stage, deferred URLs, near-duplicates, soft 404s, top hosts',
   usage: 'crawler stats [--json] [--host H] [options]',
   options: {
     json: { type: 'boolean', description: 'print one JSON object' },
@@ -58,6 +59,14 @@ export const statsCommand: Command = {
             .join(' ');
           out(`    ${String(h.urls).padStart(9)}  ${h.host}  (${causes})`);
         }
+      }
+      // Near-duplicates and soft 404s (README: Duplicates and soft 404s).
+      for (const [what, c] of [
+        ['near-duplicates (FETCHED with duplicate.of)', s.duplicates],
+        ['soft 404s (soft404.evidence)', s.soft404],
+      ] as const) {
+        out(`  ${what}: ${c.total}`);
+        for (const h of c.hosts) out(`    ${String(h.urls).padStart(9)}  ${h.host}`);
       }
       out(`  due now: ${s.dueNow}; due within the next hour: ${s.dueWithinHour}`);
       out('  top hosts by URLs:');

@@ -1,5 +1,6 @@
 import { MD } from '../../model/keys.js';
 import { connect } from '../../opensearch/client.js';
+import { DedupIndex } from '../../opensearch/dedup-index.js';
 import { documentId, fromStatusSource, partitionKey } from '../../opensearch/status-doc.js';
 import { urlProblem } from '../../pipeline/inject.js';
 import { HttpProtocol } from '../../protocol/http/client.js';
@@ -57,6 +58,16 @@ export const urlCommand: Command = {
           doc.nextFetchDate === null ? 'never' : new Date(doc.nextFetchDate).toISOString();
         report.due = doc.nextFetchDate === null ? 'never fetched again' : when(doc.nextFetchDate, now);
         report.metadata = doc.metadata.toJSON();
+        const of = doc.metadata.getFirstValue(MD.duplicateOf);
+        if (of !== undefined) {
+          report.duplicate = {
+            of,
+            distance: Number(doc.metadata.getFirstValue(MD.duplicateDistance)),
+            indexed: cfg['dedup.mode'] === 'flag',
+          };
+        }
+        const soft404 = doc.metadata.getFirstValue(MD.soft404Evidence);
+        if (soft404 !== undefined) report.soft404 = soft404;
         const cause = doc.metadata.getFirstValue(MD.deferCause);
         if (cause !== undefined) {
           report.deferred = {
@@ -98,8 +109,45 @@ export const urlCommand: Command = {
             canonical: c._source.canonical,
             fetchTime: c._source.fetchTime,
             characters: String(c._source.content ?? '').length,
+            ...(c._source.simhash || c._source.simhashExact
+              ? { fingerprint: c._source.simhash ?? `exact ${c._source.simhashExact}` }
+              : {}),
+            ...(c._source.duplicateOf ? { duplicateOf: c._source.duplicateOf } : {}),
           }
         : 'not in the content index';
+      // What the host answers to URLs that cannot exist: the evidence behind a soft 404.
+      const host = (() => {
+        try {
+          return new URL(url).hostname.toLowerCase();
+        } catch {
+          return undefined;
+        }
+      })();
+      const profile =
+        host === undefined
+          ? null
+          : await new DedupIndex(client, {
+              content: cfg['opensearch.indexer.index.name'],
+              hosts: cfg['opensearch.hosts.index.name'],
+            })
+              .profile(host)
+              .catch(() => null);
+      if (profile) {
+        report.hostProbes = {
+          probedAt: new Date(profile.probedAt).toISOString(),
+          verdict: profile.verdict,
+          ...(profile.redirectTo ? { redirectTo: profile.redirectTo } : {}),
+          answers: profile.answers.map((a) =>
+            a.kind === 'page'
+              ? `${a.probe}: 200, ${a.fingerprint.tokens} tokens, fingerprint ${a.fingerprint.hash}`
+              : a.kind === 'redirect'
+                ? `${a.probe}: ${a.status} to ${a.target}`
+                : a.kind === 'notFound'
+                  ? `${a.probe}: ${a.status}`
+                  : `${a.probe}: ${a.detail}`,
+          ),
+        };
+      }
       if (values.robots) {
         const protocol = new HttpProtocol(cfg, { clock: systemClock });
         try {
@@ -131,6 +179,14 @@ export const urlCommand: Command = {
               `${d.message ?? ''}; tried again at ${report.nextFetchDate}`,
           );
         }
+        const dup = report.duplicate as { of: string; distance: number; indexed: boolean } | undefined;
+        if (dup) {
+          out(
+            `  near-duplicate of ${dup.of} (distance ${dup.distance}): FETCHED, ${dup.indexed ? 'indexed with duplicateOf' : 'not indexed'}, ` +
+              'refetched dedup.fetch.interval.factor times less often, its links followed',
+          );
+        }
+        if (report.soft404) out(`  soft 404: ${report.soft404}; not indexed, its links not followed`);
         out('  metadata:');
         for (const [k, v] of Object.entries(doc.metadata.toJSON())) out(`    ${k} = ${v.join(' | ')}`);
       }
@@ -141,6 +197,13 @@ export const urlCommand: Command = {
       out(
         `  content: ${typeof report.content === 'string' ? report.content : JSON.stringify(report.content)}`,
       );
+      const probes = report.hostProbes as
+        | { probedAt: string; verdict: string; answers: string[] }
+        | undefined;
+      if (probes) {
+        out(`  soft-404 probes of the host (${probes.probedAt}): ${probes.verdict}`);
+        for (const a of probes.answers) out(`    ${a}`);
+      }
       if (report.robots) out(`  robots.txt: ${report.robots}`);
       return doc ? 0 : 1;
     } finally {

@@ -158,10 +158,15 @@ export class Aggregate {
     let notWritten = 0;
     let discoveredNotWritten = 0;
     const urlFilterDrops: Record<string, number> = {};
+    let dedup: Record<string, number> | undefined;
     for (const p of this.procs.values()) {
       const s = p.summary;
       if (!s) continue;
       add(urlFilterDrops, s.urlFilterDrops);
+      if (s.dedup) {
+        dedup = dedup ?? {};
+        add(dedup, s.dedup);
+      }
       for (const k of Object.keys(statusWrites) as (keyof typeof statusWrites)[])
         statusWrites[k] += s.statusWrites[k];
       spout.queries += s.spout.queries;
@@ -191,6 +196,7 @@ export class Aggregate {
       maxRssMb,
       logLinesDropped,
       urlFilterDrops,
+      ...(dedup ? { dedup } : {}),
       workers,
       restarts,
     };

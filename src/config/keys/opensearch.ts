@@ -42,4 +42,8 @@ export const opensearchKeys = {
     'replicas of the content index; auto = 0 on one data node, 1 when the cluster has more',
     0,
   ),
+  'opensearch.hosts.index.name': str(
+    'hosts',
+    'name of the per-host index (soft-404 probes; document id = host)',
+  ),
 } as const;

@@ -29,6 +29,8 @@ export interface Extracted {
   /** hrefs of `<link rel="alternate">` to RSS, Atom and JSON feeds. */
   readonly feeds: string[];
   text: string;
+  /** The body's text without nav, header, footer, aside; only with `TextSettings.mainText`. */
+  mainText: string | undefined;
 }
 
 const ANCHOR_MAX = 1024;
@@ -62,6 +64,7 @@ export class HtmlExtractor implements Partial<Handler> {
     links: [],
     feeds: [],
     text: '',
+    mainText: undefined,
   };
   private readonly text: TextCollector;
   private foreign = 0;
@@ -137,6 +140,7 @@ export class HtmlExtractor implements Partial<Handler> {
   onend(): void {
     this.endAnchor();
     this.out.text = this.text.result();
+    this.out.mainText = this.text.mainResult();
   }
 
   private endAnchor(): void {

@@ -130,11 +130,12 @@ function parse(
   addPageLinks(collector, ex.links, base, { pageNoFollow: robots.noFollow, strict: s.robotsNoFollowStrict });
   const doc = dom ? load(dom.root) : null;
   beforeFilters?.(md);
-  return finish(input, md, deps, { text: ex.text, robots, collector, base, doc });
+  return finish(input, md, deps, { text: ex.text, mainText: ex.mainText, robots, collector, base, doc });
 }
 
 interface Parsed {
   readonly text: string;
+  readonly mainText?: string | undefined;
   readonly robots: ReturnType<typeof noDirectives>;
   readonly collector: OutlinkCollector | undefined;
   readonly base: URL | undefined;
@@ -150,6 +151,7 @@ function finish(input: ParseInput, md: Metadata, deps: ParserDeps, p: Parsed): P
   const context: ParseContext = {
     metadata: md,
     text: p.text,
+    ...(p.mainText === undefined ? {} : { mainText: p.mainText }),
     content: input.content,
     get outlinks() {
       return collector?.outlinks() ?? [];

@@ -11,6 +11,8 @@ import { matches } from './selectors.js';
  *   descendants;
  * - whitespace runs become one space; block elements and `<br>` separate words; text inside `<pre>`
  *   is kept as is; the result is trimmed and cut to `textextractor.skip.after` characters.
+ * - with `mainText` (a parse filter asked for it), also the body's text without nav, header, footer
+ *   and aside elements: the main text that near-duplicate fingerprints are made of.
  * Differences: JSoup adds a space after a block only when a sibling follows and keeps nested matches
  * twice; here every block boundary separates words and nested matches count once.
  */
@@ -19,7 +21,8 @@ const HIDDEN = 1;
 const RAW = 2;
 const PRE = 4;
 const BLOCK = 8;
-const FIRST_MATCH_BIT = 4;
+const BOILERPLATE = 16;
+const FIRST_MATCH_BIT = 5;
 
 const NEVER_TEXT = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'noembed', 'title']);
 const HEAD_CONTENT = new Set(['title', 'meta', 'link', 'script', 'style', 'base', 'noscript', 'template']);
@@ -33,6 +36,8 @@ const BLOCKS = new Set(
   ).split(' '),
 );
 const PRE_TAGS = new Set(['pre', 'textarea', 'listing', 'plaintext']);
+/** Left out of the main text (for fingerprints): what sites repeat around their content. */
+const BOILERPLATE_TAGS = new Set(['nav', 'header', 'footer', 'aside']);
 // Whitespace runs that are not already a single space: replacing every lone space is the slow part.
 const WS = /[\t\n\f\r \u00a0]{2,}|[\t\n\f\r\u00a0]/g;
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13 || c === 0xa0;
@@ -106,14 +111,18 @@ export class TextCollector {
   private hidden = 0;
   private raw = 0;
   private pre = 0;
+  private boilerplate = 0;
   private inHead = false;
   private readonly body: TextBuffer;
+  /** The body without boilerplate elements, when asked for (`TextSettings.mainText`). */
+  private readonly main: TextBuffer | undefined;
   private readonly included: TextBuffer[];
   private readonly active: number[];
   private readonly matched: boolean[];
 
   constructor(private readonly settings: TextSettings) {
     this.body = new TextBuffer(settings.maxLength);
+    this.main = settings.mainText ? new TextBuffer(settings.maxLength) : undefined;
     this.included = settings.include.map(() => new TextBuffer(settings.maxLength));
     this.active = settings.include.map(() => 0);
     this.matched = settings.include.map(() => false);
@@ -131,6 +140,7 @@ export class TextCollector {
     if (NEVER_TEXT.has(tag)) flags |= HIDDEN | RAW;
     else if (this.settings.excludeTags.has(tag)) flags |= HIDDEN;
     if (PRE_TAGS.has(tag)) flags |= PRE;
+    if (this.main && BOILERPLATE_TAGS.has(tag)) flags |= BOILERPLATE;
     if (BLOCKS.has(tag) || tag === 'br') {
       flags |= BLOCK;
       this.boundary();
@@ -146,6 +156,7 @@ export class TextCollector {
     if (flags & HIDDEN) this.hidden++;
     if (flags & RAW) this.raw++;
     if (flags & PRE) this.pre++;
+    if (flags & BOILERPLATE) this.boilerplate++;
     this.stack.push(flags);
   }
 
@@ -155,6 +166,7 @@ export class TextCollector {
     if (flags & HIDDEN) this.hidden--;
     if (flags & RAW) this.raw--;
     if (flags & PRE) this.pre--;
+    if (flags & BOILERPLATE) this.boilerplate--;
     if (flags & BLOCK) this.boundary();
     for (let i = 0; i < this.active.length; i++) {
       if (flags & (1 << (FIRST_MATCH_BIT + i)) && --this.active[i]! === 0) this.included[i]!.space();
@@ -169,12 +181,14 @@ export class TextCollector {
     }
     const preserve = this.pre > 0;
     this.body.append(data, preserve);
+    if (this.main && this.boilerplate === 0) this.main.append(data, preserve);
     for (let i = 0; i < this.active.length; i++)
       if (this.active[i]! > 0) this.included[i]!.append(data, preserve);
   }
 
   private boundary(): void {
     this.body.space();
+    this.main?.space();
     for (let i = 0; i < this.active.length; i++) if (this.active[i]! > 0) this.included[i]!.space();
   }
 
@@ -183,5 +197,14 @@ export class TextCollector {
     if (this.settings.noText) return '';
     const i = this.matched.indexOf(true);
     return i >= 0 ? this.included[i]!.toString() : this.body.toString();
+  }
+
+  /**
+   * The text of the whole body without nav, header, footer and aside (and without what the text
+   * is without: exclude tags, script...), for fingerprints; undefined unless `settings.mainText`.
+   */
+  mainResult(): string | undefined {
+    if (this.settings.noText) return this.main ? '' : undefined;
+    return this.main?.toString();
   }
 }

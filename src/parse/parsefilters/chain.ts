@@ -15,6 +15,8 @@ export class ParseFilters {
   readonly filters: readonly ParseFilter[];
   /** True if any filter asks for a DOM: only then is one built. */
   readonly needsDom: boolean;
+  /** True if any filter asks for the main text. */
+  readonly needsMainText: boolean;
 
   /** Settles when every filter finished its background set-up; rejects with the first failure. */
   readonly ready: Promise<void>;
@@ -26,6 +28,7 @@ export class ParseFilters {
   ) {
     this.filters = [...filters];
     this.needsDom = this.filters.some((f) => f.needsDom === true);
+    this.needsMainText = this.filters.some((f) => f.needsMainText === true);
     this.ready = Promise.all(this.filters.map((f) => f.ready)).then(() => undefined);
     // Awaiting `ready` still sees a failure; nobody awaiting it must not crash the process.
     this.ready.catch(() => undefined);

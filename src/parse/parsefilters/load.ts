@@ -8,6 +8,7 @@ import { collectionTagger } from './collection-tagger.js';
 import { languageIdFilter } from './language.js';
 import { cssSelectorFilter, linkParseFilter } from './selector.js';
 import { signatureParseFilter } from './signature.js';
+import { simhashParseFilter } from './simhash.js';
 import type { ParseFilter, ParseFilterFactory } from './types.js';
 
 /** Built-in filters by short class name; StormCrawler's fully qualified names resolve to these. */
@@ -22,6 +23,7 @@ export const BUILT_IN_FILTERS: Readonly<Record<string, ParseFilterFactory>> = {
   SelectorFilter: cssSelectorFilter,
   LinkParseFilter: linkParseFilter,
   LanguageID: languageIdFilter,
+  SimhashParseFilter: simhashParseFilter,
 };
 
 const NOT_PORTED: Record<string, string> = {

@@ -10,6 +10,11 @@ export interface ParseContext {
   readonly metadata: Metadata;
   /** The extracted text ("" for sitemaps and non-HTML content); a filter may replace it. */
   text: string;
+  /**
+   * The text without nav, header, footer and aside elements, on HTML pages when a filter asked for
+   * it (`needsMainText`); undefined otherwise (read `text` then).
+   */
+  readonly mainText?: string;
   /** The content as fetched (decompressed for gzip sitemaps). Do not keep a reference. */
   readonly content: Buffer;
   /** The outlinks found so far. */
@@ -50,6 +55,8 @@ export interface ParseFilter {
   readonly name: string;
   /** Asks for a DOM. Leave unset when metadata, text and outlinks are enough. */
   readonly needsDom?: boolean;
+  /** Asks for `ParseContext.mainText` (collected in the same pass, at a small cost). */
+  readonly needsMainText?: boolean;
   filter(url: string, doc: CheerioAPI | null, parse: ParseContext): void;
   /**
    * Settles when background set-up (loading a model) is done; rejects if it failed. Until then the

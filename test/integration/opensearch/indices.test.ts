@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/opensearch/client.js';
 import { ensureIndices, planIndices } from '../../../src/opensearch/indices.js';
-import { deleteIndices, testConfig, uniqueIndexNames } from '../../support/opensearch.js';
+import { deleteIndices, hostsIndexOf, testConfig, uniqueIndexNames } from '../../support/opensearch.js';
 
 const names = uniqueIndexNames('indices');
 const config = testConfig(names);
@@ -20,6 +20,7 @@ describe('index creation on a real node', () => {
     expect(outcomes).toEqual([
       { role: 'status', name: names.status, action: 'created' },
       { role: 'content', name: names.content, action: 'created' },
+      { role: 'hosts', name: hostsIndexOf(names), action: 'created' },
     ]);
 
     const status = (await client.indices.getMapping({ index: names.status })).body[names.status]!
@@ -95,13 +96,13 @@ describe('index creation on a real node', () => {
   it('a second run changes nothing', async () => {
     const before = await client.count({ index: names.status });
     const outcomes = await ensureIndices(client, planIndices(config));
-    expect(outcomes.map((o) => o.action)).toEqual(['exists', 'exists']);
+    expect(outcomes.map((o) => o.action)).toEqual(['exists', 'exists', 'exists']);
     expect((await client.count({ index: names.status })).body.count).toBe(before.body.count);
   });
 
   it('recreate drops the documents', async () => {
     const outcomes = await ensureIndices(client, planIndices(config), { recreate: true });
-    expect(outcomes.map((o) => o.action)).toEqual(['recreated', 'recreated']);
+    expect(outcomes.map((o) => o.action)).toEqual(['recreated', 'recreated', 'recreated']);
     expect((await client.count({ index: names.status })).body.count).toBe(0);
   });
 });

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawler, statusDocs, writeConf } from '../../support/crawl.js';
-import { deleteIndices, opensearchUrl, uniqueIndexNames } from '../../support/opensearch.js';
+import {
+  deleteIndices,
+  isolationSettings,
+  opensearchUrl,
+  uniqueIndexNames,
+} from '../../support/opensearch.js';
 import { page, robots, Site } from '../../support/site.js';
 
 // A site whose pages are found only from the previous ones (page i links to the next five): the
@@ -48,6 +53,7 @@ function conf(label: string, delaySecs: number): { conf: string; status: string 
     'opensearch.addresses': opensearchUrl(),
     'opensearch.status.index.name': names.status,
     'opensearch.indexer.index.name': names.content,
+    ...isolationSettings(names),
     'opensearch.status.shards': 2,
     'opensearch.indexer.shards': 1,
     'http.agent.name': 'deepbot',

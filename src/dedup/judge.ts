@@ -1,0 +1,352 @@
+import { ERROR_CAUSE, ERROR_SOURCE, MD } from '../model/keys.js';
+import type { Metadata } from '../model/metadata.js';
+import { hostOf } from '../soft404/host-profiles.js';
+import type { HostProfile } from '../soft404/profile.js';
+import { isRoot, soft404Page } from '../soft404/profile.js';
+import type { Clock } from '../util/clock.js';
+import { errorMessage } from '../util/errors.js';
+import { CandidateSet, RecentCanonicals } from './candidates.js';
+import {
+  type Candidate,
+  decide,
+  dedupable,
+  nearness,
+  type PageFingerprint,
+  readFingerprint,
+} from './decide.js';
+import { fingerprintKeys } from './keys.js';
+import type { CandidateLookup, LookupRequest, LookupResult } from './ports.js';
+
+/** A parsed page as the judge sees it; it changes `metadata` in place. */
+export interface JudgedPage {
+  readonly url: string;
+  readonly metadata: Metadata;
+  readonly noIndex: boolean;
+}
+
+/**
+ * `index`: on to the indexer (a canonical, or a near-duplicate with `duplicate.of` set);
+ * `soft404`: the page ends FETCH_ERROR with error.cause soft404 (its metadata says why).
+ */
+export type Verdict = 'index' | 'soft404';
+
+export interface Judgment {
+  /** The page cannot be a soft 404: its links may be written before the verdict. */
+  readonly linksNow: boolean;
+  readonly verdict: Verdict | Promise<Verdict>;
+}
+
+/** The part of the soft-404 prober the judge feeds (src/soft404/prober.ts). */
+export interface PageWatcher {
+  /**
+   * A 200 HTML page of a host, with the host's profile as known now (null: it has none; undefined:
+   * not looked up yet).
+   */
+  page(
+    host: string,
+    url: string,
+    fp: PageFingerprint | undefined,
+    profile: HostProfile | null | undefined,
+  ): void;
+}
+
+/** The profiles the judge reads and fills (src/soft404/host-profiles.ts). */
+export interface ProfileCache {
+  get(host: string): HostProfile | null | undefined;
+  set(host: string, profile: HostProfile | null): void;
+}
+
+export interface JudgeLog {
+  warn(obj: object, msg: string): void;
+}
+
+export interface JudgeDeps {
+  readonly lookup: CandidateLookup;
+  readonly profiles: ProfileCache;
+  /** The page's content document id (its same-domain canonical's, see content-doc.ts). */
+  readonly contentId: (url: string, metadata: Metadata) => string;
+  /** The near-duplicates of this page must be judged again (it changed away). */
+  readonly releaseDuplicates: (url: string) => void;
+  /** A page whose content document was deleted lately: never a canonical, whatever searches say. */
+  readonly isGone?: (url: string) => boolean;
+  /** False for a page the indexer leaves out (`indexer.md.filter`): it is no one's canonical. */
+  readonly indexable?: (metadata: Metadata) => boolean;
+  /** A soft 404's content document (from when it was a page) goes. */
+  readonly deleteContent: (url: string) => void;
+  readonly watcher?: PageWatcher;
+  readonly clock: Clock;
+  readonly log: JudgeLog;
+}
+
+export interface JudgeOptions {
+  readonly mode: 'skip' | 'flag' | 'off';
+  readonly soft404: boolean;
+  /** Metadata keys of the response validators, removed from a soft 404 (no conditional GET). */
+  readonly validators: readonly string[];
+  /** Pages per lookup at most. */
+  readonly maxBatch: number;
+  /** How long a page waits for others to share its lookup when none is running, ms. */
+  readonly lingerMs: number;
+  /** Pages held (waiting or being looked up) at most; `room` waits beyond. */
+  readonly maxHeld: number;
+}
+
+export const DEFAULT_JUDGE_OPTIONS = { maxBatch: 100, lingerMs: 50, maxHeld: 400 } as const;
+
+interface Item {
+  readonly page: JudgedPage;
+  readonly fp: PageFingerprint | undefined;
+  readonly host: string | undefined;
+  readonly soft: boolean;
+  readonly dedup: boolean;
+  readonly selfId: string;
+  readonly resolve: (v: Verdict) => void;
+}
+
+/** Counts for the summary and the benchmark. */
+export interface JudgeStats {
+  lookups: number;
+  pagesLookedUp: number;
+  lookupFailures: number;
+  duplicates: number;
+  soft404: number;
+  released: number;
+}
+
+/**
+ * Decides what a parsed page is: a soft 404 (it answers like its host's answer to URLs that cannot
+ * exist), a near-duplicate of an indexed page, or a page to index (a canonical). Pages that need the
+ * index are looked up in groups: one `_msearch` per group (candidates by fingerprint key, the pages'
+ * own documents, and the profiles of hosts not known yet), so HTML pages pay one round trip per
+ * group, not per page; a group forms while a lookup runs, or for `lingerMs` when none does. Pages
+ * decided canonical are remembered (RecentCanonicals) until their documents are surely searchable,
+ * so a duplicate fetched right after its canonical is found too.
+ *
+ * Contract: every page handed to `judge` gets exactly one verdict; a lookup that keeps failing
+ * (retried a few times) ends its pages as `index` without near-duplicate marks (nothing is lost, a
+ * duplicate is indexed once too many), and is logged.
+ */
+export class PageJudge {
+  readonly stats: JudgeStats = {
+    lookups: 0,
+    pagesLookedUp: 0,
+    lookupFailures: 0,
+    duplicates: 0,
+    soft404: 0,
+    released: 0,
+  };
+  private queue: Item[] = [];
+  private inFlight = false;
+  private timer: NodeJS.Timeout | undefined;
+  private held = 0;
+  private waiters: (() => void)[] = [];
+  private readonly recent = new RecentCanonicals();
+  private lastWarn = 0;
+
+  constructor(
+    private readonly deps: JudgeDeps,
+    private readonly options: JudgeOptions,
+  ) {}
+
+  /** True when the judge does nothing (both features off). */
+  get idle(): boolean {
+    return this.options.mode === 'off' && !this.options.soft404;
+  }
+
+  /** Pages waiting for a verdict. */
+  get holding(): number {
+    return this.held;
+  }
+
+  /** Resolves when the judge holds fewer pages than its limit. */
+  room(): Promise<void> {
+    if (this.held < this.options.maxHeld) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  judge(page: JudgedPage): Judgment {
+    const md = page.metadata;
+    const fp = readFingerprint(md);
+    const host = hostOf(page.url);
+    const profile = host === undefined ? null : this.deps.profiles.get(host);
+    // The root is never a soft 404; a host known to say "not found" properly has none.
+    const soft =
+      this.options.soft404 &&
+      host !== undefined &&
+      !isRoot(page.url) &&
+      (profile === undefined || profile?.verdict === 'page');
+    const dedup =
+      this.options.mode !== 'off' && !page.noIndex && dedupable(fp) && (this.deps.indexable?.(md) ?? true);
+    if (host !== undefined && this.options.soft404) this.deps.watcher?.page(host, page.url, fp, profile);
+    if (!dedup && !(soft && profile === undefined)) {
+      // Decided here and now: no lookup needed.
+      const verdict = soft && this.isSoft404(page, fp, profile) ? 'soft404' : this.notDuplicate(md);
+      return { linksNow: !soft, verdict };
+    }
+    this.held++;
+    const verdict = new Promise<Verdict>((resolve) => {
+      this.queue.push({ page, fp, host, soft, dedup, selfId: this.deps.contentId(page.url, md), resolve });
+    });
+    this.kick();
+    return { linksNow: !soft, verdict };
+  }
+
+  /** Stops the timer; pages still queued are judged without a lookup. */
+  close(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const rest = this.queue.splice(0);
+    for (const it of rest) this.settle(it, this.fallback(it));
+  }
+
+  private kick(): void {
+    if (this.inFlight) return;
+    if (this.queue.length >= this.options.maxBatch) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      void this.run();
+    } else this.timer ??= setTimeout(() => void this.run(), this.options.lingerMs);
+  }
+
+  private async run(): Promise<void> {
+    this.timer = undefined;
+    if (this.inFlight || this.queue.length === 0) return;
+    this.inFlight = true;
+    const batch = this.queue.splice(0, this.options.maxBatch);
+    try {
+      const result = await this.lookupWithRetries(batch);
+      for (const it of batch) {
+        let v: Verdict;
+        try {
+          v = result ? this.decideItem(it, result) : this.fallback(it);
+        } catch (e) {
+          this.deps.log.warn({ url: it.page.url, err: errorMessage(e) }, 'near-duplicate judgment failed');
+          v = this.fallback(it);
+        }
+        this.settle(it, v);
+      }
+    } finally {
+      this.inFlight = false;
+      // Pages that arrived during the lookup have waited already: their group goes at once.
+      if (this.queue.length > 0) void this.run();
+    }
+  }
+
+  private settle(it: Item, v: Verdict): void {
+    this.held--;
+    it.resolve(v);
+    while (this.waiters.length > 0 && this.held < this.options.maxHeld) this.waiters.shift()!();
+  }
+
+  private async lookupWithRetries(batch: readonly Item[]): Promise<LookupResult | undefined> {
+    const keys = new Set<string>();
+    const exact = new Set<string>();
+    const ids = new Set<string>();
+    const hosts = new Set<string>();
+    for (const it of batch) {
+      if (it.dedup && it.fp) {
+        if (it.fp.kind === 'simhash') for (const k of fingerprintKeys(it.fp.hash)) keys.add(k);
+        else exact.add(it.fp.hash);
+        ids.add(it.selfId);
+      }
+      if (it.soft && it.host !== undefined && this.deps.profiles.get(it.host) === undefined)
+        hosts.add(it.host);
+    }
+    const request: LookupRequest = { keys: [...keys], exact: [...exact], ids: [...ids], hosts: [...hosts] };
+    this.stats.lookups++;
+    this.stats.pagesLookedUp += batch.length;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.deps.lookup.lookup(request);
+      } catch (e) {
+        if (attempt >= 4) {
+          this.stats.lookupFailures++;
+          const now = this.deps.clock.now();
+          if (now - this.lastWarn > 60_000) {
+            this.lastWarn = now;
+            this.deps.log.warn(
+              { pages: batch.length, err: errorMessage(e) },
+              'near-duplicate lookup failed; these pages are indexed without the check (logged once a minute)',
+            );
+          }
+          return undefined;
+        }
+        await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+      }
+    }
+  }
+
+  private decideItem(it: Item, result: LookupResult): Verdict {
+    const { page, fp, host } = it;
+    let profile: HostProfile | null | undefined;
+    if (host !== undefined) {
+      profile = this.deps.profiles.get(host);
+      if (profile === undefined && result.profiles.has(host)) {
+        profile = result.profiles.get(host) ?? null;
+        this.deps.profiles.set(host, profile);
+      }
+    }
+    if (it.soft && this.isSoft404(page, fp, profile)) return 'soft404';
+    page.metadata.remove(MD.soft404Evidence);
+    if (!it.dedup || !fp) return this.notDuplicate(page.metadata);
+
+    const found = new CandidateSet();
+    for (const c of result.candidates) found.add(c);
+    const self = found.byDocument(it.selfId);
+    // A canonical whose text changed away: its near-duplicates no longer duplicate it.
+    if (self && self.duplicateOf === undefined && nearness(fp, self) === undefined) {
+      this.deps.releaseDuplicates(page.url);
+      this.stats.released++;
+    }
+    const now = this.deps.clock.now();
+    const gone = this.deps.isGone;
+    const candidates = [...found.find(fp), ...this.recent.find(fp, now)].filter((c) => !gone?.(c.url));
+    const d = decide(page.url, it.selfId, fp, candidates);
+    const md = page.metadata;
+    if (d.kind === 'duplicate') {
+      md.setValue(MD.duplicateOf, d.of);
+      md.setValue(MD.duplicateDistance, String(d.distance));
+      this.recent.forget(it.selfId);
+      this.stats.duplicates++;
+      return 'index';
+    }
+    this.notDuplicate(md);
+    const mine: Candidate = { id: it.selfId, url: page.url, kind: fp.kind, hash: fp.hash, tokens: fp.tokens };
+    this.recent.add(mine, now);
+    return 'index';
+  }
+
+  private notDuplicate(md: Metadata): 'index' {
+    md.remove(MD.duplicateOf);
+    md.remove(MD.duplicateDistance);
+    md.remove(MD.soft404Evidence);
+    return 'index';
+  }
+
+  private isSoft404(
+    page: JudgedPage,
+    fp: PageFingerprint | undefined,
+    profile: HostProfile | null | undefined,
+  ) {
+    const why = soft404Page(profile, page.url, fp);
+    if (why === undefined) return false;
+    const md = page.metadata;
+    md.remove(MD.duplicateOf);
+    md.remove(MD.duplicateDistance);
+    for (const k of this.options.validators) md.remove(k);
+    md.setValue(MD.errorCause, ERROR_CAUSE.soft404);
+    md.setValue(MD.errorSource, ERROR_SOURCE.soft404);
+    md.setValue(MD.errorMessage, why);
+    md.setValue(MD.soft404Evidence, why);
+    this.deps.deleteContent(page.url);
+    this.stats.soft404++;
+    return true;
+  }
+
+  /** Without a lookup: indexed, no near-duplicate marks, not a soft 404 unless known to be. */
+  private fallback(it: Item): Verdict {
+    const profile = it.host === undefined ? undefined : this.deps.profiles.get(it.host);
+    if (it.soft && this.isSoft404(it.page, it.fp, profile)) return 'soft404';
+    return this.notDuplicate(it.page.metadata);
+  }
+}

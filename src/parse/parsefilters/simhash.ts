@@ -1,0 +1,34 @@
+import { type FingerprintOptions, fingerprint, urlTokens } from '../../dedup/fingerprint.js';
+import { MD } from '../../model/keys.js';
+import { Params } from './params.js';
+import type { ParseFilterFactory } from './types.js';
+
+/**
+ * SimhashParseFilter (ours; StormCrawler has only MD5SignatureParseFilter): the near-duplicate
+ * fingerprint of the page's main text (the text without nav, header, footer and aside, after
+ * `textextractor.*`), see src/dedup/fingerprint.ts. Writes `simhash` (16 hex digits) for texts of
+ * `shortTokens` tokens or more, `simhash.exact` (an exact signature of the normalised tokens) for
+ * shorter ones; with either, `simhash.tokens` and, when the text contains words of the page's own
+ * URL, `simhash.urlblind` (the fingerprint without them, for soft-404 detection). Params: `shingle`
+ * (words per feature, default 3), `shortTokens` (80).
+ * The crawl's near-duplicate and soft-404 checks (`dedup.mode`, `soft404.enabled`) read these keys.
+ */
+export const simhashParseFilter: ParseFilterFactory = (raw, ctx) => {
+  const p = new Params(ctx.name, raw);
+  const options: FingerprintOptions = {
+    shingle: p.integer('shingle', 3, 1),
+    shortTokens: p.integer('shortTokens', 80, 1),
+  };
+  return {
+    name: ctx.name,
+    needsMainText: true,
+    filter(url, _doc, parse) {
+      const md = parse.metadata;
+      for (const k of [MD.simhash, MD.simhashExact, MD.simhashTokens, MD.simhashUrlBlind]) md.remove(k);
+      const f = fingerprint(parse.mainText ?? parse.text, options, urlTokens(url));
+      md.setValue(f.kind === 'simhash' ? MD.simhash : MD.simhashExact, f.hash);
+      md.setValue(MD.simhashTokens, String(f.tokens));
+      if (f.urlBlind !== undefined) md.setValue(MD.simhashUrlBlind, f.urlBlind);
+    },
+  };
+};

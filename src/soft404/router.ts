@@ -1,0 +1,74 @@
+import type { FetcherSink } from '../fetch/fetcher.js';
+import type { StatusOutcome } from '../fetch/outcomes.js';
+import { ERROR_CAUSE, ERROR_SOURCE, MD } from '../model/keys.js';
+import { hostOf } from './host-profiles.js';
+import type { Prober } from './prober.js';
+import type { HostProfile } from './profile.js';
+import { soft404Redirect } from './profile.js';
+
+export interface RouterDeps {
+  /** Null when soft-404 detection is off: probes then never exist. */
+  readonly prober: Prober | null;
+  readonly profiles: { get(host: string): HostProfile | null | undefined };
+  /** Metadata keys of the response validators, removed from a soft 404. */
+  readonly validators: readonly string[];
+}
+
+const isProbe = (md: { getFirstValue(k: string): string | undefined }) =>
+  md.getFirstValue(MD.soft404Probe) !== undefined;
+
+/**
+ * The fetcher's sink with soft-404 and near-duplicate bookkeeping in front of the crawl's own:
+ * - the answers of probes (metadata `soft404.probe`) go to the prober, never to the status index,
+ *   and a probe's redirect target is not discovered;
+ * - a redirect to the place the host's probes were redirected to is a soft 404: FETCH_ERROR with
+ *   error.cause soft404, and its target is not followed;
+ * - an answer that is not a page any more (404, 5xx, redirect, no answer) loses the marks of a
+ *   near-duplicate or a soft 404 it had (a 304 keeps them: the page is the same).
+ */
+export function routeFetchSink(sink: FetcherSink, deps: RouterDeps): FetcherSink {
+  const redirectWhy = (url: string, target: string | undefined) => {
+    const host = hostOf(url);
+    return host === undefined ? undefined : soft404Redirect(deps.profiles.get(host), url, target);
+  };
+  return {
+    status(o: StatusOutcome) {
+      const md = o.metadata;
+      if (isProbe(md)) {
+        deps.prober?.answered(o.url, o.status, md);
+        return;
+      }
+      if (md.getFirstValue(MD.storeAsIs) !== undefined || o.status === 'FETCHED') return sink.status(o);
+      const copy = md.copy();
+      copy.remove(MD.duplicateOf);
+      copy.remove(MD.duplicateDistance);
+      copy.remove(MD.soft404Evidence);
+      if (o.status === 'REDIRECTION' && deps.prober) {
+        const target = md.getFirstValue(MD.redirTo);
+        const why = redirectWhy(o.url, target);
+        if (why !== undefined) {
+          for (const k of deps.validators) copy.remove(k);
+          copy.setValue(MD.errorCause, ERROR_CAUSE.soft404);
+          copy.setValue(MD.errorSource, ERROR_SOURCE.soft404);
+          copy.setValue(MD.errorMessage, why);
+          copy.setValue(MD.soft404Evidence, why);
+          copy.remove(MD.redirTo);
+          return sink.status({ ...o, status: 'FETCH_ERROR', metadata: copy });
+        }
+        const host = hostOf(o.url);
+        if (host !== undefined && target !== undefined) deps.prober.redirect(host, o.url, target);
+      }
+      return sink.status({ ...o, metadata: copy });
+    },
+    fetched(o) {
+      if (isProbe(o.metadata)) return deps.prober?.fetched(o.url, o.metadata, o.content);
+      return sink.fetched(o);
+    },
+    discovered(source, target, extra) {
+      // A probe's redirect target, or a soft 404's, is not a link to follow; sitemaps still are.
+      const sitemap = extra?.[MD.isSitemap] === 'true';
+      if (!sitemap && (isProbe(source.metadata) || (deps.prober && redirectWhy(source.url, target)))) return;
+      sink.discovered(source, target, extra);
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { article, articleWords } from '../../support/articles.js';
