@@ -222,6 +222,9 @@ writeFileSync(
     `fetchInterval.default: ${REFETCH_MINUTES}`,
     // One line per status update would be most of the log; the outage and worker lines are kept.
     'status.transitions.log: false',
+    // The soak's pages are alike: all indexed, and no soft-404 probes (the checks measure the cluster).
+    'dedup.mode: "off"',
+    'soft404.enabled: false',
     '',
   ].join('\n'),
 );

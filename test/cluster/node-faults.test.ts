@@ -12,6 +12,7 @@ import {
   waitGreen,
 } from '../support/cluster.js';
 import { writeConf } from '../support/crawl.js';
+import { isolationSettings } from '../support/opensearch.js';
 import { page, robots, Site } from '../support/site.js';
 
 /*
@@ -94,7 +95,7 @@ async function prepare(
   const id = `${label}-${randomBytes(3).toString('hex')}`;
   const status = `test-cluster-${id}-status`;
   const content = `test-cluster-${id}-content`;
-  created.push(status, content);
+  created.push(status, content, `test-cluster-${id}-hosts`);
   const conf = writeConf({
     // Every node: a request to a dead one goes to the next.
     'opensearch.addresses': info.addresses.join(','),
@@ -116,6 +117,10 @@ async function prepare(
     'spout.ttl.purgatory': 30,
     'opensearch.status.flushInterval': '100ms',
     'opensearch.indexer.flushInterval': '100ms',
+    // The test pages are alike: every one is indexed (no near-duplicate skipped), and no soft-404
+    // probe adds requests of its own.
+    'dedup.mode': 'off',
+    ...isolationSettings({ status }),
     ...extra,
   });
   const seeds = conf.replace('crawl.yaml', 'seeds.txt');
