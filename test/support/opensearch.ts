@@ -24,12 +24,17 @@ export function hostsIndexOf(names: { status: string }): string {
 }
 
 /**
- * Per-file settings every test config carries: its own hosts index, and soft-404 probes off (they
- * fetch URLs of their own, which tests of other features do not expect; test/integration/dedup
- * turns them on).
+ * Per-file settings every test config carries: its own hosts index, soft-404 probes off (they fetch
+ * URLs of their own, which tests of other features do not expect) and near-duplicates off (test
+ * sites are made of short generated pages that differ by a number, which dedup.mode skip rightly
+ * leaves out of the content index). test/integration/dedup turns each on.
  */
 export function isolationSettings(names: { status: string }): Record<string, unknown> {
-  return { 'opensearch.hosts.index.name': hostsIndexOf(names), 'soft404.enabled': false };
+  return {
+    'opensearch.hosts.index.name': hostsIndexOf(names),
+    'soft404.enabled': false,
+    'dedup.mode': 'off',
+  };
 }
 
 /** A config pointing at the test node with this file's own index names. */

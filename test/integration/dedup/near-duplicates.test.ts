@@ -64,7 +64,12 @@ beforeAll(async () => {
     );
   });
   // A busy machine must not turn slow answers into fetch errors here.
-  conf = writeConf({ ...fastCrawlSettings(names), 'max.fetch.errors': 3, 'http.timeout': 15_000 });
+  conf = writeConf({
+    ...fastCrawlSettings(names),
+    'dedup.mode': 'skip',
+    'max.fetch.errors': 3,
+    'http.timeout': 15_000,
+  });
 });
 
 afterAll(async () => {
