@@ -160,6 +160,8 @@ export async function crawlEndToEnd({
     cores,
     fetched: s.fetched,
     adopted: s.adopted,
+    // Host-ms a host sat without a URL while the index held due URLs of it (few-host profile).
+    idleWithWorkMs: s.idleWithWorkMs ?? Number.NaN,
     byStatus: s.byStatus,
     pagesPerSec: s.fetched / secs,
     // Over the 10-s progress windows: the ramp-up (seeds only) and the tail (the last URLs of each

@@ -29,23 +29,28 @@ export function cpuSeconds(pid) {
 }
 
 /**
- * The pid of the local OpenSearch JVM (the embedded node or a tarball install), if any; with `port`,
- * the embedded node of that port (several may run on one machine).
+ * The pid of the local OpenSearch JVM (the embedded node or a tarball install), if any. On a machine
+ * running several embedded nodes, the one of `port` (scripts/opensearch names its node folder
+ * node-PORT), else of OPENSEARCH_URL's port, is preferred.
  * @param {string | number} [port]
  * @returns {number | undefined}
  */
 export function findOpenSearchPid(port) {
+  const want = port ?? /:(\d+)\/?$/.exec(process.env.OPENSEARCH_URL ?? '')?.[1] ?? '9200';
+  /** @type {number | undefined} */
+  let any;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (port !== undefined && !cmd.includes(`node-${port}`)) continue;
-      if (/java/.test(cmd) && /opensearch/i.test(cmd)) return Number(entry);
+      if (!/java/.test(cmd) || !/opensearch/i.test(cmd)) continue;
+      if (cmd.includes(`/node-${want}\0`)) return Number(entry);
+      if (port === undefined) any ??= Number(entry);
     } catch {
       // the process ended while we looked
     }
   }
-  return undefined;
+  return any;
 }
 
 /**

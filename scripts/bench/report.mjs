@@ -4,12 +4,15 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { feedsSection } from './report-feeds.mjs';
+import { fewHostSection, fewHostTargets } from './report-fewhost.mjs';
+import { monitoringOverhead, monitoringSection } from './report-monitoring.mjs';
+import { renderReport } from './report-render.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
 import { sectionsMarkdown } from './sections.mjs';
 
 /**
  * One profile of the synthetic web as run.mjs runs it.
- * @typedef {{ profile: 'small' | 'large', hosts: number, pages: number, peerMax: number, threadsVariant?: boolean, profileAreas?: boolean, warcVariant?: boolean, workersVariant?: boolean, dedupVariant?: boolean }} ProfileSpec
+ * @typedef {{ profile: 'small' | 'large', hosts: number, pages: number, peerMax: number, threadsVariant?: boolean, profileAreas?: boolean, warcVariant?: boolean, workersVariant?: boolean, monitoringVariant?: boolean, dedupVariant?: boolean }} ProfileSpec
  */
 /** @typedef {import('./crawl.mjs').CrawlResult & { statusDocs: number }} CrawlRun */
 /**
@@ -26,6 +29,7 @@ import { sectionsMarkdown } from './sections.mjs';
  *   threaded: CrawlRun | undefined,
  *   warc: (CrawlRun & { files: number, bytes: number }) | undefined,
  *   workers: CrawlRun | undefined,
+ *   monitoring?: import('./monitoring.mjs').MonitoringResult,
  *   dedupOff?: CrawlRun | undefined,
  *   peer: import('./peer.mjs').PeerResult,
  * }} ProfileResult
@@ -185,7 +189,7 @@ Slowest limit: **${slowest.name}**, ${f0(slowest.rate)} pages/s.
 | crawler rate over the slowest stage limit | ${pct(c.pagesPerSec / slowest.rate)} |
 | crawler rate over the parse-only limit | ${pct(c.pagesPerSec / p.parse.pagesPerSec)} |
 
-${p.areas ? areasSection(p, p.areas) : ''}${p.threaded ? threadedSection(p, p.threaded) : ''}${p.warc ? warcSection(p, p.warc) : ''}${p.workers ? workersSection(c, p.workers) : ''}### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
+${p.areas ? areasSection(p, p.areas) : ''}${p.threaded ? threadedSection(p, p.threaded) : ''}${p.warc ? warcSection(p, p.warc) : ''}${p.workers ? workersSection(c, p.workers) : ''}${p.monitoring ? monitoringSection(p.monitoring) : ''}### Peer: Crawlee ${'`'}CheerioCrawler${'`'}, same web, same concurrency
 
 | figure | crawler | Crawlee | crawler / Crawlee |
 |---|---:|---:|---:|
@@ -270,8 +274,9 @@ first${d.tikaStartedHere ? '' : '; it was already running'}), statuses ${statuse
  * @param {import('./inject.mjs').InjectResult} inject
  * @param {number} cores
  * @param {import('./deep.mjs').DeepResult | undefined} deep
+ * @param {import('./fewhost.mjs').FewHostResult | undefined} fewhost
  */
-function targets(profiles, spout, inject, cores, deep) {
+function targets(profiles, spout, inject, cores, deep, fewhost) {
   const small = profiles.find((p) => p.profile === 'small');
   const large = profiles.find((p) => p.profile === 'large');
   /** @type {(docs: number, form: import('./spout.mjs').QueryForm) => import('./spout.mjs').SpoutRow | undefined} */
@@ -317,6 +322,17 @@ function targets(profiles, spout, inject, cores, deep) {
     }
   }
   rows.push(...throughputTargets(small?.crawl, small?.workers, deep));
+  rows.push(...fewHostTargets(fewhost));
+  const monitoring = small?.monitoring && monitoringOverhead(small.monitoring);
+  if (monitoring) {
+    const share = `${(monitoring.share * 100).toFixed(1)}%`;
+    rows.push([
+      'metrics series and console: crawler CPU per page, on over off',
+      '< 2%',
+      share,
+      monitoring.share < 0.02,
+    ]);
+  }
   const rss = Math.max(...profiles.map((p) => p.crawl.maxRssMb));
   rows.push(['crawler peak RSS', '<= 300 MB', `${f0(rss)} MB`, rss <= 300]);
   rows.push([
@@ -401,6 +417,8 @@ ${q.join('\n')}
  *   spout: readonly import('./spout.mjs').SpoutRow[],
  *   inject: import('./inject.mjs').InjectResult,
  *   deep?: import('./deep.mjs').DeepResult,
+ *   fewhost?: import('./fewhost.mjs').FewHostResult,
+ *   render?: import('./render.mjs').RenderResult,
  *   documents?: import('./documents.mjs').DocumentsResult,
  *   feeds?: import('./feeds.mjs').FeedsResult,
  *   concurrency: number,
@@ -408,7 +426,19 @@ ${q.join('\n')}
  * }} run
  * @returns {string} the Markdown of RESULTS.md
  */
-export function report({ machine, profiles, spout, inject, deep, documents, feeds, concurrency, dedup }) {
+export function report({
+  machine,
+  profiles,
+  spout,
+  inject,
+  deep,
+  fewhost,
+  render,
+  documents,
+  feeds,
+  concurrency,
+  dedup,
+}) {
   const s = profiles[0]?.settings ?? {};
   const settings = Object.entries(s)
     .filter(([k]) => !['opensearch.addresses', 'urlfilters.config.file'].includes(k))
@@ -434,9 +464,11 @@ addresses, each its own "domain"). Everything else is crawler-default.yaml: robo
 and obeyed, pages are parsed with the default parse filters, indexed into the content index, and
 every status is written to OpenSearch and acknowledged before the URL counts as done.
 
-${targets(profiles, spout, inject, machine.cores, deep)}
+${targets(profiles, spout, inject, machine.cores, deep, fewhost)}
 ${profiles.map((p) => profileSection(p, machine.cores)).join('\n')}
 ${deep ? deepSection(deep) : ''}
+${fewhost ? fewHostSection(fewhost) : ''}
+${render ? renderReport(render) : ''}
 ${documents ? documentsSection(documents) : ''}
 ${feeds ? feedsSection(feeds) : ''}
 ${spoutSection(spout)}

@@ -7,9 +7,10 @@
 // end with `crawler run --once`, and crawls it with the peer (Crawlee's CheerioCrawler); the small
 // profile also under the CPU profiler (the per-area breakdown), with WARC output and with two
 // worker processes (--workers 2), and with near-duplicate and soft-404 checks off. Then the deep
-// site (one host found page by page, scripts/bench/deep.mjs) beside Crawlee, PDFs through Apache
-// Tika (scripts/bench/documents.mjs), the feeds profile (scripts/bench/feeds.mjs), the spout query
-// at 100 k and 1 M status documents, and
+// site (one host found page by page, scripts/bench/deep.mjs) beside Crawlee, the few-host
+// documentation site (scripts/bench/fewhost.mjs) beside wget -r and Crawlee, rendering
+// (scripts/bench/render.mjs), PDFs through Apache Tika (scripts/bench/documents.mjs), the feeds
+// profile (scripts/bench/feeds.mjs), the spout query at 100 k and 1 M status documents, and
 // `crawler inject` of a million seed lines.
 //
 // Environment: OPENSEARCH_URL (else the embedded node on 127.0.0.1:9200, started if needed and
@@ -27,9 +28,13 @@ import { dedupOffSettings, dedupQueryBench } from './dedup.mjs';
 import { deepSiteBench } from './deep.mjs';
 import { documentsBench } from './documents.mjs';
 import { feedsBench } from './feeds.mjs';
+import { fewHostBench } from './fewhost.mjs';
 import { injectBench } from './inject.mjs';
+import { monitoringVariant } from './monitoring.mjs';
 import { findOpenSearchPid, runNode } from './proc.mjs';
+import { renderBench } from './render.mjs';
 import { report } from './report.mjs';
+import { monitoringSection } from './report-monitoring.mjs';
 import { simhashBench } from './simhash.mjs';
 import { spoutBench } from './spout.mjs';
 
@@ -53,6 +58,10 @@ import { spoutBench } from './spout.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const quick = process.env.BENCH_QUICK === '1';
+/** BENCH_ONLY=monitoring (npm run bench:monitoring): the small profile's monitoring variant alone. */
+const ONLY = process.env.BENCH_ONLY;
+/** Pairs of monitoring on/off runs (BENCH_MONITORING_PAIRS). */
+const MONITORING_PAIRS = Number(process.env.BENCH_MONITORING_PAIRS ?? (quick ? 1 : 2));
 const CONCURRENCY = 50;
 /** Seconds of the small crawl run again under the CPU profiler, for the breakdown by area. */
 const PROFILE_SECS = quick ? 15 : 45;
@@ -67,6 +76,7 @@ const PROFILES = quick
         profileAreas: true,
         warcVariant: true,
         workersVariant: true,
+        monitoringVariant: true,
         dedupVariant: true,
       },
       { profile: 'large', hosts: 5, pages: 100, peerMax: 200 },
@@ -82,6 +92,7 @@ const PROFILES = quick
         profileAreas: true,
         warcVariant: true,
         workersVariant: true,
+        monitoringVariant: true,
         dedupVariant: true,
       },
       { profile: 'large', hosts: 20, pages: 150, peerMax: 500 },
@@ -183,7 +194,14 @@ async function profileRun(p, os) {
     await clearIndices();
     return { ...r, statusDocs };
   }
+  const monitoring = () => {
+    say(`monitoring on vs off (metrics series and console), ${MONITORING_PAIRS} pairs`);
+    const clear = () => os.client.indices.delete({ index: 'bench-metrics-*', ignore_unavailable: true });
+    return monitoringVariant({ endToEnd, dir, root, confOptions, pairs: MONITORING_PAIRS, log: say, clear });
+  };
   try {
+    // npm run bench:monitoring: nothing else.
+    if (ONLY === 'monitoring') return /** @type {ProfileResult} */ ({ ...p, monitoring: await monitoring() });
     say('stage limit: undici fetch only');
     const fetch = await stage('fetch', { web: webSpec, concurrency: CONCURRENCY });
     say(`  ${fetch.pagesPerSec.toFixed(0)} pages/s`);
@@ -241,6 +259,7 @@ async function profileRun(p, os) {
       say('end to end again with --workers 2 (two worker processes, half of the status shards each)');
       workers = await endToEnd(conf.path, { args: ['--workers', '2'] });
     }
+    const monitored = p.monitoringVariant ? await monitoring() : undefined;
     let dedupOff;
     if (p.dedupVariant) {
       say('end to end again with near-duplicate and soft-404 checks off (the main crawl has them on)');
@@ -268,6 +287,7 @@ async function profileRun(p, os) {
       threaded,
       warc,
       workers,
+      ...(monitored ? { monitoring: monitored } : {}),
       dedupOff,
       peer,
     };
@@ -277,6 +297,16 @@ async function profileRun(p, os) {
 }
 
 const os = await opensearch();
+if (ONLY === 'monitoring') {
+  try {
+    const r = await profileRun(/** @type {ProfileSpec} */ (PROFILES[0]), os);
+    if (r.monitoring) console.log(`\n${monitoringSection(r.monitoring)}`);
+  } finally {
+    await os.client.close();
+    if (os.startedHere) execFileSync(join(root, 'scripts/opensearch'), ['stop'], { stdio: 'inherit' });
+  }
+  process.exit(0);
+}
 try {
   const profiles = [];
   for (const p of PROFILES) profiles.push(await profileRun(p, os));
@@ -289,6 +319,21 @@ try {
     politePages: quick ? 6 : 15,
     log: say,
   });
+  // The few-host site beside wget and Crawlee (scripts/bench/fewhost.mjs).
+  const common = {
+    root,
+    opensearchUrl: os.url,
+    client: os.client,
+    pids: { opensearch: findOpenSearchPid() },
+  };
+  const fewhost = await fewHostBench({
+    ...common,
+    sections: quick ? 5 : 20,
+    pages: quick ? 20 : 50,
+    log: say,
+  });
+  // Rendering (render.mjs): an app host beside plain hosts, against Crawlee's PlaywrightCrawler.
+  const render = await renderBench({ root, opensearchUrl: os.url, client: os.client, quick, log: say });
   say('documents: PDFs through Apache Tika (scripts/bench/documents.mjs)');
   const documents = await documentsBench({
     root,
@@ -352,6 +397,8 @@ try {
     spout,
     inject,
     deep,
+    fewhost,
+    render,
     documents,
     feeds,
     concurrency: CONCURRENCY,

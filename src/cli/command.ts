@@ -42,3 +42,9 @@ export class UsageError extends Error {
     super(`usage: ${usage}`);
   }
 }
+
+/**
+ * Thrown for input the command cannot use before doing anything (a file that does not exist, a seed
+ * that is not a URL): its message on one line, exit 2, the same for every command.
+ */
+export class InputError extends Error {}

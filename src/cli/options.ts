@@ -30,3 +30,13 @@ export function formatOptions(options: Readonly<Record<string, OptionSpec>>): st
   const width = Math.max(...rows.map(([f]) => f.length)) + 2;
   return rows.map(([f, d]) => `  ${f.padEnd(width)}${d}`).join('\n');
 }
+
+/** The levels --log-level and LOG_LEVEL accept (pino's, of which "fatal" is kept for compatibility). */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+/** Why the log level given cannot be used (the option wins over LOG_LEVEL), or undefined. */
+export function logLevelProblem(option: string | undefined, env: string | undefined): string | undefined {
+  const [what, value] = option !== undefined ? ['--log-level', option] : ['LOG_LEVEL', env];
+  if (value === undefined || (LOG_LEVELS as readonly string[]).includes(value)) return undefined;
+  return `${what} "${value}" is not a log level; use one of ${LOG_LEVELS.filter((l) => l !== 'fatal').join(', ')}`;
+}

@@ -4,11 +4,12 @@ import type { Config } from '../config/schema.js';
 import { clusterFailure } from '../opensearch/failures.js';
 import { ConfigError, CrawlerError, errorMessage } from '../util/errors.js';
 import { createLogger } from '../util/log.js';
-import { type Command, type OptionSpec, type ParsedValues, UsageError } from './command.js';
+import { type Command, InputError, type OptionSpec, type ParsedValues, UsageError } from './command.js';
 import { configCommand } from './commands/config.js';
 import { demoCommand } from './commands/demo.js';
 import { initCommand } from './commands/init.js';
 import { injectCommand } from './commands/inject.js';
+import { opensearchCommand } from './commands/opensearch.js';
 import { resetErrorsCommand } from './commands/reset-errors.js';
 import { runCommand } from './commands/run.js';
 import { statsCommand } from './commands/stats.js';
@@ -16,7 +17,7 @@ import { topologyCommand } from './commands/topology.js';
 import { urlCommand } from './commands/url.js';
 import { warcCommand } from './commands/warc.js';
 import { EXIT, EXIT_HELP } from './exit.js';
-import { formatOptions, GLOBAL_OPTIONS } from './options.js';
+import { formatOptions, GLOBAL_OPTIONS, logLevelProblem } from './options.js';
 
 const COMMANDS: readonly Command[] = [
   demoCommand,
@@ -29,6 +30,7 @@ const COMMANDS: readonly Command[] = [
   topologyCommand,
   configCommand,
   warcCommand, // WARC output
+  opensearchCommand,
 ];
 
 function mainHelp(): string {
@@ -44,8 +46,10 @@ function mainHelp(): string {
     'Options for every command:',
     formatOptions(GLOBAL_OPTIONS),
     '',
-    'Environment: OPENSEARCH_URL, OPENSEARCH_USERNAME, OPENSEARCH_PASSWORD, LOG_LEVEL.',
-    'With no OPENSEARCH_URL and nothing on 127.0.0.1:9200, the embedded node (scripts/opensearch) is started.',
+    'Environment: OPENSEARCH_URL, OPENSEARCH_USERNAME, OPENSEARCH_PASSWORD, OPENSEARCH_PORT, LOG_LEVEL.',
+    'With no OPENSEARCH_URL (nor opensearch.addresses) and nothing on 127.0.0.1:OPENSEARCH_PORT (9200),',
+    'the embedded node (scripts/opensearch) is started; it stays up until "crawler opensearch stop".',
+    'Loopback and private addresses are not crawled unless http.filter.ipaddress.exclude allows them.',
     'Run "crawler <command> --help" for the options of a command.',
     '',
     EXIT_HELP,
@@ -120,9 +124,13 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     out(commandHelp(command));
     return 0;
   }
-  const log = createLogger(
-    (parsed.values['log-level'] as string | undefined) ?? process.env.LOG_LEVEL ?? 'info',
-  );
+  const envLevel = process.env.LOG_LEVEL || undefined;
+  const levelProblem = logLevelProblem(parsed.values['log-level'] as string | undefined, envLevel);
+  if (levelProblem) {
+    io.err(`crawler ${name}: ${levelProblem}`);
+    return EXIT.usage;
+  }
+  const log = createLogger((parsed.values['log-level'] as string | undefined) ?? envLevel ?? 'info');
   let cached: Config | undefined;
   const config = (): Config => {
     if (cached) return cached;
@@ -138,7 +146,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   try {
     return await command.run({ values: parsed.values, positionals: parsed.positionals, config, log, out });
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof InputError) {
       io.err(`crawler ${name}: ${e.message}`);
       return EXIT.usage;
     }

@@ -12,7 +12,8 @@ export type Kind =
   | 'boolean'
   | 'enum'
   | 'stringList'
-  | 'duration';
+  | 'duration'
+  | 'structured';
 
 interface Base<K extends Kind, T> {
   readonly kind: K;
@@ -45,7 +46,14 @@ export interface StringListKey extends Base<'stringList', readonly string[]> {
 /** A duration: a number of milliseconds, or a string such as "5s", "500ms", "2m", "1h". */
 export interface DurationKey extends Base<'duration', number> {}
 
+/**
+ * A YAML structure (a list of mappings, say) that its role checks itself at start-up, with messages
+ * that name the key: for StormCrawler keys such as protocol.delegator.config.
+ */
+export interface StructuredKey extends Base<'structured', unknown> {}
+
 export type KeyDef =
+  | StructuredKey
   | StringKey
   | NumberKey
   | IntegerKey
@@ -97,6 +105,11 @@ export const list = (d: readonly string[], doc: string, split: RegExp = / *, */)
   split,
 });
 export const duration = (d: number, doc: string): DurationKey => ({ kind: 'duration', default: d, doc });
+export const structured = (d: unknown, doc: string): StructuredKey => ({
+  kind: 'structured',
+  default: d,
+  doc,
+});
 
 /**
  * Keys that are families rather than single names, e.g. `fetchInterval.FETCHED.isFeed=true` or
@@ -184,6 +197,8 @@ export function coerce(def: KeyDef | PatternDef, value: unknown): Coerced {
       if (Array.isArray(value) && value.every((v) => ['string', 'number', 'boolean'].includes(typeof v)))
         return { ok: true, value: value.map(String) };
       return fail('a list of strings (or one comma-separated string)');
+    case 'structured':
+      return { ok: true, value };
     case 'duration': {
       const ms = parseDuration(value);
       return ms === undefined

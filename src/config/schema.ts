@@ -4,9 +4,12 @@ import { daemonKeys } from './keys/daemon.js';
 import { dedupKeys } from './keys/dedup.js';
 import { fetcherKeys } from './keys/fetcher.js';
 import { filterKeys } from './keys/filters.js';
+import { leaseKeys } from './keys/lease.js';
+import { monitoringKeys } from './keys/monitoring.js';
 import { opensearchKeys } from './keys/opensearch.js';
 import { parseKeys } from './keys/parse.js';
 import { protocolKeys } from './keys/protocol.js';
+import { renderKeys } from './keys/render.js';
 import { rulesKeys } from './keys/rules.js';
 import { tikaKeys } from './keys/tika.js';
 import { warcKeys } from './keys/warc.js';
@@ -22,6 +25,9 @@ export const KEYS = {
   ...filterKeys,
   ...parseKeys,
   ...warcKeys,
+  ...renderKeys,
+  ...monitoringKeys,
+  ...leaseKeys,
   ...dedupKeys,
   ...tikaKeys,
 } as const satisfies Record<string, KeyDef>;

@@ -19,7 +19,7 @@ import {
   refusal,
   type StatusOutcome,
 } from './outcomes.js';
-import type { FetchItem, FetchProtocol, RobotsSource } from './ports.js';
+import type { FetchFlow, FetchItem, FetchProtocol, RobotsSource } from './ports.js';
 import { type QueueMode, queueKey, type Resolve } from './queue-key.js';
 import { FetchQueues, type QueueOverrides, type QueueSettings } from './queues.js';
 
@@ -66,6 +66,10 @@ export interface FetcherDeps {
   /** WARC output: every HTTP answer is archived (and awaited) before it goes on. */
   readonly archive?: Archive;
   readonly log?: HostLog;
+  /** Told when URLs leave the queues and when a queue runs dry (the source keeps hosts supplied). */
+  readonly flow?: FetchFlow;
+  /** Told every HTTP answer's status code and loading time (metrics). Must not throw. */
+  readonly onResponse?: (statusCode: number, loadingTimeMs: number) => void;
 }
 
 function overridesOf(md: Metadata): QueueOverrides {
@@ -99,8 +103,17 @@ export class Fetcher {
   private expiryTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly waiters: (() => void)[] = [];
+  /** Entries of http.filter.ipaddress.exclude whose refusal was logged (see warnBlocked). */
+  private readonly blockedWarned = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   private submitting = 0;
+  /**
+   * Each page being fetched: its queue and the failed answers its own requests got, kept only for a
+   * protocol that reports them (rendering).
+   */
+  private readonly fetching:
+    | Map<string, { key: string; failed: [number | undefined, number | undefined][] }>
+    | undefined;
 
   constructor(
     private readonly options: FetcherOptions,
@@ -113,9 +126,18 @@ export class Fetcher {
       clock: deps.clock,
       ...(deps.log ? { log: deps.log } : {}),
       defer: (item, d) => this.defer(item, d),
-      released: () => this.waiters.shift()?.(),
+      released: (item) => {
+        deps.flow?.left(item);
+        this.waiters.shift()?.();
+      },
     });
     this.pool = new PQueue({ concurrency: options.threads });
+    if (deps.protocol.reportTo) {
+      this.fetching = new Map();
+      deps.protocol.reportTo({
+        answered: (page, url, code, ra) => this.subrequestAnswered(page, url, code, ra),
+      });
+    }
     if (options.queueTimeoutMs >= 0) {
       this.expiryTimer = setInterval(
         () => this.expire(),
@@ -142,6 +164,21 @@ export class Fetcher {
     return this.queues.queued + this.submitting;
   }
 
+  /** URLs queued, being submitted or in fetch: what fetcher.max.urls.in.queues bounds. Cheap. */
+  get holding(): number {
+    return this.queues.queued + this.submitting + this.queues.inFlight;
+  }
+
+  /**
+   * How many URLs a queue may fetch within `ms` at its politeness: Infinity without a delay, else
+   * its threads times the fetches its delay allows (the next one at once, then one per delay).
+   */
+  pace(key: string, ms: number): number {
+    const delay = this.queues.currentDelayOf(key);
+    if (delay <= 0) return Number.POSITIVE_INFINITY;
+    return this.queues.threadsOf(key) * (Math.floor(ms / delay) + 1);
+  }
+
   /**
    * Queues a URL; resolves once it is accepted. While `fetcher.max.urls.in.queues` URLs are queued or
    * in fetch, it waits: that is the backpressure that makes the spout slow down. `first` puts it next
@@ -149,6 +186,7 @@ export class Fetcher {
    */
   async submit(item: FetchItem, options: { readonly first?: boolean } = {}): Promise<void> {
     this.submitting++;
+    let queued = false;
     try {
       const max = this.options.maxUrlsInQueues;
       while (max >= 0 && this.queues.queued + this.queues.inFlight >= max) {
@@ -179,9 +217,11 @@ export class Fetcher {
         return;
       }
       this.queues.add(key, item, overridesOf(item.metadata), options.first);
+      queued = true;
       this.pump();
     } finally {
       this.submitting--;
+      if (!queued) this.deps.flow?.left(item);
       this.checkIdle();
     }
   }
@@ -237,7 +277,8 @@ export class Fetcher {
   }
 
   private async process(key: string, item: FetchItem, enqueuedAt: number): Promise<void> {
-    const { sink, clock } = this.deps;
+    const { sink, clock, flow } = this.deps;
+    flow?.left(item);
     let asap = false;
     const started = clock.now();
     try {
@@ -273,8 +314,10 @@ export class Fetcher {
         return;
       }
       if (decision.kind === 'set') this.queues.setCrawlDelay(key, decision.delayMs);
+      this.fetching?.set(item.url, { key, failed: [] });
       const response = await this.deps.protocol.fetch(item.url, md);
       const code = response.statusCode;
+      this.deps.onResponse?.(code, response.loadingTimeMs);
       if (code === 429 || code >= 500) {
         const retryAfter =
           code === 429 || code === 503
@@ -284,6 +327,9 @@ export class Fetcher {
       } else {
         this.hosts.success(key, `HTTP ${code}`);
       }
+      // After the page's own answer, which would otherwise undo them at once.
+      if (this.fetching)
+        for (const [c, ra] of this.fetching.get(item.url)!.failed) this.hosts.subrequest(key, c, ra);
       const outcome = outcomeOfResponse({
         url: item.url,
         metadata: md,
@@ -309,15 +355,51 @@ export class Fetcher {
     } catch (e) {
       if (e instanceof FetchException && e.kind === 'blockedAddress') {
         asap = true;
+        this.warnBlocked(errorMessage(e));
         sink.status(refusal(item.url, item.metadata, ERROR_CAUSE.blockedAddress, errorMessage(e)));
       } else if (!this.hosts.noAnswer(key, item, e, started)) {
         sink.status(outcomeOfException(item.url, item.metadata, fetchExceptionOf(e)));
       }
     } finally {
+      this.fetching?.delete(item.url);
       this.queues.finish(key, asap);
+      if (flow) {
+        const at = this.queues.idleFrom(key);
+        if (at !== undefined) flow.drained(item, at);
+      }
       this.waiters.shift()?.();
       this.checkIdle();
     }
+  }
+
+  /**
+   * A rendered page's request to its own host that failed (429, 5xx, no answer) counts in that
+   * host's health (host-reactions.ts), once the page's own answer is recorded.
+   */
+  private subrequestAnswered(page: string, url: string, code: number | undefined, retryAfter?: string): void {
+    if (code !== undefined && code !== 429 && code < 500) return;
+    const entry = this.fetching?.get(page);
+    if (entry === undefined) return;
+    let same: boolean;
+    try {
+      same = new URL(page).hostname === new URL(url).hostname;
+    } catch {
+      return;
+    }
+    if (!same) return;
+    const ra = code === 429 || code === 503 ? retryAfterMs(retryAfter, this.deps.clock.now()) : undefined;
+    entry.failed.push([code, ra]);
+  }
+
+  /**
+   * The address filter's refusal, with the key's value that allows it, once per entry of the key
+   * that refused (a crawl that meets one loopback host usually meets many).
+   */
+  private warnBlocked(message: string): void {
+    const entry = /\(entry "([^"]*)"\)/.exec(message)?.[1] ?? message;
+    if (this.blockedWarned.has(entry)) return;
+    this.blockedWarned.add(entry);
+    this.deps.log?.info({ entry }, message);
   }
 
   /** Puts a URL back unfetched: one status event, as described on the class. */
@@ -340,6 +422,7 @@ export class Fetcher {
         cause: DEFER_CAUSE.queueTimeout,
         message: `waited more than ${seconds(timeout)} in its queue (fetcher.timeout.queue)`,
       });
+      this.deps.flow?.left(item);
       this.waiters.shift()?.();
     }
     this.checkIdle();

@@ -20,7 +20,7 @@ export interface HostReactionsDeps {
   /** Puts a URL back unfetched (the fetcher's one status event for it). */
   readonly defer: (item: FetchItem, d: Omit<Deferral, 'now'> | Pause) => void;
   /** A queued URL left the queues without a fetch: room for the next submit. */
-  readonly released: () => void;
+  readonly released: (item: FetchItem) => void;
 }
 
 /**
@@ -82,8 +82,8 @@ export class HostReactions {
    */
   noAnswer(key: string, item: FetchItem, e: unknown, started: number): boolean {
     const kind = e instanceof FetchException ? e.kind : undefined;
-    // An abort is ours (shutdown), not the host's.
-    if (kind === 'aborted') return false;
+    // An abort is ours (shutdown), not the host's; so is a browser that failed to render.
+    if (kind === 'aborted' || kind === 'render') return false;
     const health = this.d.queues.healthOf(key);
     if (!health) return false;
     const reason = fetchExceptionOf(e);
@@ -107,6 +107,28 @@ export class HostReactions {
       },
     );
     return true;
+  }
+
+  /**
+   * An answer to a request of the host's own page while it was rendered (src/render): a 429 or
+   * 5xx (or none at all) counts against the host as a fetch would, a Retry-After pauses it; the page
+   * itself is not deferred, it was answered already. Other answers change nothing.
+   */
+  subrequest(key: string, code: number | undefined, retryAfter: number | undefined): void {
+    if (code !== undefined && code !== 429 && code < 500) return;
+    const health = this.d.queues.healthOf(key);
+    if (!health) return;
+    const now = this.d.clock.now();
+    const reason =
+      code === undefined
+        ? 'no answer to a request of a rendered page'
+        : `HTTP ${code} to a request of a rendered page`;
+    const seedMs = this.d.queues.seedOf(key);
+    const change =
+      retryAfter !== undefined && retryAfter <= this.d.policy.maxRetryAfterMs
+        ? health.retryAfter({ now, startedAt: now, seedMs, retryAfterMs: retryAfter, reason })
+        : health.failure({ now, startedAt: now, seedMs, unreachable: false, reason });
+    this.changed(key, change, reason);
   }
 
   /**
@@ -155,7 +177,7 @@ export class HostReactions {
     if (paused) {
       for (const { item } of this.d.queues.drain(key)) {
         this.d.defer(item, paused);
-        this.d.released();
+        this.d.released(item);
       }
     }
     if (!log) return;

@@ -12,6 +12,8 @@ export interface ResponseView {
   readonly loadingTimeMs: number;
   /** Why the body was cut, when it was (`http.trimmed`). */
   readonly trimmed?: string;
+  /** Keys the protocol sets in the URL's metadata, unprefixed (a render's `render.*`). */
+  readonly metadata?: Readonly<Record<string, string>>;
 }
 
 /** A status event for the status updater. Outlinks (a redirect target) travel with it. */
@@ -65,6 +67,7 @@ export function mergedMetadata(c: ResponseContext): Metadata {
     md.setValue(MD.trimmed, 'true');
     md.setValue(MD.trimmedReason, c.response.trimmed);
   }
+  if (c.response.metadata) for (const [k, v] of Object.entries(c.response.metadata)) md.setValue(k, v);
   return md;
 }
 

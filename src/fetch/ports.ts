@@ -9,6 +9,25 @@ export interface FetchItem {
   readonly metadata: Metadata;
   /** Its status before this fetch, when known (for the transition log and released URLs). */
   readonly status?: Status;
+  /** Its status document's key (host, domain or IP: the source's unit of work), when known. */
+  readonly key?: string;
+}
+
+/**
+ * What the fetcher tells of its queues, for the source to keep each host supplied (FetcherDeps.flow).
+ * Both are called synchronously and must not throw.
+ */
+export interface FetchFlow {
+  /**
+   * A submitted URL left the fetcher's hands before a fetch: its fetch starts, or it went back
+   * unfetched (refused, deferred, expired). Exactly once per submitted URL.
+   */
+  left(item: FetchItem): void;
+  /**
+   * The queue of `item` (its last URL) has nothing queued and nothing in fetch: it could fetch again
+   * from `at` (its politeness delay or its host's pause over).
+   */
+  drained(item: FetchItem, at: number): void;
 }
 
 /** What the fetcher needs of the HTTP protocol. It never follows redirects and never retries. */
@@ -23,6 +42,21 @@ export interface FetchProtocol {
     url: string,
     metadata: Metadata,
   ): Promise<ResponseView & { readonly content: Buffer; readonly exchange?: Exchange }>;
+  /**
+   * For a protocol that makes requests of its own while fetching a page (rendering, src/render):
+   * called once by the fetcher with where to report their answers, so that they count in the
+   * health of the page's host.
+   */
+  reportTo?(sink: SubrequestSink): void;
+}
+
+/** Where a protocol reports the answers to the requests it made for a page (see `reportTo`). */
+export interface SubrequestSink {
+  /**
+   * `pageUrl` (being fetched now) made a request to `url`, answered with `code`, or with none
+   * (undefined); `retryAfter` is that answer's Retry-After header.
+   */
+  answered(pageUrl: string, url: string, code: number | undefined, retryAfter?: string): void;
 }
 
 /** robots.txt could not be read: the URL is disallowed for now, to be tried again later. */

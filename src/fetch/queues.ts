@@ -159,6 +159,27 @@ export class FetchQueues<T> {
     return q.health;
   }
 
+  /**
+   * When a queue with nothing queued and nothing in fetch may fetch again (now, for a queue already
+   * forgotten); undefined while it has URLs queued or in fetch.
+   */
+  idleFrom(key: string): number | undefined {
+    const q = this.queues.get(key);
+    const now = this.clock.now();
+    if (!q) return now;
+    if (pending(q) > 0 || q.inProgress > 0) return undefined;
+    return Math.max(now, q.nextFetchTime);
+  }
+
+  /** Concurrent fetches a queue allows (fetcher.threads.per.queue, or its override). */
+  threadsOf(key: string): number {
+    const q = this.queues.get(key);
+    if (q) return q.health && q.health.state !== 'ok' ? 1 : q.maxThreads;
+    return (
+      this.settings.maxThreadsRules.find((r) => r.regex.test(key))?.threads ?? this.settings.threadsPerQueue
+    );
+  }
+
   /** The health of a queue's host if it has one (a host that never failed has none). */
   existingHealthOf(key: string): HostHealth | undefined {
     return this.queues.get(key)?.health;

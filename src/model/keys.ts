@@ -117,6 +117,17 @@ export const MD = {
   warcDate: 'warc.date',
   warcDigest: 'warc.digest',
 
+  // --- Rendering (src/render): set on pages rendered in a browser, describing that render ---
+  /** "playwright" or "http": how this URL is fetched, whatever the rules and the adaptive choice say. */
+  fetchWith: 'fetch.with',
+  /** `rendered`, `timeout` (the DOM so far was kept) or `failed` (a sample that could not render). */
+  renderOutcome: 'render.outcome',
+  /** Why it was rendered: `fetch.with`, `rule:<id>`, `host` (its host's decision) or `sample`. */
+  renderReason: 'render.reason',
+  /** Requests of the page fetched for it, and refused (type, cap, URL or address filter). */
+  renderSubrequests: 'render.subrequests',
+  renderRefused: 'render.subrequests.refused',
+
   // --- Written by the parse filters (their default `key` params) ---
   domain: 'domain',
   format: 'format',

@@ -44,7 +44,8 @@ export interface ReasonInput {
  * 1. `deferred: <defer.cause>` or `as-is`: the event carried `status.store.as.is.with.nextfetchdate`;
  * 2. `discovered`: a DISCOVERED event (no fetch happened);
  * 3. `maxFetchErrors: <evidence>`: this FETCH_ERROR was the last one allowed, evidence as in 5–6;
- * 4. for ERROR, `error.cause` (`robots.txt`, `crawl_delay`, `malformed URL`, a parser's cause...);
+ * 4. for ERROR, `error.cause` (`robots.txt`, `crawl_delay`, `malformed URL`, a parser's cause...),
+ *    with the key that decides it when one does (`blocked address (http.filter.ipaddress.exclude)`);
  * 5. for FETCH_ERROR and ERROR, `fetch.exception` (e.g. `Socket timeout fetching`): an exception
  *    comes with the metadata from before the fetch, whose `fetch.statusCode` may be stale;
  * 6. `HTTP <fetch.statusCode>`;
@@ -66,9 +67,14 @@ export function transitionReason(input: ReasonInput): string {
     return evidence ? `${ERROR_CAUSE.maxFetchErrors}: ${evidence}` : ERROR_CAUSE.maxFetchErrors;
   }
   const cause = md.getFirstValue(MD.errorCause);
-  if (status === 'ERROR' && cause) return cause;
+  if (status === 'ERROR' && cause) return cause in DECIDED_BY ? `${cause} (${DECIDED_BY[cause]})` : cause;
   return evidence ?? cause ?? 'unspecified';
 }
+
+/** The setting that decides an error cause, named in the reason so that the fix is where it shows. */
+const DECIDED_BY: Readonly<Record<string, string>> = {
+  [ERROR_CAUSE.blockedAddress]: 'http.filter.ipaddress.exclude',
+};
 
 /** One line for humans: `<url> <previous> -> <status> (<reason>), next <date|never>[, delete]`. */
 export function formatTransition(r: TransitionRecord): string {

@@ -14,7 +14,13 @@ export interface BulkAction {
 }
 
 export type BulkResult =
-  | { readonly ok: true; readonly status: number; readonly result: string }
+  | {
+      readonly ok: true;
+      readonly status: number;
+      readonly result: string;
+      /** The document's version after the write (absent for a 409 on create, a delete). */
+      readonly version?: number;
+    }
   | {
       readonly ok: false;
       readonly status: number;
@@ -50,6 +56,8 @@ export interface BulkWriterOptions {
    * answer (the other items of the bulk are written) rather than a request that timed out.
    */
   readonly shardWaitMs?: number;
+  /** Told the duration in ms of each bulk request OpenSearch answered (metrics). */
+  readonly onRequest?: (ms: number) => void;
 }
 
 interface Pending {
@@ -61,7 +69,7 @@ interface Pending {
   settle(r: BulkResult): void;
 }
 
-const BULK_FILTER_PATH = ['items.*.status', 'items.*.error.type', 'items.*.error.reason'];
+const BULK_FILTER_PATH = ['items.*.status', 'items.*._version', 'items.*.error.type', 'items.*.error.reason'];
 
 const TEMPORARY = (status: number) => status === 429 || status >= 500;
 
@@ -99,7 +107,7 @@ export class BulkWriter {
   constructor(
     private readonly client: Client,
     private readonly options: BulkWriterOptions,
-    clock: Clock,
+    private readonly clock: Clock,
     log: Logger,
     /** Shared with the other parts that talk to the cluster, so an outage is logged once. */
     outage?: ClusterOutage,
@@ -231,13 +239,16 @@ export class BulkWriter {
         try {
           const body = `${batch.map((p) => p.line).join('\n')}\n`;
           // A prepared NDJSON string passes through the client unchanged. Only the item statuses
-          // and errors are read: the rest of each item (index, id, version, shards...) is not sent.
+          // and errors are read (and versions, which tell the spout when an update became
+          // searchable): the rest of each item (index, id, shards...) is not sent.
           const wait = this.options.shardWaitMs;
+          const sent = this.clock.now();
           const res = await this.client.bulk({
             body: body as never,
             filter_path: BULK_FILTER_PATH,
             ...(wait === undefined ? {} : { timeout: `${wait}ms` }),
           });
+          this.options.onRequest?.(this.clock.now() - sent);
           this.outage.up();
           this.settleItems(batch, res.body.items as unknown as Record<string, ItemResponse>[]);
           return;
@@ -282,7 +293,12 @@ export class BulkWriter {
         this.waitingForShards.add(p);
         retry.push(p);
       } else if (status < 300 || (status === 409 && p.action.op === 'create')) {
-        p.settle({ ok: true, status, result: item.result ?? (status === 409 ? 'exists' : 'ok') });
+        const result = item.result ?? (status === 409 ? 'exists' : 'ok');
+        p.settle(
+          status < 300 && item._version !== undefined
+            ? { ok: true, status, result, version: item._version }
+            : { ok: true, status, result },
+        );
       } else if (status === 404 && p.action.op === 'delete') {
         p.settle({ ok: true, status, result: 'not_found' });
       } else if (TEMPORARY(status) && ++p.attempts < this.options.maxAttempts) {
@@ -338,6 +354,7 @@ export class BulkWriter {
 
 interface ItemResponse {
   status: number;
+  _version?: number;
   result?: string;
   error?: { type: string; reason: string };
 }

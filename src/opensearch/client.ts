@@ -1,15 +1,11 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { ClusterError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { OPENSEARCH_SCRIPT } from './paths.js';
+import { embeddedUrl, occupiedMessage, startEmbedded, startingMessage, whoAnswers } from './embedded.js';
 
 /** Which set of connection settings: StormCrawler's `opensearch.<type>.*` falling back to `opensearch.*`. */
 export type ConnectionType = 'status' | 'indexer' | 'transitions';
-
-export const EMBEDDED_URL = 'http://127.0.0.1:9200';
 
 export interface Connection {
   readonly client: Client;
@@ -46,8 +42,13 @@ const SNIFF_INTERVAL_MS = 5 * 60_000;
 
 export function addressesFor(config: Config, type: ConnectionType): string[] {
   const own = typed(config, type, 'addresses');
+  // Nothing configured: the embedded node's address, whose port OPENSEARCH_PORT sets.
   const list =
-    own !== undefined ? own.split(/ *[;,] */).filter(Boolean) : [...config['opensearch.addresses']];
+    own !== undefined
+      ? own.split(/ *[;,] */).filter(Boolean)
+      : config.origin.has('opensearch.addresses')
+        ? [...config['opensearch.addresses']]
+        : [embeddedUrl()];
   return list.map(normaliseAddress);
 }
 
@@ -102,11 +103,11 @@ async function probe(conn: Connection): Promise<ProbeFailure | undefined> {
   }
 }
 
-const run = promisify(execFile);
-
 /**
- * Returns a client whose cluster answers. With no cluster configured and nothing on 127.0.0.1:9200,
- * starts the project's own node through scripts/opensearch (the embedded default) and logs one line.
+ * Returns a client whose cluster answers. With no cluster configured, only the crawler's own node
+ * is used on 127.0.0.1:OPENSEARCH_PORT (9200 by default): started through scripts/opensearch when
+ * nothing answers there (one log line says so and how to stop it), refused with what answers
+ * instead when the port is taken by something else.
  */
 export async function connect(
   config: Config,
@@ -115,38 +116,33 @@ export async function connect(
 ): Promise<Connection> {
   const conn = createClient(config, type);
   const problem = await probe(conn);
-  if (problem === undefined) return conn;
-  // A node that refuses our credentials is running: starting another one cannot help.
-  if (embeddedAllowed(config) && conn.url === EMBEDDED_URL && problem.kind === 'unreachable') {
-    log.info(
-      `no OpenSearch answers at ${EMBEDDED_URL} and OPENSEARCH_URL is unset: starting the embedded node (scripts/opensearch start, data in .opensearch/)`,
-    );
-    try {
-      await run(OPENSEARCH_SCRIPT, ['start'], {
-        env: { ...process.env, OPENSEARCH_PORT: '9200' },
-        timeout: 600_000,
-      });
-    } catch (e) {
-      const out =
-        (e as { stderr?: string; stdout?: string }).stderr || (e as { stdout?: string }).stdout || '';
-      throw new ClusterError(
-        'EMBEDDED_START_FAILED',
-        `could not start the embedded OpenSearch with ${OPENSEARCH_SCRIPT} start: ${out.trim().split('\n').slice(-5).join(' | ') || errorMessage(e)}; ` +
-          'it needs Java 17 and Maven (for the first download), or set OPENSEARCH_URL to a running cluster',
-      );
-    }
-    const again = await probe(conn);
-    if (again === undefined) return conn;
+  if (!usesEmbedded(config, conn.url)) {
+    if (problem === undefined) return conn;
     throw new ClusterError(
       'CLUSTER_UNREACHABLE',
-      `the embedded OpenSearch at ${conn.url} started but does not answer: ${again.message}`,
+      `cannot reach OpenSearch at ${conn.url}: ${problem.message}. ` +
+        (problem.kind === 'credentials'
+          ? ''
+          : 'Start the cluster, or point OPENSEARCH_URL (or opensearch.addresses) at a running one; scripts/opensearch start runs a local node.'),
     );
   }
+  const occupant = await whoAnswers(conn.url);
+  if (occupant.kind === 'ours' && problem === undefined) return conn;
+  if (occupant.kind !== 'ours' && occupant.kind !== 'nothing') {
+    await conn.client.close();
+    throw new ClusterError('PORT_TAKEN', occupiedMessage(occupant));
+  }
+  log.info(startingMessage());
+  await startEmbedded();
+  const again = await probe(conn);
+  if (again === undefined) return conn;
   throw new ClusterError(
     'CLUSTER_UNREACHABLE',
-    `cannot reach OpenSearch at ${conn.url}: ${problem.message}. ` +
-      (problem.kind === 'credentials'
-        ? ''
-        : 'Start the cluster, or point OPENSEARCH_URL (or opensearch.addresses) at a running one; scripts/opensearch start runs a local node.'),
+    `the embedded OpenSearch at ${conn.url} started but does not answer: ${again.message}`,
   );
+}
+
+/** True when `url` is the embedded node's address and the user configured no cluster. */
+export function usesEmbedded(config: Config, url: string): boolean {
+  return embeddedAllowed(config) && url === embeddedUrl();
 }

@@ -4,7 +4,8 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { MAPPINGS_DIR } from './paths.js';
 
-export type IndexRole = 'status' | 'content' | 'transitions' | 'hosts';
+/** The indices whose definitions are in mappings/ (metrics: the daily metrics indices, src/metrics). */
+export type IndexRole = 'status' | 'content' | 'transitions' | 'hosts' | 'metrics';
 
 export interface IndexBody {
   settings: { index: Record<string, unknown> };
@@ -72,6 +73,18 @@ export function planIndices(config: Config): IndexPlan[] {
   if (transitions !== '')
     plans.push(plan('transitions', transitions, 1, config['opensearch.status.replicas']));
   return plans;
+}
+
+/**
+ * The per-host index (opensearch.hosts.index.name): one document per host, id = the host, each
+ * feature's facts under an object of its own (`render`...). Small: one shard. Not in `planIndices`:
+ * the features that use it create it when they first write (a crawl that renders nothing never does).
+ */
+export function planHostsIndex(config: Config): IndexPlan {
+  const body = readMapping('hosts');
+  delete body.settings.index.number_of_replicas;
+  Object.assign(body.settings.index, replicaSettings(config['opensearch.status.replicas']));
+  return { role: 'hosts', name: config['opensearch.hosts.index.name'], body };
 }
 
 async function exists(client: Client, name: string): Promise<boolean> {

@@ -11,6 +11,8 @@ export interface ResetSelection {
    */
   readonly deferred?: boolean;
   readonly host?: string;
+  /** Only these URLs (exactly as stored). */
+  readonly urls?: readonly string[];
   /** ERROR (default) or FETCH_ERROR. */
   readonly status?: 'ERROR' | 'FETCH_ERROR';
   /** On lastProcessedDate (ISO-8601, compared as text, which orders ISO instants correctly). */
@@ -28,6 +30,7 @@ export function resetQuery(s: ResetSelection): object {
   ];
   if (s.causes && s.causes.length > 0) filter.push({ terms: { [causeField]: s.causes } });
   if (s.host) filter.push({ term: { key: s.host } });
+  if (s.urls && s.urls.length > 0) filter.push({ terms: { url: [...s.urls] } });
   if (s.since || s.until) {
     filter.push({
       range: {

@@ -39,6 +39,20 @@ export interface CreatedUrl {
 }
 
 /**
+ * What OpenSearch acknowledged of a URL's update (the settle of a URL the spout emitted): the
+ * document version, which a spout query returns with each hit, tells a hit of this update from a
+ * hit of the document before it (the index not refreshed yet).
+ */
+export interface Acknowledged {
+  /** The document's version after the write; undefined when nothing was written (a cached skip). */
+  readonly version: number | undefined;
+  /** Milliseconds since the epoch; null = never. */
+  readonly nextFetchDate: number | null;
+  /** The document's key (and routing). */
+  readonly key: string;
+}
+
+/**
  * The only writer of the status index during a crawl (the pipeline's StatusStore): applies the
  * rules to each status event and writes the result, op_type create for DISCOVERED (an existing
  * document wins) and index for the rest, deferrals of DISCOVERED URLs included. A URL counts as done only once OpenSearch acknowledged its
@@ -56,16 +70,17 @@ export class StatusWriter {
 
   /**
    * Writes one event. Resolves once the write is accepted by the bulk writer (backpressure), not
-   * when it is acknowledged; `settled` is called once it is (true), or failed for good (false).
-   * `settled` marks the event that settles a URL the spout emitted: its failure is logged as such.
+   * when it is acknowledged; `settled` is called once it is (true, with what was acknowledged when
+   * something was written), or failed for good (false). `settled` marks the event that settles a URL
+   * the spout emitted: its failure is logged as such.
    */
-  async write(event: StatusEvent, settled?: (written: boolean) => void): Promise<void> {
+  async write(event: StatusEvent, settled?: (written: boolean, ack?: Acknowledged) => void): Promise<void> {
     const d = this.deps;
     const found = settled === undefined;
     if (found) this.found++;
-    const done = (ok: boolean) => {
+    const done = (ok: boolean, ack?: Acknowledged) => {
       if (found) this.found--;
-      settled?.(ok);
+      settled?.(ok, ack);
     };
     await d.bulk.ready();
     const update = d.updater.apply(event);
@@ -126,7 +141,10 @@ export class StatusWriter {
         } finally {
           // Whatever the logging above did, the URL is settled and the write no longer pending.
           this.pendingWrites--;
-          done(result.ok);
+          done(
+            result.ok,
+            result.ok ? { version: result.version, nextFetchDate: update.nextFetchDate, key } : undefined,
+          );
         }
       });
   }

@@ -1,6 +1,8 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { robotsSource } from '../fetch/ports.js';
+import { type CrawlMeters, crawlMeters } from '../metrics/crawl.js';
+import type { MetricsRegistry } from '../metrics/registry.js';
 import { Metadata } from '../model/metadata.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import { createStatusUpdater } from '../model/status-updater.js';
@@ -8,9 +10,9 @@ import { TransitionLog, type TransitionRecord } from '../model/transition.js';
 import { BulkWriter } from '../opensearch/bulk-writer.js';
 import { connect } from '../opensearch/client.js';
 import { ContentWriter } from '../opensearch/content-store.js';
+import { ensureCrawlIndices } from '../opensearch/crawl-indices.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
 import type { DueWriter } from '../opensearch/due.js';
-import { ensureIndices, planIndices } from '../opensearch/indices.js';
 import { ClusterOutage } from '../opensearch/outage.js';
 import { Spout } from '../opensearch/spout/spout.js';
 import { StatusWriter } from '../opensearch/status-store.js';
@@ -21,6 +23,8 @@ import { ParserPool } from '../parse/worker/pool.js';
 import { HttpProtocol } from '../protocol/http/client.js';
 import { checkAgentName } from '../protocol/http/user-agent.js';
 import { RobotsService } from '../protocol/robots/fetch-robots.js';
+import { buildRendering, type Rendering } from '../render/build.js';
+import { renderSettings } from '../render/settings.js';
 import { buildDocuments, tikaOptions } from '../tika/build.js';
 import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
@@ -31,9 +35,11 @@ import { openWarcOutput } from '../warc/output.js';
 import { statusCodeFilter } from '../warc/records.js';
 import { Crawler } from './crawler.js';
 import { seedRejected, urlProblem } from './inject.js';
+import { shareWords, stopWhenLost, takeLease } from './lease.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
 import { buildDueWriter, buildPageChecks } from './page-checks.js';
 import type { Stores } from './ports.js';
+import { knownSeedLine, knownSeedsNotDue } from './seeds.js';
 
 /*
  * The composition root: the one place that turns a validated configuration into running parts.
@@ -61,10 +67,26 @@ export function buildStores(
   onTransition?: (record: TransitionRecord) => void,
   /** Shared with the spout: one view of an outage, logged once. */
   outage: ClusterOutage = new ClusterOutage(clock, log),
+  /** Bulk request durations, for the metrics. */
+  meters?: Pick<CrawlMeters, 'bulk'>,
 ): StoreSet {
   const updater = createStatusUpdater(config, clock);
-  const statusBulk = new BulkWriter(client, bulkOptions(config, 'status'), clock, log, outage);
-  const contentBulk = new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
+  const timed = (o: ReturnType<typeof bulkOptions>, index: 'status' | 'content' | 'transitions') =>
+    meters ? { ...o, onRequest: meters.bulk(index) } : o;
+  const statusBulk = new BulkWriter(
+    client,
+    timed(bulkOptions(config, 'status'), 'status'),
+    clock,
+    log,
+    outage,
+  );
+  const contentBulk = new BulkWriter(
+    client,
+    timed(bulkOptions(config, 'indexer'), 'content'),
+    clock,
+    log,
+    outage,
+  );
   const contentIndex = config['opensearch.indexer.index.name'];
   const due = buildDueWriter(client, config, clock, log);
   // When a page's content goes, its near-duplicates become due: one of them takes its place.
@@ -74,7 +96,7 @@ export function buildStores(
   const transitionsBulk =
     transitionsName === ''
       ? undefined
-      : new BulkWriter(client, bulkOptions(config, 'indexer'), clock, log, outage);
+      : new BulkWriter(client, timed(bulkOptions(config, 'indexer'), 'transitions'), clock, log, outage);
   const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
   const status = new StatusWriter({
     updater,
@@ -122,6 +144,8 @@ export function buildStores(
     },
   };
 }
+
+const range = (n: number) => Array.from({ length: n }, (_, s) => s);
 
 /** The status shards instance `i` of `m` reads: every shard s with s % m == i. */
 export function shardsFor(total: number, instances: number, instance: number): number[] {
@@ -217,16 +241,24 @@ export interface CrawlOptions {
   readonly worker?: number;
   /** Injected as DISCOVERED (through the URL filters) before the crawl starts. */
   readonly seeds?: readonly string[];
+  /** `crawler run`: take the lease on this process's share of the status shards (see lease.ts). */
+  readonly lease?: boolean;
   /** Sees every transition record once written (the demo's table). */
   readonly onTransition?: (record: TransitionRecord) => void;
 }
 
 export interface Crawl {
   readonly crawler: Crawler;
+  /** The crawl's metrics (src/metrics): a stage adds one with a line; read by the series and /metrics. */
+  readonly metrics: MetricsRegistry;
+  /** The cluster connection, open until `close`. */
+  readonly client: Client;
   /** The cluster's first address, for logs. */
   readonly cluster: string | undefined;
   /** The User-Agent sent with every request. */
   readonly userAgent: string;
+  /** Rendering in a browser (src/render): its renderer when pages may be rendered. */
+  readonly rendering: Rendering;
   /**
    * Closes what `buildCrawl` opened (connections, parser threads, timers, the WARC file); once,
    * after the run. Throws the error that stopped the crawl, if one did (a WARC disk error).
@@ -258,14 +290,26 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       cluster = conn.url;
       const owned = client;
       closers.push(() => owned.close());
-      await ensureIndices(client, planIndices(config));
+      await ensureCrawlIndices(client, config, log);
     }
-    const shards = await chooseShards(client, config, log, {
+    const share = {
       instances: options.instances ?? 1,
       instance: options.instance ?? 0,
       workers: options.workers ?? 1,
       worker: options.worker ?? 0,
-    });
+    };
+    const shards = await chooseShards(client, config, log, share);
+    // One owner per share: taken before anything is written, released after everything is.
+    const lease = options.lease
+      ? await takeLease(
+          client,
+          config,
+          log,
+          shards ?? range(await statusShardCount(client, config)),
+          shareWords(share),
+        )
+      : undefined;
+    if (lease) closers.push(() => lease.release());
     // Everything that validates settings comes before anything is written or started.
     // Which filter dropped which URL, at debug level (the counts are in the crawl summary).
     const dropLog = log.isLevelEnabled('debug')
@@ -288,12 +332,16 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
           : `requests go through ${proxies.length} proxies from http.proxy.file, ${config['http.proxy.rotation']}`,
       );
     }
+    // Rendering (src/render) wraps the HTTP protocol; robots.txt never goes through it.
+    const rendering = buildRendering(config, { http: protocol, client, clock, log });
+    closers.push(() => rendering.close());
     const robots = robotsSource(new RobotsService(config, { protocol, clock }));
     const inline = createPageParser(config, { filter, clock, log });
     const outage = new ClusterOutage(clock, log);
-    const stores = buildStores(client, config, clock, log, options.onTransition, outage);
+    const meters = crawlMeters();
+    const stores = buildStores(client, config, clock, log, options.onTransition, outage, meters);
     closers.push(() => stores.close());
-    await inject(client, config, stores, filter, options.seeds ?? [], log);
+    await inject(client, config, stores, filter, options.seeds ?? [], log, clock);
     await inline.ready;
     // The inline parser is built even with parser threads: it checks the parse settings at once,
     // with the configuration's own error messages, before any thread starts.
@@ -314,13 +362,19 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     // Documents (PDF, Office...) through Tika; nothing starts before the first one.
     const documents = buildDocuments(config, inline, log, clock);
     if (documents) closers.push(() => documents.close());
-    const source = new Spout(client, spoutOptions(config, shards), clock, log, outage);
+    const source = new Spout(
+      client,
+      { ...spoutOptions(config, shards), onQuery: meters.spoutQuery },
+      clock,
+      log,
+      outage,
+    );
     const crawler = new Crawler(
       {
         source,
         stores,
         parser,
-        protocol,
+        protocol: rendering.protocol,
         robots,
         filter,
         transfer: stores.transfer,
@@ -330,10 +384,13 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         ...(warc ? { archive: warc.archive } : {}),
         ...(checks ? { checks } : {}),
         health: outage,
+        observe: meters.observe,
         ...(documents ? { documents: documents.stage } : {}),
       },
       loopOptions,
     );
+    meters.attach(crawler, outage);
+    if (lease) stopWhenLost(lease, () => crawler.requestStop(), log);
     if (warc) {
       // Closed after the protocol (reverse order of opening), once the last record is written.
       closers.splice(closers.indexOf(protocolCloser), 0, () => warc.close());
@@ -341,7 +398,10 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     }
     return {
       crawler,
+      metrics: meters.registry,
+      client,
       cluster,
+      rendering,
       userAgent: protocol.userAgent,
       async close() {
         await closeAll();
@@ -372,7 +432,7 @@ export async function checkCluster(config: Config, log: Logger): Promise<Cluster
   checkAgentName(config['http.agent.name']);
   const { client, url } = await connect(config, log);
   try {
-    await ensureIndices(client, planIndices(config));
+    await ensureCrawlIndices(client, config, log);
     return { client, url, statusShards: await statusShardCount(client, config) };
   } catch (e) {
     await client.close();
@@ -383,14 +443,22 @@ export async function checkCluster(config: Config, log: Logger): Promise<Cluster
 /**
  * What `buildCrawl` checks of the settings before it starts anything, checked without starting
  * anything: for a supervisor of worker processes, so that a bad setting is one message (and exit 2)
- * before any worker starts, instead of workers that keep dying of it.
+ * before any worker starts, instead of workers that keep dying of it; and for `crawler config`, which
+ * may show a configuration without an agent name yet (`nameRequired: false`).
  */
-export async function checkCrawlSettings(config: Config): Promise<void> {
+export async function checkCrawlSettings(
+  given: Config,
+  options: { nameRequired?: boolean } = {},
+): Promise<void> {
+  const unnamed = options.nameRequired === false && given['http.agent.name'].trim() === '';
+  // Without a name yet, the other settings are checked under a stand-in.
+  const config: Config = unnamed ? { ...given, 'http.agent.name': 'unnamed' } : given;
   checkAgentName(config['http.agent.name']);
   const filter = loadURLFilters(config, { logger: silentLogger });
   crawlerOptions(config);
   createStatusUpdater(config, systemClock);
   if (config['warc.enabled']) statusCodeFilter(config['warc.status.codes']);
+  renderSettings(config);
   await createPageParser(config, { filter, clock: systemClock }).ready;
   tikaOptions(config);
   await new HttpProtocol(config, { clock: systemClock }).close();
@@ -407,7 +475,7 @@ export async function injectSeeds(
   const filter = loadURLFilters(config, { logger: log });
   const stores = buildStores(client, config, systemClock, log);
   try {
-    await inject(client, config, stores, filter, seeds, log);
+    await inject(client, config, stores, filter, seeds, log, systemClock);
   } finally {
     stores.close();
   }
@@ -421,14 +489,24 @@ async function inject(
   filter: ReturnType<typeof loadURLFilters>,
   seeds: readonly string[],
   log: Logger,
+  clock: Clock,
 ): Promise<void> {
   if (seeds.length === 0) return;
+  const written: string[] = [];
   for (const s of seeds) {
     const problem = urlProblem(s);
     const kept = problem === undefined ? filter.filter(null, new Metadata(), s) : null;
     if (kept === null) log.warn({ url: shown(s) }, `--seed ${problem ?? seedRejected(s)}; skipped`);
-    else await stores.status.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
+    else {
+      await stores.status.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
+      written.push(kept);
+    }
   }
   await stores.flush();
-  await client.indices.refresh({ index: config['opensearch.status.index.name'] });
+  const index = config['opensearch.status.index.name'];
+  await client.indices.refresh({ index });
+  // A known seed keeps its status: say so for each one the crawl will not fetch now.
+  const dueBy = clock.now() + crawlerOptions(config).onceLookAheadMs;
+  for (const known of await knownSeedsNotDue(client, index, written, dueBy))
+    log.warn({ url: shown(known.url), status: known.status }, knownSeedLine(known));
 }

@@ -17,6 +17,11 @@ export interface CrawlSummary {
   readonly discovered: number;
   /** URLs handed straight to the fetcher once their DISCOVERED write was acknowledged (no query). */
   readonly adopted: number;
+  /**
+   * Host-ms a host's queue could have fetched but had no URL while due URLs of the host were known
+   * (in the spout's buffer or in the index): near zero when work flows.
+   */
+  readonly idleWithWorkMs: number;
   /** URLs given up at the shutdown deadline (absent when none were). */
   readonly notWritten?: number;
   /** DISCOVERED links not written at the shutdown deadline (absent when none). */
@@ -78,6 +83,7 @@ export function crawlSummary(
     fetched: m.fetched,
     discovered: m.discovered,
     adopted: m.adopted,
+    idleWithWorkMs: Math.round(s.idleWithWorkMs ?? 0),
     ...(m.abandoned > 0 ? { notWritten: m.abandoned } : {}),
     ...(m.discoveredNotWritten > 0 ? { discoveredNotWritten: m.discoveredNotWritten } : {}),
     statusWrites: { ...from.statusWrites },

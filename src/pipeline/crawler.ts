@@ -14,7 +14,16 @@ import type { Logger } from '../util/log.js';
 import { type CrawlSnapshot, type CrawlSummary, crawlSummary } from './crawl-report.js';
 import { CrawlMetrics } from './metrics.js';
 import { PageStage, type PageStageOptions } from './page-stage.js';
-import type { ClusterHealth, CreatedUrl, PageChecks, SourceItem, Stores, UrlSource } from './ports.js';
+import type {
+  Acknowledged,
+  ClusterHealth,
+  CrawlObserver,
+  CreatedUrl,
+  PageChecks,
+  SourceItem,
+  Stores,
+  UrlSource,
+} from './ports.js';
 
 export type { CrawlSnapshot, CrawlSummary } from './crawl-report.js';
 
@@ -38,6 +47,8 @@ export interface CrawlerParts {
   readonly filterDrops?: () => ReadonlyMap<string, number>;
   /** Whether the cluster answers, for the progress lines. */
   readonly health?: ClusterHealth;
+  /** Metrics of what happens as it happens (src/metrics); none: not measured. */
+  readonly observe?: CrawlObserver;
   /** Near-duplicate and soft-404 checks (pipeline/page-checks.ts); none when both are off. */
   readonly checks?: PageChecks;
   /** The Tika stage for documents (src/tika); none with tika.enabled false. */
@@ -55,6 +66,8 @@ export interface CrawlerOptions extends PageStageOptions {
 interface Taken {
   /** Its status before this round, for the transition log. */
   readonly previous: Status | undefined;
+  /** Its document's key, when the source gave one. */
+  readonly key: string | undefined;
   /** Its own status event was handed to the status store. */
   settling: boolean;
 }
@@ -82,15 +95,19 @@ export interface RunOptions {
  *
  * No idle waits: while the fetcher has fewer URLs waiting than fetch threads (the crawl is
  * "hungry") and the source has nothing to hand out, pending writes are sent at once instead of at
- * the flush intervals, and each URL the store then creates (a new DISCOVERED document, due) is
- * offered to the source (`adopt`) and, if taken, fetched next, without waiting for a refresh and
- * a query. When work is plentiful none of this happens and the timers apply as before.
+ * the flush intervals. Each URL the store creates (a new DISCOVERED document, due) is offered to the
+ * source (`adopt`), which takes it when its host's queue has room, and it is then fetched without
+ * waiting for a refresh and a query. The source learns what each host's queue holds and can take
+ * (`serve`: URLs waiting by key, the host's pace, the room in the fetch queues) and when a queue
+ * runs short or dry, so that it can supply hosts between its timed queries.
  */
 export class Crawler {
   readonly metrics = new CrawlMetrics();
   private readonly fetcher: Fetcher;
   private readonly pages: PageStage;
   private readonly taken = new Map<string, Taken>();
+  /** URLs handed to the fetcher (or adopted, about to be) and not started yet, by key. */
+  private readonly waitingByKey = new Map<string, number>();
   /** Adopted URLs (in flight at the source) waiting for the loop to submit them; bounded. */
   private readonly ready: SourceItem[] = [];
   /** Ends the loop's current nap: a URL was adopted, or a stop requested. */
@@ -138,11 +155,27 @@ export class Crawler {
       archive: parts.archive, // WARC output
       clock: parts.clock,
       log: parts.log,
+      ...(parts.observe ? { onResponse: (code, ms) => parts.observe!.response(code, ms) } : {}),
       sink: parts.checks ? parts.checks.wrapSink(sink) : sink,
+      flow: {
+        left: (item) => this.left(item.key),
+        drained: (item, at) => {
+          if (item.key !== undefined) parts.source.drained?.(item.key, at);
+        },
+      },
     });
     // Soft-404 probes go through the fetcher like any URL, first in their host's queue.
     parts.checks?.attach((item) => this.fetcher.submit(item, { first: true }));
     parts.stores.status.watchCreated?.((created) => this.offer(created));
+    const max = options.fetcher.maxUrlsInQueues;
+    parts.source.serve?.(
+      {
+        waiting: (key) => this.waitingByKey.get(key) ?? 0,
+        pace: (key, ms) => this.fetcher.pace(key, ms),
+        room: () => (max < 0 ? Number.POSITIVE_INFINITY : max - this.fetcher.holding - this.ready.length),
+      },
+      () => this.wake?.(),
+    );
   }
 
   /** Asks the loop to stop taking URLs; `run` then drains what is in flight and returns. */
@@ -165,15 +198,21 @@ export class Crawler {
     progress.unref();
     try {
       while (!this.stopping) {
-        const next = this.ready.shift() ?? (await source.poll());
+        const adopted = this.ready.shift();
+        const next = adopted ?? (await source.poll());
         if (typeof next === 'object') {
           this.metrics.emitted++;
           if (this.idleAt !== undefined) {
             this.idleAt = undefined;
             options.idle?.(false);
           }
-          this.taken.set(next.url, { previous: next.status, settling: false });
-          await this.fetcher.submit({ url: next.url, metadata: next.metadata, status: next.status });
+          const { url, metadata, status, key } = next;
+          // An adopted URL was counted as waiting when it was adopted.
+          if (!adopted) this.waits(key);
+          this.taken.set(url, { previous: status, key, settling: false });
+          await this.fetcher.submit(
+            key === undefined ? { url, metadata, status } : { url, metadata, status, key },
+          );
           continue;
         }
         // Nothing to hand over: what is pending is written now, not at the next flush interval.
@@ -192,7 +231,10 @@ export class Crawler {
       clearInterval(progress);
     }
     // Adopted and never submitted: given back unchanged.
-    for (const item of this.ready.splice(0)) source.settle(item.url);
+    for (const item of this.ready.splice(0)) {
+      this.left(item.key);
+      source.settle(item.url);
+    }
     await this.drain(options.drainDeadlineMs ?? 30_000);
     this.logProgress();
     log.info(this.summary(), 'crawl stopped');
@@ -227,18 +269,38 @@ export class Crawler {
   }
 
   /**
-   * A URL the store just created: fetched next if the crawl is hungry, the URL is due (within the
-   * rounding of nextFetchDate, as for --once) and the source takes it (its own share, not in flight).
+   * A URL the store just created: fetched next if it is due (within the rounding of nextFetchDate,
+   * as for --once) and the source takes it (its own share, not in flight, room in its host's queue).
    */
   private offer(created: CreatedUrl): void {
     const { source, clock } = this.parts;
     if (!source.adopt || this.stopping || this.closed) return;
-    if (created.nextFetchDate > clock.now() + this.options.onceLookAheadMs || !this.hungry()) return;
-    const item = { url: created.url, metadata: created.metadata, status: 'DISCOVERED' as const };
-    if (!source.adopt({ ...item, key: created.key })) return;
+    if (created.nextFetchDate > clock.now() + this.options.onceLookAheadMs) return;
+    const item = {
+      url: created.url,
+      metadata: created.metadata,
+      status: 'DISCOVERED' as const,
+      key: created.key,
+    };
+    if (!source.adopt(item)) return;
+    this.waits(item.key);
     this.ready.push(item);
     this.metrics.adopted++;
     this.wake?.();
+  }
+
+  /** A URL of the key is on its way to the fetch queues. */
+  private waits(key: string | undefined): void {
+    if (key !== undefined) this.waitingByKey.set(key, (this.waitingByKey.get(key) ?? 0) + 1);
+  }
+
+  /** A URL of the key left the fetch queues (its fetch starts, or it went back unfetched). */
+  private left(key: string | undefined): void {
+    if (key === undefined) return;
+    const n = (this.waitingByKey.get(key) ?? 1) - 1;
+    if (n > 0) this.waitingByKey.set(key, n);
+    else this.waitingByKey.delete(key);
+    this.parts.source.short?.(key);
   }
 
   /** --once: is the crawl over? Waits for in-flight URLs, writes everything, then asks again. */
@@ -306,19 +368,21 @@ export class Crawler {
       const cause =
         event.metadata.getFirstValue(MD.errorCause) ?? event.metadata.getFirstValue(MD.fetchException);
       this.metrics.status(event.status, cause);
+      if (event.status === 'ERROR' || event.status === 'FETCH_ERROR')
+        this.parts.observe?.error(event.metadata);
     }
     try {
-      await this.parts.stores.status.write({ ...event, previousStatus: taken.previous }, () =>
-        this.release(event.url),
+      await this.parts.stores.status.write({ ...event, previousStatus: taken.previous }, (_, ack) =>
+        this.release(event.url, ack),
       );
     } catch (e) {
       this.failed(event.url, e);
     }
   }
 
-  /** The URL's fate is settled or given up: it goes back to the source. */
-  private release(url: string): void {
-    if (this.taken.delete(url)) this.parts.source.settle(url);
+  /** The URL's fate is settled (`ack`: what was acknowledged) or given up: back to the source. */
+  private release(url: string, ack?: Acknowledged): void {
+    if (this.taken.delete(url)) this.parts.source.settle(url, ack);
   }
 
   /** A bug in a stage (a store or parser broke its contract): the URL is given up, not lost. */

@@ -5,7 +5,11 @@ import type { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';
 import type { StatusEvent } from '../model/status-updater.js';
 import type { ContentWrite } from '../opensearch/content-store.js';
-import type { CreatedUrl, StatusWriterStats as StatusStoreStats } from '../opensearch/status-store.js';
+import type {
+  Acknowledged,
+  CreatedUrl,
+  StatusWriterStats as StatusStoreStats,
+} from '../opensearch/status-store.js';
 
 /*
  * What the crawl loop needs of the world around it. OpenSearch implements each port (the spout, the
@@ -19,6 +23,8 @@ export interface SourceItem {
   readonly metadata: Metadata;
   /** Its status before this fetch (undefined when the document has none we know). */
   readonly status: Status | undefined;
+  /** Its document's key (host, domain or IP), when the source knows it. */
+  readonly key?: string;
 }
 
 /** A URL the loop may hand to the source (`adopt`): its status document and its key. */
@@ -37,6 +43,18 @@ export interface SourceStats {
   readonly queryMsP95: number;
   /** URLs handed out and not settled yet. */
   readonly inFlight: number;
+  /** Host-ms a host's fetch queue sat idle while due URLs of it were known (see `UrlSource.serve`). */
+  readonly idleWithWorkMs?: number;
+}
+
+/** What the fetch side can take, by key (the crawl loop answers; see `UrlSource.serve`). */
+export interface FetchDemand {
+  /** URLs of the key handed out and not fetched yet (in its fetch queue, or about to be). */
+  waiting(key: string): number;
+  /** URLs of the key its host may fetch within `ms` at its politeness; Infinity without a delay. */
+  pace(key: string, ms: number): number;
+  /** URLs the fetch queues can still take (fetcher.max.urls.in.queues); Infinity when unbounded. */
+  room(): number;
 }
 
 /**
@@ -49,7 +67,11 @@ export interface SourceStats {
  */
 export interface UrlSource {
   poll(): Promise<PollResult>;
-  settle(url: string): void;
+  /**
+   * `ack`: what OpenSearch acknowledged of the URL's update; absent when the URL is given up
+   * unchanged. The source may emit the URL again once its queries show that update.
+   */
+  settle(url: string, ack?: Acknowledged): void;
   /**
    * For `--once`, called when every write is flushed and nothing is in flight: makes the writes
    * visible, then looks again for URLs due within `lookAheadMs`. True when there are none (and the
@@ -65,23 +87,39 @@ export interface UrlSource {
    * flush, refresh and query timers: the URL was persisted first, so a crash loses nothing.
    */
   adopt?(item: AdoptItem): boolean;
+  /**
+   * Optional, called once before the loop runs: `demand` tells the source what the fetch side holds
+   * and can take by key (it bounds what the source hands out and adopts), and the source calls
+   * `buffered` when URLs arrive between polls (the loop then polls at once).
+   */
+  serve?(demand: FetchDemand, buffered: () => void): void;
+  /** Optional: a URL of the key left its fetch queue (the queue may run short). */
+  short?(key: string): void;
+  /** Optional: the key's fetch queue has nothing to fetch from `at` on (its delay over). */
+  drained?(key: string, at: number): void;
   stats(): SourceStats;
 }
 
 // StatusStoreStats: written, existing (a DISCOVERED that found the URL known), skipped by the
 // DISCOVERED cache, failed. CreatedUrl: a DISCOVERED document the store created (new to the index).
-export type { CreatedUrl, StatusWriterStats as StatusStoreStats } from '../opensearch/status-store.js';
+// Acknowledged: what OpenSearch acknowledged of a settling update (document version, next fetch, key).
+export type {
+  Acknowledged,
+  CreatedUrl,
+  StatusWriterStats as StatusStoreStats,
+} from '../opensearch/status-store.js';
 
 /**
  * Where status events go: the status rules, then the status index.
  *
  * Contract: `write` resolves once the event is accepted (it waits while the store is full: that is
  * the backpressure of the whole crawl), not when it is stored. `settled`, when given, is called
- * exactly once per write, with true once the store acknowledged it (or had nothing to write) and
- * false when the write failed for good; it must not throw.
+ * exactly once per write, with true once the store acknowledged it (or had nothing to write; `ack`
+ * says what was acknowledged when something was) and false when the write failed for good; it must
+ * not throw.
  */
 export interface StatusStore {
-  write(event: StatusEvent, settled?: (written: boolean) => void): Promise<void>;
+  write(event: StatusEvent, settled?: (written: boolean, ack?: Acknowledged) => void): Promise<void>;
   /**
    * True when a DISCOVERED write of `url` would change nothing (this store wrote the URL recently):
    * the caller skips it, and it counts as skipped. Cheap, synchronous, by URL alone.
@@ -141,6 +179,17 @@ export interface Stores {
 export interface ClusterHealth {
   /** Milliseconds since the cluster stopped answering; undefined while it answers. */
   unreachableMs(): number | undefined;
+}
+
+/**
+ * What the crawl loop reports as it happens, for its metrics (src/metrics). Called on the hot path:
+ * cheap, synchronous, must not throw.
+ */
+export interface CrawlObserver {
+  /** A fetch got an HTTP answer. */
+  response(statusCode: number, loadingTimeMs: number): void;
+  /** A URL's own status event is ERROR or FETCH_ERROR (its metadata says why). */
+  error(metadata: Metadata): void;
 }
 
 /**

@@ -7,13 +7,15 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
              +----^--------------------+-------------------------^------+
                   | bulk create/index  | due URLs (per shard)    | bulk index / delete
                   |                    v                         |
- seeds -> inject -+             Spout (buffer, in-flight set, purgatory)
-                  |             + new URLs of its share once written, when the fetcher runs short
+ seeds -> inject -+             Spout (buffer, in-flight set, purgatory until searchable)
+                  |             + new URLs of its share once written, when their host has room
                   |                    |  url + metadata
                   |                    v
                   |             Fetcher: politeness queues by host/domain/IP,
                   |             robots.txt cache, undici, global concurrency
-                  |             (warc.enabled: every answer -> WARC files first)
+                  |             -> Render in Chromium: 200 HTML of hosts that need it (adaptive,
+                  |                decisions in the hosts index; the page's requests via our client)
+                  |             (warc.enabled: every answer -> WARC files first, server's bytes)
                   |        200 |                \ 304, 3xx, 4xx, 5xx, errors, robots, crawl delay
                   |            v                 \
                   |     Sitemap parser -> Feed parser

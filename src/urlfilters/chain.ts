@@ -45,8 +45,9 @@ export interface ChainOptions {
  *   and no normaliser can turn a URL into something the fetcher cannot fetch. An empty chain still
  *   does both checks.
  *
- * Each filter's drops are counted (`drops`), and URLs known to be sitemaps skip the filters marked
- * `sitemapsPass`.
+ * Each filter's drops are counted (`drops`), URLs known to be sitemaps skip the filters marked
+ * `sitemapsPass`, and the requests of rendered pages (hint `subrequest`) those marked
+ * `subrequestsPass`.
  *
  * (A memo of the URL-only filters across pages was measured: with the benchmark's 100,000 URLs its
  * Map lookups and copies cost more than the normaliser and regexes they saved.)
@@ -109,11 +110,13 @@ export class URLFilterChain implements URLFilter {
       return null;
     }
     const sitemap = hints?.sitemap === true;
+    const subrequest = hints?.subrequest === true;
     let current = url;
     const steps = this.steps;
     for (let i = 0; i < steps.length; i++) {
       const f = steps[i]!;
       if (sitemap && f.sitemapsPass) continue;
+      if (subrequest && f.subrequestsPass) continue;
       const next = this.run(f, sourceUrl, sourceMetadata, current, hints);
       if (next === null) return this.dropped(i, current);
       current = next;

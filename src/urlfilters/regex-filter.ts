@@ -51,21 +51,27 @@ export function parseRegexRules(
  *
  * URLs known to be sitemaps pass it unless the param `applyToSitemaps` is true: the usual rules
  * judge a URL by its extension (`-\.(gz|zip|...)$`), which would drop `sitemap.xml.gz`.
- * DIFFERS FROM STORMCRAWLER, which drops such sitemaps without a word.
+ * DIFFERS FROM STORMCRAWLER, which drops such sitemaps without a word. For the same reason the
+ * requests of rendered pages (`.js` scripts) pass it unless the param `applyToSubrequests` is true.
  */
 export class RegexURLFilter implements URLFilter {
   readonly sitemapsPass: boolean;
+  readonly subrequestsPass: boolean;
 
   constructor(
     private readonly rules: readonly RegexRule[],
     readonly name = 'RegexURLFilter',
-    options: { readonly applyToSitemaps?: boolean } = {},
+    options: { readonly applyToSitemaps?: boolean; readonly applyToSubrequests?: boolean } = {},
   ) {
     this.sitemapsPass = options.applyToSitemaps !== true;
+    this.subrequestsPass = options.applyToSubrequests !== true;
   }
 
   static fromContext(ctx: FilterContext): RegexURLFilter {
-    const options = { applyToSitemaps: ctx.params.bool('applyToSitemaps', false) };
+    const options = {
+      applyToSitemaps: ctx.params.bool('applyToSitemaps', false),
+      applyToSubrequests: ctx.params.bool('applyToSubrequests', false),
+    };
     const inline = ctx.params.raw('urlFilters');
     if (inline !== undefined) {
       if (!Array.isArray(inline) || !inline.every((l) => typeof l === 'string')) {

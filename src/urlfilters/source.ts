@@ -31,6 +31,8 @@ function readInt(md: MetadataView | null, key: string, fallback: number): number
  * - Values that are not integers are ignored, as in StormCrawler (depth 0, limit `maxDepth`).
  */
 export class MaxDepthFilter implements URLFilter {
+  /** It judges links to follow, not the requests a rendered page makes. */
+  readonly subrequestsPass = true;
   constructor(
     private readonly maxDepth = -1,
     readonly name = 'MaxDepthFilter',
@@ -51,6 +53,8 @@ export class MaxDepthFilter implements URLFilter {
  * pass.
  */
 export class MetadataFilter implements URLFilter {
+  /** It judges links to follow, not the requests a rendered page makes. */
+  readonly subrequestsPass = true;
   private readonly pairs: readonly (readonly [string, string])[];
 
   constructor(
@@ -82,6 +86,8 @@ export class MetadataFilter implements URLFilter {
  * case-sensitive server is another page; StormCrawler does the same, and such pairs are rare.
  */
 export class SelfURLFilter implements URLFilter {
+  /** It judges links to follow, not the requests a rendered page makes. */
+  readonly subrequestsPass = true;
   private lastSource: URL | null = null;
   private lastHref = '';
 
@@ -108,6 +114,8 @@ export class SelfURLFilter implements URLFilter {
  * without metadata pass.
  */
 export class SitemapFilter implements URLFilter {
+  /** It judges links to follow, not the requests a rendered page makes. */
+  readonly subrequestsPass = true;
   constructor(
     private readonly discovery = false,
     readonly name = 'SitemapFilter',

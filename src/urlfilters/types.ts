@@ -52,6 +52,12 @@ export interface URLFilter {
    * which says nothing about a sitemap the site itself names.
    */
   readonly sitemapsPass?: boolean;
+  /**
+   * True when the requests a rendered page makes (its scripts, XHR, frames) skip this filter: for
+   * filters about which links to follow (depth, the source's metadata, the page itself, sitemaps)
+   * or what a URL probably serves by its name, which says nothing about where a request may go.
+   */
+  readonly subrequestsPass?: boolean;
   filter(
     sourceUrl: URL | null,
     sourceMetadata: MetadataView | null,
@@ -64,4 +70,6 @@ export interface URLFilter {
 export interface FilterHints {
   /** The URL is a sitemap: a robots.txt `Sitemap:` line or a sitemap index entry. */
   readonly sitemap?: boolean;
+  /** The URL is a request a rendered page makes (src/render), not a link to follow. */
+  readonly subrequest?: boolean;
 }

@@ -1,5 +1,8 @@
 import { write } from 'node:fs';
 
+/** A pino line (or a worker's, tagged first) of level warn (40), error (50) or fatal (60). */
+const WARNING = /"level":[456]0[,}]/;
+
 export interface LineSinkOptions {
   /** Where lines go: a file descriptor (2 = stderr), written asynchronously. */
   readonly fd: number;
@@ -25,6 +28,16 @@ export class LineSink {
   private writing = false;
   /** Droppable lines refused because the buffer was full. */
   dropped = 0;
+  /** Sees every line of level warn and above (before formatting); the console's "latest warnings". */
+  tap: ((line: string) => void) | undefined;
+  /** Lines for which it returns true are not written (a live status line stands for them). */
+  hide: ((line: string) => boolean) | undefined;
+  /** Columns of a terminal with a live status line: lines other than warnings are cut to fit. */
+  width: number | undefined;
+  /** A terminal's live status line: kept below the other lines, rewritten in place. */
+  private status: string | undefined;
+  private redraw = false;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly options: LineSinkOptions) {}
 
@@ -38,13 +51,36 @@ export class LineSink {
     this.push(line, true);
   }
 
+  /**
+   * Shows `text` as the live status line (a terminal only: written after `\r` and an erase, below
+   * every other line, which are written above it); undefined erases it and ends the live line.
+   */
+  setStatus(text: string | undefined): void {
+    if (text === this.status) return;
+    this.status = text;
+    this.redraw = true;
+    if (!this.writing) this.next();
+  }
+
+  /** Resolves once everything written so far has reached the file descriptor. */
+  idle(): Promise<void> {
+    if (!this.writing) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   private push(line: string, droppable: boolean): void {
     if (droppable && this.bytes >= this.options.maxBufferBytes) {
       this.dropped++;
       return;
     }
-    const out = this.options.format ? this.options.format(line) : line;
+    if (this.tap && !droppable && WARNING.test(line)) this.tap(line);
+    if (this.hide?.(line)) return;
+    let out = this.options.format ? this.options.format(line) : line;
     if (out === undefined || out === '') return;
+    // (`out` ends with its newline.)
+    if (this.width !== undefined && out.length - 1 > this.width && !WARNING.test(line)) {
+      out = `${out.slice(0, this.width - 1)}…\n`;
+    }
     this.chunks.push(out);
     // Characters, not bytes: close enough for a bound, and free.
     this.bytes += out.length;
@@ -52,14 +88,19 @@ export class LineSink {
   }
 
   private next(): void {
-    if (this.chunks.length === 0) {
+    if (this.chunks.length === 0 && !this.redraw) {
       this.writing = false;
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
       return;
     }
     this.writing = true;
-    const data = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
+    const lines = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
     this.chunks = [];
-    const length = data.length;
+    const length = lines.length;
+    // With a live status line: erase it, write the lines, draw it again below them.
+    const live = this.status !== undefined || this.redraw;
+    const data = live ? `\r\x1b[K${lines}${this.status ?? ''}` : lines;
+    this.redraw = false;
     const attempt = (buffer: Buffer, retries: number) => {
       write(this.options.fd, buffer, 0, buffer.length, null, (err, written) => {
         if (err) {
@@ -72,6 +113,7 @@ export class LineSink {
           this.bytes = 0;
           this.chunks = [];
           this.writing = false;
+          for (const resolve of this.idleWaiters.splice(0)) resolve();
           return;
         }
         if (written < buffer.length) {

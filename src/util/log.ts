@@ -8,6 +8,8 @@ export type { Logger };
 const MAX_BUFFER_BYTES = 8 * 1024 * 1024;
 
 const sinks = new WeakMap<Logger, LineSink>();
+/** Sinks that write to a terminal (short lines for a person). */
+const terminals = new WeakSet<LineSink>();
 let processSink: LineSink | undefined;
 
 /**
@@ -23,6 +25,7 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): L
     ...(terminal ? { format: formatForTerminal } : {}),
   });
   processSink = sink;
+  if (terminal) terminals.add(sink);
   const log = pino({ level }, sink);
   sinks.set(log, sink);
   return log;
@@ -60,3 +63,48 @@ export function droppedLogLines(): number {
 
 /** A logger that drops everything; for tests and library use. */
 export const silentLogger: Logger = pino({ level: 'silent' });
+
+/**
+ * Every line of level warn and above that `log` writes (its own, and its workers' under
+ * `crawler run --workers`) is also passed to `listener`, as JSON. Nothing for a logger `createLogger`
+ * did not make.
+ */
+export function tapWarnings(log: Logger, listener: (line: string) => void): void {
+  const sink = sinks.get(log);
+  if (sink) sink.tap = listener;
+}
+
+/** A terminal's live status line (see `liveStatus`). */
+export interface LiveStatus {
+  /** The terminal's width in columns. */
+  readonly columns: number;
+  set(text: string): void;
+  /** Erases the line (resolves once it is erased, so that what follows starts on a clean line). */
+  end(): Promise<void>;
+}
+
+/**
+ * For `crawler run` on a terminal: one status line kept below the log and rewritten in place,
+ * standing for the progress lines, and for the transition lines unless the level is debug (they stay
+ * in the JSON log off a terminal). Undefined when stderr is not a terminal or LOG_FORMAT=json.
+ */
+export function liveStatus(log: Logger): LiveStatus | undefined {
+  const sink = sinks.get(log);
+  if (!sink || !terminals.has(sink)) return undefined;
+  const transitions = log.isLevelEnabled('debug');
+  sink.hide = (line) =>
+    line.includes('"msg":"progress') || (!transitions && line.includes('"component":"transitions"'));
+  sink.width = (process.stderr.columns || 80) - 1;
+  return {
+    get columns() {
+      return process.stderr.columns || 80;
+    },
+    set: (text) => sink.setStatus(text),
+    end: () => {
+      sink.setStatus(undefined);
+      sink.hide = undefined;
+      sink.width = undefined;
+      return sink.idle();
+    },
+  };
+}

@@ -25,6 +25,8 @@ export function fastCrawlSettings(names: { status: string; content: string }): R
     'spout.ttl.purgatory': 2,
     'opensearch.status.flushInterval': '100ms',
     'opensearch.indexer.flushInterval': '100ms',
+    // Test crawls run side by side: none takes the console's port (tests of the console set one).
+    'console.port': 0,
   };
 }
 
@@ -56,6 +58,7 @@ export async function initIndices(
     ...isolationSettings(names),
     'opensearch.status.shards': 1,
     'opensearch.indexer.shards': 1,
+    'console.port': 0,
   });
   const init = await crawler('init', '--conf', conf);
   if (init.code !== 0) throw new Error(`crawler init failed (${init.code}): ${init.err.join('\n')}`);

@@ -2,6 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { testNodePort } from './test-node.js';
 import { startSharedTika } from './tika-server.js';
 
 const run = promisify(execFile);
@@ -36,8 +37,9 @@ function dockerAnswers(): boolean {
 /**
  * Where integration tests get OpenSearch, in order: OPENSEARCH_URL when set; else a testcontainers
  * OpenSearch 2.19 when a Docker engine answers; else the project's own node (scripts/opensearch) on
- * OPENSEARCH_TEST_PORT (default 9200), started here if nothing answers and stopped at the end unless
- * it was already running or OPENSEARCH_KEEP=1.
+ * OPENSEARCH_TEST_PORT (default 9299, never the 9200 of the user's own crawls; see test-node.ts),
+ * started here if nothing answers and stopped at the end unless it was already running or
+ * OPENSEARCH_KEEP=1.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // dist/ once for the whole run, before any test file starts: files that spawn the CLI would
@@ -78,7 +80,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await container.stop();
     };
   }
-  const port = process.env.OPENSEARCH_TEST_PORT ?? '9200';
+  const port = testNodePort(process.env);
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, OPENSEARCH_PORT: port };
   let started = false;
@@ -87,6 +89,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     started = true;
   }
   project.provide('opensearchUrl', url);
+  // A crawler started by a test without an address goes to this node too, never to 9200.
+  process.env.OPENSEARCH_PORT = port;
   startTika();
   return async () => {
     await stopTika();

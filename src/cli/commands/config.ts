@@ -1,5 +1,7 @@
+import type { Config } from '../../config/schema.js';
 import { KEYS } from '../../config/schema.js';
-import type { Command } from '../command.js';
+import { checkCrawlSettings } from '../../pipeline/compose.js';
+import type { Command, ParsedValues } from '../command.js';
 
 export const configCommand: Command = {
   name: 'config',
@@ -9,23 +11,38 @@ export const configCommand: Command = {
     json: { type: 'boolean', description: 'print one JSON object' },
     changed: { type: 'boolean', description: 'only keys that differ from the defaults' },
   },
-  async run({ values, config, out }) {
+  details:
+    'The configuration is checked as crawler run checks it (the agent name, URL and parse filters, the\n' +
+    'status rules, the protocol settings): a problem ends the command with exit 2 after the listing.\n' +
+    'An empty http.agent.name is only reported: run refuses to start without one.',
+  async run({ values, config, out, log }) {
     const cfg = config();
-    const rows: [string, unknown, string][] = [];
-    for (const key of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
-      const origin = cfg.origin.get(key) ?? 'default';
-      if (values.changed && origin === 'default') continue;
-      const shown = key.endsWith('password') && cfg[key] ? '***' : cfg[key];
-      rows.push([key, shown, origin]);
+    print(cfg, values, out);
+    // The same checks as crawler run, after the listing, so that the values can be read first.
+    await checkCrawlSettings(cfg, { nameRequired: false });
+    if (cfg['http.agent.name'].trim() === '') {
+      log.warn(
+        'http.agent.name is not set: crawler run refuses to start until it is (letters, "_" and "-" only)',
+      );
     }
-    for (const e of cfg.patterned) rows.push([e.key, e.value, cfg.origin.get(e.key) ?? '?']);
-    if (values.json) {
-      out(JSON.stringify(Object.fromEntries(rows.map(([k, v]) => [k, v])), null, 2));
-      return 0;
-    }
-    const width = Math.max(...rows.map(([k]) => k.length)) + 2;
-    for (const [k, v, o] of rows)
-      out(`${k.padEnd(width)}${JSON.stringify(v)}${o === 'default' ? '' : `   (${o})`}`);
     return 0;
   },
 };
+
+function print(cfg: Config, values: ParsedValues, out: (line: string) => void): void {
+  const rows: [string, unknown, string][] = [];
+  for (const key of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
+    const origin = cfg.origin.get(key) ?? 'default';
+    if (values.changed && origin === 'default') continue;
+    const shown = key.endsWith('password') && cfg[key] ? '***' : cfg[key];
+    rows.push([key, shown, origin]);
+  }
+  for (const e of cfg.patterned) rows.push([e.key, e.value, cfg.origin.get(e.key) ?? '?']);
+  if (values.json) {
+    out(JSON.stringify(Object.fromEntries(rows.map(([k, v]) => [k, v])), null, 2));
+    return;
+  }
+  const width = Math.max(...rows.map(([k]) => k.length)) + 2;
+  for (const [k, v, o] of rows)
+    out(`${k.padEnd(width)}${JSON.stringify(v)}${o === 'default' ? '' : `   (${o})`}`);
+}

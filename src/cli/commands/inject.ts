@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { Metadata } from '../../model/metadata.js';
 import { connect } from '../../opensearch/client.js';
-import { ensureIndices, planIndices } from '../../opensearch/indices.js';
+import { ensureCrawlIndices } from '../../opensearch/crawl-indices.js';
 import { buildStores } from '../../pipeline/compose.js';
 import { injectSeeds } from '../../pipeline/inject.js';
 import { loadURLFilters } from '../../urlfilters/load.js';
 import { systemClock } from '../../util/clock.js';
-import { type Command, UsageError } from '../command.js';
+import { type Command, InputError, UsageError } from '../command.js';
 
 export const injectCommand: Command = {
   name: 'inject',
@@ -22,15 +22,12 @@ export const injectCommand: Command = {
     if (!file || positionals.length > 1) {
       throw new UsageError('crawler inject FILE|-   (one file, or - for standard input)');
     }
-    if (file !== '-' && !existsSync(file)) {
-      out(`crawler inject: no such file: ${file}`);
-      return 2;
-    }
+    if (file !== '-' && !existsSync(file)) throw new InputError(`no such file: ${file}`);
     const cfg = config();
     const filter = loadURLFilters(cfg, { logger: log });
     const { client } = await connect(cfg, log);
     try {
-      await ensureIndices(client, planIndices(cfg));
+      await ensureCrawlIndices(client, cfg, log);
       const stores = buildStores(client, cfg, systemClock, log);
       const name = file === '-' ? 'stdin' : file;
       const report = await injectSeeds(file === '-' ? process.stdin : file, {

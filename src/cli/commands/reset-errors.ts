@@ -10,7 +10,7 @@ export const resetErrorsCommand: Command = {
   name: 'reset-errors',
   summary: 'make ERROR (or FETCH_ERROR) URLs DISCOVERED and due now again, e.g. after an incident',
   usage:
-    'crawler reset-errors [--cause C]... [--host H] [--status S | --deferred] [--since T] [--until T] [--query Q] [--dry-run]',
+    'crawler reset-errors [--cause C]... [--host H] [--url U]... [--status S | --deferred] [--since T] [--until T] [--query Q] [--dry-run]',
   options: {
     cause: {
       type: 'string',
@@ -23,6 +23,7 @@ export const resetErrorsCommand: Command = {
       description: 'deferred URLs (defer.cause, e.g. host.down) instead: made due now, status kept',
     },
     host: { type: 'string', arg: 'H', description: 'only URLs of this host (the status key)' },
+    url: { type: 'string', multiple: true, arg: 'U', description: 'only this URL (repeatable), e.g. a seed' },
     status: { type: 'string', arg: 'S', description: 'ERROR (default) or FETCH_ERROR' },
     since: {
       type: 'string',
@@ -61,6 +62,7 @@ export const resetErrorsCommand: Command = {
       causes: values.cause as string[] | undefined,
       deferred,
       host: values.host as string | undefined,
+      urls: values.url as string[] | undefined,
       status,
       since: time('since'),
       until: time('until'),

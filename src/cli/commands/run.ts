@@ -1,9 +1,15 @@
+import { CrawlMonitor } from '../../console/crawl-monitor.js';
+import { usesEmbedded } from '../../opensearch/client.js';
+import { embeddedUrl, stillRunningMessage } from '../../opensearch/embedded.js';
 import { buildCrawl, type Crawl } from '../../pipeline/compose.js';
+import { seedProblems } from '../../pipeline/seeds.js';
 import { checkAgentName } from '../../protocol/http/user-agent.js';
+import { loadURLFilters } from '../../urlfilters/load.js';
 import { CrawlerError } from '../../util/errors.js';
-import type { Logger } from '../../util/log.js';
-import type { Command } from '../command.js';
+import { type Logger, silentLogger } from '../../util/log.js';
+import { type Command, InputError } from '../command.js';
 import { EXIT } from '../exit.js';
+import { StopSignals } from '../signals.js';
 import { outcomeLine } from '../workers/aggregate.js';
 import { parseWorkersOption } from '../workers/count.js';
 import { workerFromEnv } from '../workers/messages.js';
@@ -78,7 +84,8 @@ export const runCommand: Command = {
     'SIGINT/SIGTERM: stop taking URLs, finish fetches in flight and write everything, within\n' +
     'shutdown.deadline (30 s); exit 0. Past the deadline (OpenSearch down, say) what is left is given\n' +
     'up: one line says how many status updates were not written (those URLs keep their previous\n' +
-    'state and come back when due) and the exit code is 1. A second signal exits at once (130).',
+    'state and come back when due) and the exit code is 1. A second signal exits at once (130); one\n' +
+    'within a second of the first (Ctrl-C through npx, which passes it on again) counts once.',
   async run({ values, config, log, out }) {
     const cfg = config();
     // Checked before the options: a crawl without a name is refused whatever else is given.
@@ -104,6 +111,9 @@ export const runCommand: Command = {
     }
     const once = values.once === true;
     const seeds = (values.seed as string[] | undefined) ?? [];
+    // A seed that cannot be crawled stops the command before anything is done.
+    const bad = seeds.length > 0 ? seedProblems(seeds, loadURLFilters(cfg, { logger: silentLogger })) : [];
+    if (bad.length > 0) throw new InputError(bad.join('; '));
     // A worker of a supervisor: its part of the share comes from the environment the supervisor set.
     const asWorker = workerFromEnv(process.env);
     const workers = asWorker
@@ -117,29 +127,42 @@ export const runCommand: Command = {
         ...((values.set as string[] | undefined) ?? []).flatMap((x) => ['--set', x]),
         ...(values['log-level'] !== undefined ? ['--log-level', String(values['log-level'])] : []),
       ];
-      return supervise({ config: cfg, log, out, workers, instances, instance, once, seeds, forward });
+      const code = await supervise({
+        config: cfg,
+        log,
+        out,
+        workers,
+        instances,
+        instance,
+        once,
+        seeds,
+        forward,
+      });
+      if (usesEmbedded(cfg, embeddedUrl())) log.info(stillRunningMessage());
+      return code;
     }
+    // The metrics series, the console and the live status line (a worker's supervisor has them).
+    const monitor = asWorker ? undefined : new CrawlMonitor(cfg, log, { instance, instances });
     const crawl = await buildCrawl(cfg, {
       log,
       instances,
       instance,
       ...(asWorker ? { workers: asWorker.workers, worker: asWorker.worker } : {}),
       seeds,
+      ...(monitor ? { onTransition: monitor.onTransition } : {}),
+      // A worker crawls under its supervisor's lease.
+      lease: !asWorker,
     });
     const { crawler } = crawl;
-    const link = asWorker && process.send ? new SupervisorLink(crawler) : undefined;
-    let signals = 0;
-    const onSignal = (sig: string) => {
-      signals++;
-      if (signals > 1) {
+    const link = asWorker && process.send ? new SupervisorLink(crawler, undefined, crawl.metrics) : undefined;
+    const stopListening = new StopSignals().listen((sig, which) => {
+      if (which === 'again') {
         log.warn(`${sig} again: exiting at once`);
         process.exit(130);
       }
       log.info(`${sig}: finishing fetches in flight and writing everything (send it again to exit at once)`);
       crawler.requestStop();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    });
     log.info(
       {
         cluster: crawl.cluster,
@@ -150,21 +173,23 @@ export const runCommand: Command = {
       'crawling',
     );
     try {
+      await monitor?.start(crawl);
       await crawler.run({
         once,
         drainDeadlineMs: cfg['shutdown.deadline'],
         ...(link ? link.runOptions(once) : {}),
       });
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stopListening();
       // The supervisor gets the summary before the connections close (which may take a while).
       await link?.close();
+      await monitor?.stop();
       await closeWithin(crawl, CLOSE_MS, log);
     }
     const summary = crawler.summary();
     // A worker's summary goes to the supervisor, which prints one line for all.
     if (!asWorker) out(outcomeLine(summary));
+    if (!asWorker && crawl.cluster && usesEmbedded(cfg, crawl.cluster)) log.info(stillRunningMessage());
     return crawler.metrics.abandoned > 0 ? EXIT.incomplete : EXIT.ok;
   },
 };

@@ -1,4 +1,5 @@
 import { connect } from '../../opensearch/client.js';
+import { renderSummary } from '../../opensearch/render-decisions.js';
 import { crawlStats } from '../../opensearch/stats.js';
 import type { Command } from '../command.js';
 
@@ -29,8 +30,9 @@ export const statsCommand: Command = {
         host: values.host as string | undefined,
         now: Date.now(),
       });
+      const render = await renderSummary(client, cfg['opensearch.hosts.index.name']).catch(() => undefined);
       if (values.json) {
-        out(JSON.stringify(s, null, 2));
+        out(JSON.stringify({ ...s, rendering: render ?? null }, null, 2));
         return 0;
       }
       out(`URLs: ${s.total}${values.host ? ` on ${values.host}` : ''}`);
@@ -73,6 +75,16 @@ export const statsCommand: Command = {
       for (const h of s.topHosts) out(`    ${String(h.urls).padStart(9)}  ${h.host}`);
       out('  top hosts by errors:');
       for (const h of s.topErrorHosts) out(`    ${String(h.errors).padStart(9)}  ${h.host}`);
+      out(
+        `  rendering: hosts ${
+          render
+            ? Object.entries(render.byDecision)
+                .map(([d, n]) => `${d} ${n}`)
+                .join(', ') || 'none decided'
+            : 'none decided'
+        }`,
+      );
+      for (const h of render?.rendered ?? []) out(`    ${h.host}  (${h.reason}; sign ${h.signal})`);
       if (s.errorsPerDay.length > 0) {
         out('  ERROR per day (lastProcessedDate) by cause:');
         for (const d of s.errorsPerDay) out(`    ${d.day}  ${JSON.stringify(d.byCause)}`);

@@ -1,7 +1,6 @@
-import { MD } from '../../model/keys.js';
 import { connect } from '../../opensearch/client.js';
-import { DedupIndex } from '../../opensearch/dedup-index.js';
-import { documentId, fromStatusSource, partitionKey } from '../../opensearch/status-doc.js';
+import { describeRecord } from '../../opensearch/render-decisions.js';
+import { urlReport } from '../../opensearch/url-report.js';
 import { urlProblem } from '../../pipeline/inject.js';
 import { HttpProtocol } from '../../protocol/http/client.js';
 import { RobotsService } from '../../protocol/robots/fetch-robots.js';
@@ -9,22 +8,28 @@ import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import { type Command, UsageError } from '../command.js';
 
-function when(ms: number, now: number): string {
-  const d = Math.round((ms - now) / 60_000);
-  if (d <= 0) return `due now (since ${new Date(ms).toISOString()})`;
-  return `due in ${d >= 180 ? `${Math.round(d / 60)} h` : `${d} min`} (${new Date(ms).toISOString()})`;
+/** A page's text for a terminal: its lines and tabs as they are, every other control character escaped. */
+function terminalSafe(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }
 
 export const urlCommand: Command = {
   name: 'url',
   summary: 'explain one URL: its status document, when it is due, its transitions and content',
-  usage: 'crawler url URL [--robots] [--json] [options]',
+  usage: 'crawler url URL [--robots] [--json | --text] [options]',
   options: {
     robots: {
       type: 'boolean',
       description: "fetch the host's robots.txt now and show its verdict for the URL",
     },
     json: { type: 'boolean', description: 'print one JSON object' },
+    text: {
+      type: 'boolean',
+      description: "print only the page's text as indexed (the content document's content field)",
+    },
   },
   async run({ positionals, values, config, log, out }) {
     const url = positionals[0];
@@ -41,112 +46,14 @@ export const urlCommand: Command = {
     const cfg = config();
     const { client } = await connect(cfg, log);
     try {
-      const statusIndex = cfg['opensearch.status.index.name'];
-      const id = documentId(url);
-      const res = await client.search({
-        index: statusIndex,
-        body: { query: { ids: { values: [id] } } } as never,
-      });
-      const hit = (res.body.hits.hits as { _source: unknown }[])[0];
-      const doc = hit ? fromStatusSource(hit._source) : undefined;
-      const report: Record<string, unknown> = { url, id, known: doc !== undefined };
-      const now = Date.now();
-      if (doc) {
-        report.status = doc.status;
-        report.key = doc.key ?? partitionKey(url, cfg['partition.url.mode']);
-        report.nextFetchDate =
-          doc.nextFetchDate === null ? 'never' : new Date(doc.nextFetchDate).toISOString();
-        report.due = doc.nextFetchDate === null ? 'never fetched again' : when(doc.nextFetchDate, now);
-        report.metadata = doc.metadata.toJSON();
-        const of = doc.metadata.getFirstValue(MD.duplicateOf);
-        if (of !== undefined) {
-          report.duplicate = {
-            of,
-            distance: Number(doc.metadata.getFirstValue(MD.duplicateDistance)),
-            indexed: cfg['dedup.mode'] === 'flag',
-          };
+      const { report, doc, host, rendering, contentText } = await urlReport(client, cfg, url, Date.now());
+      if (values.text) {
+        if (contentText === undefined) {
+          log.warn(`${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`);
+          return 1;
         }
-        const soft404 = doc.metadata.getFirstValue(MD.soft404Evidence);
-        if (soft404 !== undefined) report.soft404 = soft404;
-        const cause = doc.metadata.getFirstValue(MD.deferCause);
-        if (cause !== undefined) {
-          report.deferred = {
-            cause,
-            at: doc.metadata.getFirstValue(MD.deferDate),
-            message: doc.metadata.getFirstValue(MD.deferMessage),
-            until: report.nextFetchDate,
-          };
-        }
-      }
-      const transitionsIndex = cfg['status.transitions.index.name'];
-      if (transitionsIndex) {
-        const t = await client
-          .search({
-            index: transitionsIndex,
-            body: { size: 50, query: { term: { url } }, sort: [{ appliedAt: 'asc' }] } as never,
-          })
-          .catch(() => undefined);
-        report.transitions = ((t?.body.hits.hits ?? []) as { _source: Record<string, unknown> }[]).map(
-          (h) => {
-            const s = h._source;
-            return `${s.appliedAt}  ${s.previousStatus ?? '-'} -> ${s.status}  (${s.reason}; next ${s.nextFetchDate})`;
-          },
-        );
-      }
-      const content = await client
-        .search({
-          index: cfg['opensearch.indexer.index.name'],
-          body: { size: 1, query: { term: { url } } } as never,
-        })
-        .catch(() => undefined);
-      const c = (content?.body.hits.hits ?? [])[0] as
-        | { _id: string; _source: Record<string, unknown> }
-        | undefined;
-      report.content = c
-        ? {
-            id: c._id,
-            title: c._source.title,
-            canonical: c._source.canonical,
-            fetchTime: c._source.fetchTime,
-            characters: String(c._source.content ?? '').length,
-            ...(c._source.simhash || c._source.simhashExact
-              ? { fingerprint: c._source.simhash ?? `exact ${c._source.simhashExact}` }
-              : {}),
-            ...(c._source.duplicateOf ? { duplicateOf: c._source.duplicateOf } : {}),
-          }
-        : 'not in the content index';
-      // What the host answers to URLs that cannot exist: the evidence behind a soft 404.
-      const host = (() => {
-        try {
-          return new URL(url).hostname.toLowerCase();
-        } catch {
-          return undefined;
-        }
-      })();
-      const profile =
-        host === undefined
-          ? null
-          : await new DedupIndex(client, {
-              content: cfg['opensearch.indexer.index.name'],
-              hosts: cfg['opensearch.hosts.index.name'],
-            })
-              .profile(host)
-              .catch(() => null);
-      if (profile) {
-        report.hostProbes = {
-          probedAt: new Date(profile.probedAt).toISOString(),
-          verdict: profile.verdict,
-          ...(profile.redirectTo ? { redirectTo: profile.redirectTo } : {}),
-          answers: profile.answers.map((a) =>
-            a.kind === 'page'
-              ? `${a.probe}: 200, ${a.fingerprint.tokens} tokens, fingerprint ${a.fingerprint.hash}`
-              : a.kind === 'redirect'
-                ? `${a.probe}: ${a.status} to ${a.target}`
-                : a.kind === 'notFound'
-                  ? `${a.probe}: ${a.status}`
-                  : `${a.probe}: ${a.detail}`,
-          ),
-        };
+        out(terminalSafe(contentText));
+        return 0;
       }
       if (values.robots) {
         const protocol = new HttpProtocol(cfg, { clock: systemClock });
@@ -204,6 +111,7 @@ export const urlCommand: Command = {
         out(`  soft-404 probes of the host (${probes.probedAt}): ${probes.verdict}`);
         for (const a of probes.answers) out(`    ${a}`);
       }
+      out(`  rendering: ${describeRecord(host ?? url, rendering)}`);
       if (report.robots) out(`  robots.txt: ${report.robots}`);
       return doc ? 0 : 1;
     } finally {

@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { CrawlerError, errorMessage } from '../../util/errors.js';
 import { damagedAt, isGzipName, listRecords } from '../../warc/read.js';
 import { recoverDir } from '../../warc/recover.js';
-import { type Command, UsageError } from '../command.js';
+import { type Command, InputError, UsageError } from '../command.js';
 
 const USAGE = 'crawler warc ls FILE... [--json] | crawler warc recover [DIR] [--all] [options]';
 
@@ -36,6 +37,9 @@ export const warcCommand: Command = {
     const [sub, ...args] = positionals;
     if (sub === 'ls' && args.length > 0) {
       let records = 0;
+      // Every file is looked for first: a missing one is a mistake in the command line (exit 2).
+      const missing = args.filter((f) => !existsSync(f));
+      if (missing.length > 0) throw new InputError(`no such file: ${missing.join(', ')}`);
       for (const file of args) {
         // A cut .warc is found before warcio reads it (warcio can spin on one); a .warc.gz after.
         const damagedPlain = isGzipName(file) ? undefined : await damagedAt(file).catch(() => undefined);

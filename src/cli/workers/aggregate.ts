@@ -157,6 +157,7 @@ export class Aggregate {
     let logLinesDropped = own.logLinesDropped;
     let notWritten = 0;
     let discoveredNotWritten = 0;
+    let idleWithWorkMs = 0;
     const urlFilterDrops: Record<string, number> = {};
     let dedup: Record<string, number> | undefined;
     for (const p of this.procs.values()) {
@@ -179,6 +180,7 @@ export class Aggregate {
       logLinesDropped += s.logLinesDropped;
       notWritten += s.notWritten ?? 0;
       discoveredNotWritten += s.discoveredNotWritten ?? 0;
+      idleWithWorkMs += s.idleWithWorkMs ?? 0;
     }
     return {
       byStatus: t.byStatus,
@@ -187,6 +189,7 @@ export class Aggregate {
       fetched: t.fetched,
       discovered: t.discovered,
       adopted: t.adopted,
+      idleWithWorkMs,
       ...(notWritten > 0 ? { notWritten } : {}),
       ...(discoveredNotWritten > 0 ? { discoveredNotWritten } : {}),
       statusWrites,

@@ -1,3 +1,4 @@
+import type { WorkerReport } from '../../metrics/workers.js';
 import type { CrawlSnapshot, CrawlSummary } from '../../pipeline/crawler.js';
 
 /*
@@ -12,6 +13,8 @@ export const WORKER_ENV = 'CRAWLER_WORKER';
 export type FromWorker =
   /** Every second or so: the worker's counters and what it holds now. */
   | { readonly type: 'progress'; readonly snapshot: CrawlSnapshot }
+  /** Every second or so: its metrics (the supervisor serves their sum and writes their series). */
+  | { readonly type: 'metrics'; readonly metrics: WorkerReport }
   /** --once: the worker found nothing left in its share (Crawler RunOptions.idle). */
   | { readonly type: 'idle' }
   /** --once: it took a URL again after reporting idle. */
@@ -19,7 +22,13 @@ export type FromWorker =
   /** --once: the answer to `check` (Crawler.stillFinished). */
   | { readonly type: 'checked'; readonly round: number; readonly finished: boolean }
   /** Its last message, when its crawl has stopped: the "crawl stopped" summary and counters. */
-  | { readonly type: 'summary'; readonly summary: CrawlSummary; readonly snapshot: CrawlSnapshot };
+  | {
+      readonly type: 'summary';
+      readonly summary: CrawlSummary;
+      readonly snapshot: CrawlSnapshot;
+      /** Its metrics at the end (the last interval of its series). */
+      readonly metrics?: WorkerReport;
+    };
 
 export type ToWorker =
   /** --once: every worker reported idle; is each still finished after a fresh look? */

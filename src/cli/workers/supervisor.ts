@@ -3,12 +3,23 @@ import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config/schema.js';
-import { checkCluster, checkCrawlSettings, injectSeeds, shareProblem } from '../../pipeline/compose.js';
+import { consoleSettings } from '../../console/server.js';
+import { SupervisorMonitor } from '../../console/supervisor-monitor.js';
+import type { ShareLease } from '../../opensearch/lease.js';
+import {
+  checkCluster,
+  checkCrawlSettings,
+  injectSeeds,
+  shardsFor,
+  shareProblem,
+} from '../../pipeline/compose.js';
+import { shareWords, stopWhenLost, takeLease } from '../../pipeline/lease.js';
 import { crawlerOptions } from '../../pipeline/options.js';
 import { userAgent } from '../../protocol/http/user-agent.js';
 import { CrawlerError } from '../../util/errors.js';
 import { droppedLogLines, type Logger, writeLogLine } from '../../util/log.js';
 import { EXIT } from '../exit.js';
+import { type StopSignal, StopSignals } from '../signals.js';
 import { Aggregate, outcomeLine } from './aggregate.js';
 import { autoWorkers, isLocalCluster } from './count.js';
 import { type FromWorker, type ToWorker, WORKER_ENV } from './messages.js';
@@ -43,8 +54,10 @@ export interface SuperviseOptions {
 export async function supervise(o: SuperviseOptions): Promise<number> {
   const { config, log } = o;
   await checkCrawlSettings(config);
+  consoleSettings(config);
   const cluster = await checkCluster(config, log);
   let workers: number;
+  let lease: ShareLease | undefined;
   try {
     const statusIndex = config['opensearch.status.index.name'];
     if (o.workers === 'auto') {
@@ -61,11 +74,23 @@ export async function supervise(o: SuperviseOptions): Promise<number> {
     } else workers = o.workers;
     const problem = shareProblem(cluster.statusShards, { ...o, workers, worker: 0 }, statusIndex);
     if (problem) throw new CrawlerError('TOO_MANY_WORKERS', problem);
+    // The lease on the instance's share is the supervisor's: a worker started again needs none.
+    const shards = shardsFor(cluster.statusShards, o.instances, o.instance);
+    lease = await takeLease(cluster.client, config, log, shards, shareWords({ ...o, workers }));
     await injectSeeds(cluster.client, config, o.seeds, log);
+  } catch (e) {
+    await lease?.release();
+    await cluster.client.close();
+    throw e;
+  }
+  const supervisor = new Supervisor(o, workers, cluster.url);
+  stopWhenLost(lease, () => supervisor.stop(), log);
+  try {
+    return await supervisor.run();
   } finally {
+    await lease.release();
     await cluster.client.close();
   }
-  return new Supervisor(o, workers, cluster.url).run();
 }
 
 /** One worker's place: its current process, or the timer that will start the next one. */
@@ -94,10 +119,11 @@ class Supervisor {
   private readonly slots: Slot[];
   private readonly aggregate = new Aggregate();
   private readonly once: OnceCoordinator | undefined;
+  /** The metrics series, the console and the live status line, for all the workers. */
+  private readonly monitor: SupervisorMonitor;
   private stopping = false;
   /** The workers were sent a stop signal: another one would make them exit at once. */
   private workersSignalled = false;
-  private signals = 0;
   private restarts = 0;
   private givenUp: string | undefined;
   private allDone!: () => void;
@@ -122,13 +148,16 @@ class Supervisor {
       lastError: undefined,
     }));
     this.once = o.once ? new OnceCoordinator(workers) : undefined;
+    this.monitor = new SupervisorMonitor(o.config, o.log, {
+      instance: o.instance,
+      instances: o.instances,
+      workers,
+    });
   }
 
   async run(): Promise<number> {
     const { config, log, out } = this.o;
-    const onSignal = (sig: NodeJS.Signals) => this.signal(sig);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const stopListening = new StopSignals().listen((sig, which) => this.signal(sig, which));
     log.info(
       {
         cluster: this.cluster,
@@ -146,12 +175,13 @@ class Supervisor {
     }, crawlerOptions(config).progressIntervalMs);
     progress.unref();
     try {
+      await this.monitor.start();
       for (const slot of this.slots) this.start(slot);
       await this.done;
     } finally {
       clearInterval(progress);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      stopListening();
+      await this.monitor.stop();
     }
     const usage = process.resourceUsage();
     const summary = this.aggregate.summary(
@@ -170,6 +200,11 @@ class Supervisor {
     const codes = this.slots.map((s) => s.code);
     if (codes.includes(130)) return 130;
     return codes.every((c) => c === 0) && !summary.notWritten ? EXIT.ok : EXIT.incomplete;
+  }
+
+  /** Stops the run as a first SIGTERM would: every worker drains and exits. */
+  stop(): void {
+    this.stopAll('SIGTERM');
   }
 
   private start(slot: Slot): void {
@@ -194,10 +229,12 @@ class Supervisor {
       detached: true,
     });
     slot.proc = child;
+    const restart = slot.startedAt > 0;
     slot.startedAt = Date.now();
     slot.lastError = undefined;
     const pid = child.pid ?? -1;
     this.aggregate.started(pid, w);
+    this.monitor.started(pid, w, restart);
     this.o.log.info({ workerPid: pid }, `worker ${w} of ${this.workers} started (pid ${pid})`);
     createInterface({ input: child.stderr! }).on('line', (line) => this.workerLine(slot, line));
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -228,6 +265,7 @@ class Supervisor {
       return;
     }
     if (line.includes('"msg":"progress')) return;
+    if (line.includes('"event":"transition"')) this.monitor.transitionLine(line);
     if (/"level":(50|60)/.test(line)) {
       const msg = /"msg":"((?:[^"\\]|\\.)*)"/.exec(line)?.[1];
       if (msg) slot.lastError = msg;
@@ -245,8 +283,12 @@ class Supervisor {
       case 'progress':
         this.aggregate.progress(pid, m.snapshot);
         return;
+      case 'metrics':
+        this.monitor.report(pid, m.metrics);
+        return;
       case 'summary':
         this.aggregate.ended(pid, m.summary, m.snapshot);
+        this.monitor.report(pid, m.metrics);
         return;
       case 'idle':
         this.step(once?.reportIdle(slot.worker));
@@ -294,6 +336,7 @@ class Supervisor {
     const { log } = this.o;
     const w = slot.worker;
     this.aggregate.exited(pid);
+    this.monitor.exited(pid);
     slot.proc = undefined;
     slot.code = code;
     const ranMs = Date.now() - slot.startedAt;
@@ -336,10 +379,9 @@ class Supervisor {
     this.checkDone();
   }
 
-  private signal(sig: NodeJS.Signals): void {
+  private signal(sig: NodeJS.Signals, which: StopSignal): void {
     const { log } = this.o;
-    this.signals++;
-    if (this.signals > 1) {
+    if (which === 'again') {
       log.warn(`${sig} again: the workers exit at once`);
       this.kill(sig);
       process.exit(130);

@@ -1,3 +1,6 @@
+import { processFamilies } from '../../metrics/prometheus.js';
+import type { MetricsRegistry } from '../../metrics/registry.js';
+import type { WorkerReport } from '../../metrics/workers.js';
 import type { Crawler, RunOptions } from '../../pipeline/crawler.js';
 import type { FromWorker, ToWorker } from './messages.js';
 
@@ -6,6 +9,8 @@ export type LinkedCrawl = Pick<Crawler, 'snapshot' | 'summary' | 'stillFinished'
 
 /** How often a worker reports its counters to the supervisor. */
 const REPORT_MS = 1000;
+/** Its process metrics (prom-client's defaults) go with every this many reports. */
+const PROCESS_EVERY = 5;
 
 /** The part of a Node.js process a worker talks through (its IPC channel to the supervisor). */
 export interface Channel {
@@ -25,12 +30,21 @@ export interface Channel {
  */
 export class SupervisorLink {
   private readonly timer: NodeJS.Timeout;
+  private reports = 0;
 
   constructor(
     private readonly crawler: LinkedCrawl,
     private readonly channel: Channel = process as unknown as Channel,
+    /** The crawl's metrics, reported with the counters (the supervisor serves and writes them). */
+    private readonly metrics?: MetricsRegistry,
   ) {
-    this.timer = setInterval(() => this.send({ type: 'progress', snapshot: crawler.snapshot() }), REPORT_MS);
+    this.timer = setInterval(() => {
+      this.send({ type: 'progress', snapshot: crawler.snapshot() });
+      if (this.metrics)
+        void this.report(this.reports++ % PROCESS_EVERY === 0).then((m) =>
+          this.send({ type: 'metrics', metrics: m }),
+        );
+    }, REPORT_MS);
     this.timer.unref();
     channel.on('message', this.onMessage);
     channel.on('disconnect', this.onDisconnect);
@@ -49,9 +63,15 @@ export class SupervisorLink {
     this.channel.off('message', this.onMessage);
     this.channel.off('disconnect', this.onDisconnect);
     const summary = this.crawler.summary();
+    const metrics = this.metrics ? await this.report(true) : undefined;
     await new Promise<void>((resolve) => {
-      if (!this.send({ type: 'summary', summary, snapshot: this.crawler.snapshot() }, () => resolve()))
-        resolve();
+      const m = {
+        type: 'summary' as const,
+        summary,
+        snapshot: this.crawler.snapshot(),
+        ...(metrics ? { metrics } : {}),
+      };
+      if (!this.send(m, () => resolve())) resolve();
     });
     if (this.channel.connected) this.channel.disconnect?.();
   }
@@ -67,6 +87,11 @@ export class SupervisorLink {
   };
 
   private readonly onDisconnect = () => this.crawler.requestStop();
+
+  private async report(withProcess: boolean): Promise<WorkerReport> {
+    const crawl = this.metrics!.collect();
+    return withProcess ? { crawl, process: await processFamilies() } : { crawl };
+  }
 
   /** False when it could not be sent (the supervisor is gone); `done` is then never called. */
   private send(message: FromWorker, done?: () => void): boolean {

@@ -8,7 +8,11 @@ export const daemonKeys = {
     "what the status documents' key (and routing) stands for",
   ),
   'opensearch.status.max.buckets': int(50, 'keys (hosts) per spout query', 1),
-  'opensearch.status.max.urls.per.bucket': int(2, 'due URLs per key per spout query', 1),
+  'opensearch.status.max.urls.per.bucket': int(
+    2,
+    'due URLs per key per spout query; keys take the unused share when fewer than max.buckets are due',
+    1,
+  ),
   'opensearch.status.filterQuery': list([], 'query_string filters added to the spout query'),
   'opensearch.status.query.timeout': num(-1, 'seconds a spout query may take on the cluster; -1 = no limit'),
   'opensearch.status.query.form': oneOf(
@@ -16,7 +20,11 @@ export const daemonKeys = {
     'aggregation',
     "spout query: collapse on key with inner hits, or StormCrawler's terms + top_hits aggregation",
   ),
-  'spout.ttl.purgatory': num(30, 'seconds a finished URL is kept from being emitted again', 0),
+  'spout.ttl.purgatory': num(
+    30,
+    'seconds a finished URL is kept from being emitted again (a written one: until a query shows its update)',
+    0,
+  ),
   'spout.min.delay.queries': int(2000, 'ms between two spout queries at least', 0),
   'spout.max.delay.queries': int(
     20000,

@@ -44,6 +44,6 @@ export const opensearchKeys = {
   ),
   'opensearch.hosts.index.name': str(
     'hosts',
-    'name of the per-host index (soft-404 probes; document id = host)',
+    'name of the per-host index (render decisions, soft-404 probes; document id = host)',
   ),
 } as const;

@@ -2,6 +2,7 @@
 export type QueryForm = 'collapse' | 'aggregation';
 
 export interface SpoutQueryParams {
+  /** Due URLs are those whose nextFetchDate is at or before this date. */
   readonly queryDate: string;
   readonly maxBuckets: number;
   readonly maxUrlsPerBucket: number;
@@ -12,11 +13,12 @@ export interface SpoutQueryParams {
 
 const SORT = [{ nextFetchDate: { order: 'asc' } }, { url: { order: 'asc' } }];
 
-function filter(p: SpoutQueryParams): object {
+function filter(p: Pick<SpoutQueryParams, 'queryDate' | 'filterQueries'>, ...more: object[]): object {
   return {
     bool: {
       filter: [
         { range: { nextFetchDate: { lte: p.queryDate } } },
+        ...more,
         ...p.filterQueries.map((q) => ({ query_string: { query: q } })),
       ],
     },
@@ -34,7 +36,11 @@ export function collapseQuery(p: SpoutQueryParams): object {
     _source: false,
     query: filter(p),
     sort: [{ nextFetchDate: { order: 'asc' } }],
-    collapse: { field: 'key', inner_hits: { name: 'urls', size: p.maxUrlsPerBucket, sort: SORT } },
+    // Versions tell a hit of an acknowledged update from one of the document before it (in-flight.ts).
+    collapse: {
+      field: 'key',
+      inner_hits: { name: 'urls', size: p.maxUrlsPerBucket, sort: SORT, version: true },
+    },
     ...(p.timeoutSecs >= 0 ? { timeout: `${p.timeoutSecs}s` } : {}),
   };
 }
@@ -49,7 +55,7 @@ export function aggregationQuery(p: SpoutQueryParams): object {
       partition: {
         terms: { field: 'key', size: p.maxBuckets, order: { top_hit: 'asc' } },
         aggregations: {
-          docs: { top_hits: { size: p.maxUrlsPerBucket, sort: SORT } },
+          docs: { top_hits: { size: p.maxUrlsPerBucket, sort: SORT, version: true } },
           top_hit: { min: { field: 'nextFetchDate' } },
         },
       },
@@ -58,8 +64,32 @@ export function aggregationQuery(p: SpoutQueryParams): object {
   };
 }
 
+/**
+ * One key's due URLs after `after` (the sort values of the last hit the spout saw of it), oldest
+ * first: HybridSpout's per-key query, routed to the key's shard. The filter queries apply.
+ */
+export function keyQuery(
+  p: Omit<SpoutQueryParams, 'maxBuckets' | 'maxUrlsPerBucket'>,
+  key: string,
+  size: number,
+  after: readonly unknown[] | undefined,
+): object {
+  return {
+    size,
+    track_total_hits: false,
+    version: true,
+    query: filter(p, { term: { key } }),
+    sort: SORT,
+    ...(after ? { search_after: after } : {}),
+    ...(p.timeoutSecs >= 0 ? { timeout: `${p.timeoutSecs}s` } : {}),
+  };
+}
+
 export interface Hit {
   readonly _source: unknown;
+  readonly _version?: number;
+  /** The sort values of the hit (nextFetchDate, url), for `search_after`. */
+  readonly sort?: readonly unknown[];
 }
 
 /** The hits of either form, key by key, oldest key first. */
@@ -70,4 +100,9 @@ export function hitsOf(form: QueryForm, body: unknown): Hit[][] {
   };
   if (form === 'collapse') return (b.hits?.hits ?? []).map((h) => h.inner_hits?.urls?.hits?.hits ?? []);
   return (b.aggregations?.partition?.buckets ?? []).map((bucket) => bucket.docs?.hits?.hits ?? []);
+}
+
+/** The hits of a `keyQuery`. */
+export function keyHitsOf(body: unknown): Hit[] {
+  return (body as { hits?: { hits?: Hit[] } }).hits?.hits ?? [];
 }

@@ -18,6 +18,11 @@ export class UrlBuffer<T extends { readonly url: string }> {
     return this.urls.has(url);
   }
 
+  /** URLs buffered for one key. */
+  count(key: string): number {
+    return this.byKey.get(key)?.length ?? 0;
+  }
+
   add(key: string, item: T): boolean {
     if (this.urls.has(item.url)) return false;
     this.urls.add(item.url);

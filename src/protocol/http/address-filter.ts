@@ -79,6 +79,17 @@ export class AddressFilter {
     return new AddressFilter(rules);
   }
 
+  /**
+   * The value of http.filter.ipaddress.exclude that no longer refuses what `entry` refuses: the
+   * entries as given, without that one ("" when it was the only one).
+   */
+  without(entry: string): string {
+    return this.rules
+      .map(([e]) => e)
+      .filter((e) => e !== entry)
+      .join(',');
+  }
+
   /** True when nothing is excluded (the key is empty). */
   get allowsAll(): boolean {
     return this.rules.length === 0;

@@ -7,7 +7,7 @@ import { captured } from '../exchange.js';
 import type { ProtocolSettings } from '../settings.js';
 import { type MetadataView, metadataOf, type Protocol, type ProtocolResponse } from '../types.js';
 import { AddressFilter } from './address-filter.js';
-import { type Body, readBody } from './body.js';
+import { ACCEPT_ENCODING, type Body, readBody } from './body.js';
 import { allowedAddress, guardedConnector, type Resolver, systemResolver } from './connector.js';
 import { classifyFetchError, DeadlineError, FetchException, genericFetchException } from './errors.js';
 import { headerBlock, headersByName, RequestHeaders } from './headers.js';
@@ -24,6 +24,35 @@ export interface HttpProtocolDeps {
   /** WARC output: keep each answer's request and response heads (`ProtocolResponse.exchange`). */
   readonly capture?: boolean;
 }
+
+/** A request a rendered page makes, as the browser would send it. */
+export interface SubrequestInit {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: Buffer;
+}
+
+/** Its answer: header values by lowercased name, the body decoded from its Content-Encoding. */
+export interface SubrequestAnswer {
+  readonly statusCode: number;
+  readonly headers: Readonly<Record<string, string[]>>;
+  readonly content: Buffer;
+}
+
+/** Header fields of one connection, or that undici sets itself: never taken from the browser. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+  'accept-encoding',
+  'user-agent',
+]);
 
 const NO_METADATA = metadataOf();
 const EMPTY = Buffer.alloc(0);
@@ -172,6 +201,68 @@ export class HttpProtocol implements Protocol {
       throw classifyFetchError(reason instanceof DeadlineError ? reason : e, url, {
         viaProxy: this.proxies !== undefined,
         proxy,
+      });
+    } finally {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * A request a rendered page makes (src/render): the browser's method, header fields and body,
+   * with our User-Agent and Accept-Encoding; the same connections, address filter, proxies,
+   * deadline and content limit as `fetch`. Never follows redirects; resolves with any answer, its
+   * body decoded; rejects with a FetchException like `fetch`.
+   */
+  async subrequest(url: string, init: SubrequestInit, signal?: AbortSignal): Promise<SubrequestAnswer> {
+    const target = this.target(url);
+    if (signal?.aborted) throw FetchException.of('aborted', `${url}: aborted before the request`);
+    const controller = new AbortController();
+    const deadline = setTimeout(
+      () => controller.abort(new DeadlineError(`no complete answer within ${this.timeoutMs} ms`)),
+      this.timeoutMs,
+    );
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const via = this.proxies ? await this.dispatcherFor(target, controller.signal) : this.direct;
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(init.headers)) {
+        const name = k.toLowerCase();
+        if (!HOP_BY_HOP.has(name) && !name.startsWith(':')) headers[name] = v;
+      }
+      headers['user-agent'] = this.userAgent;
+      headers['accept-encoding'] = ACCEPT_ENCODING;
+      const method = init.method.toUpperCase();
+      const res = await via.dispatcher.request({
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method,
+        headers,
+        ...(init.body && method !== 'GET' && method !== 'HEAD' ? { body: init.body } : {}),
+        signal: controller.signal,
+        responseHeaders: 'raw',
+      });
+      const raw = res.headers as unknown as string[];
+      const answer = headersByName(raw);
+      const status = res.statusCode;
+      let content: Buffer = EMPTY;
+      if (method === 'HEAD' || (status >= 300 && status < 400) || status === 204 || status === 304)
+        await res.body.dump({ limit: DISCARD_LIMIT });
+      else
+        content = (
+          await readBody(res.body, answer['content-encoding'], {
+            contentLimit: this.s['http.content.limit'],
+            decodedLimit: this.s['http.decoded.limit'],
+            maxRatio: this.s['http.decoded.max.ratio'],
+          })
+        ).content;
+      return { statusCode: status, headers: answer, content };
+    } catch (e) {
+      if (signal?.aborted) throw FetchException.of('aborted', `${url}: aborted by the caller`, e);
+      const reason: unknown = controller.signal.reason;
+      throw classifyFetchError(reason instanceof DeadlineError ? reason : e, url, {
+        viaProxy: this.proxies !== undefined,
       });
     } finally {
       clearTimeout(deadline);

@@ -37,7 +37,8 @@ export async function allowedAddresses(
   if (filter.allowsAll) return addresses;
   const allowed = addresses.filter((a) => filter.refusedBy(a) === undefined);
   if (allowed.length > 0) return allowed;
-  throw new BlockedAddressError(host, addresses[0]!, filter.refusedBy(addresses[0]!)!);
+  const rule = filter.refusedBy(addresses[0]!)!;
+  throw new BlockedAddressError(host, addresses[0]!, rule, filter.without(rule));
 }
 
 /** The first address `hostname` may be connected to; see allowedAddresses. */

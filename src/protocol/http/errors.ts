@@ -16,6 +16,7 @@ import { CrawlerError } from '../../util/errors.js';
  * | Unsupported scheme | neither http nor https |
  * | Proxy error | the proxy refused the request (407, tunnel refused), or refused the connection to it (it is down) |
  * | Aborted | the caller's AbortSignal fired (shutdown); not the server's fault |
+ * | Render failed | a page to render could not be (the browser died twice, or cannot start); not the server's fault |
  * | Fetch error (CODE) | anything else, with the Node/undici error code |
  */
 export const FETCH_EXCEPTION = {
@@ -29,6 +30,7 @@ export const FETCH_EXCEPTION = {
   unsupportedScheme: 'Unsupported scheme',
   proxy: 'Proxy error',
   aborted: 'Aborted',
+  render: 'Render failed',
 } as const;
 
 export type FetchExceptionKind = keyof typeof FETCH_EXCEPTION;
@@ -63,6 +65,7 @@ const CODE_OF_KIND: Record<FetchExceptionKind, string> = {
   unsupportedScheme: 'FETCH_UNSUPPORTED_SCHEME',
   proxy: 'FETCH_PROXY',
   aborted: 'FETCH_ABORTED',
+  render: 'FETCH_RENDER_FAILED',
 };
 
 /** A fetch that got no HTTP answer. `fetchException` is what goes into the URL's metadata. */
@@ -92,10 +95,16 @@ export class BlockedAddressError extends Error {
     readonly host: string,
     readonly address: string,
     readonly rule: string,
+    /** The key's value without `rule`, which allows the address. */
+    readonly allowing: string,
   ) {
+    const refused =
+      host === address
+        ? `${host} is refused by http.filter.ipaddress.exclude`
+        : `${host} resolves to ${address}, which http.filter.ipaddress.exclude refuses`;
     super(
-      `${host} resolves to ${address}, which http.filter.ipaddress.exclude refuses (entry "${rule}"); ` +
-        `remove that entry (or set the key to an empty list) to crawl it`,
+      `${refused} (entry "${rule}"); to crawl it: --set http.filter.ipaddress.exclude=${allowing}` +
+        (allowing === '' ? ' (an empty list: every address allowed)' : ` (the list without "${rule}")`),
     );
     this.name = 'BlockedAddressError';
   }

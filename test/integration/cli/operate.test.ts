@@ -108,4 +108,15 @@ describe('operating a crawl', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.out[1]).toBe('  not in the status index');
   });
+
+  it("crawler url --text prints the page's text as indexed; a URL not in the content index exits 1", async () => {
+    const r = await crawler('url', `${origin}/`, '--text', '--conf', conf);
+    expect(r.code).toBe(0);
+    const text = r.out.join('\n');
+    expect(text).toContain('Text of Home.');
+    expect(text).not.toContain('<p>');
+    const gone = await crawler('url', `${origin}/gone`, '--text', '--conf', conf);
+    expect(gone.code).toBe(1);
+    expect(gone.out).toEqual([]);
+  });
 });

@@ -7,7 +7,8 @@ import { fastCrawlSettings, writeConf } from '../../support/crawl.js';
 import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
 import { page, Site } from '../../support/site.js';
 
-// On a terminal a person reads the log: one short line per transition, not a pretty-printed object.
+// On a terminal a person reads the log: at --log-level debug, one short line per transition, not a
+// pretty-printed object (at info the live status line stands for them: status-line.test.ts).
 // util-linux `script` gives the crawler a pseudo-terminal as its stdout and stderr.
 
 const run = promisify(execFile);
@@ -29,13 +30,19 @@ afterAll(async () => {
 });
 
 describe('crawler run on a terminal', () => {
-  it('prints one line per transition (time, old -> new, URL, reason, next fetch)', async () => {
+  it('at --log-level debug prints one line per transition (time, old -> new, URL, reason, next fetch)', async () => {
     const conf = writeConf(fastCrawlSettings(names));
-    const cmd = `${process.execPath} ${CLI} run --once --conf ${conf} --seed ${site.origin(H)}/`;
+    // A wide terminal: lines are cut to its width.
+    const cmd = `stty cols 160; ${process.execPath} ${CLI} run --once --conf ${conf} --log-level debug --seed ${site.origin(H)}/`;
     const env: Record<string, string | undefined> = { ...process.env };
     delete env.LOG_FORMAT;
     const { stdout } = await run('script', ['-qefc', cmd, '/dev/null'], { env, timeout: 90_000 });
-    const lines = stdout.split(/\r?\n/).filter((l) => l.trim() !== '');
+    // What the terminal shows of each line: the text after its last carriage return (the live
+    // status line is rewritten in place), erase escapes removed.
+    const lines = stdout
+      .split(/\r?\n/)
+      .map((l) => (l.split('\r').at(-1) ?? '').replace(/\x1b\[K/g, ''))
+      .filter((l) => l.trim() !== '');
     const transitions = lines.filter((l) => / -> [A-Z_]+ {2}http/.test(l));
     // 8 pages fetched and 7 links discovered: 16 transitions (the seed's DISCOVERED included).
     expect(transitions.length).toBe(16);

@@ -72,15 +72,20 @@ async function drain(spout: Spout): Promise<SpoutItem[]> {
 }
 
 describe.each(['collapse', 'aggregation'] as const)('the spout (%s query)', (form) => {
-  it('emits due URLs only, at most max.urls.per.bucket per key, spread round-robin over keys', async () => {
+  it('emits due URLs only, spread round-robin over keys; with fewer keys than buckets they take the unused share', async () => {
     const spout = new Spout(client, { ...options, form }, new ManualClock(NOW), silentLogger);
+    await spout.query();
+    // The first query asks max.urls.per.bucket of each key (it cannot know how many keys are due).
+    expect(spout.stats().buffered).toBe(5);
     const items = await drain(spout);
+    // The next one splits the budget (10 x 2) among the 3 keys it found: a's third URL comes too.
     expect(items.map((i) => i.url)).toEqual([
       'http://a.test/1',
       'http://b.test/1',
       'http://c.test/1',
       'http://a.test/2',
       'http://c.test/2',
+      'http://a.test/3',
     ]);
     expect(items[0]!.metadata.toJSON()).toEqual({ depth: ['1'], 'a.b': ['x'] });
     expect(items[0]!.status).toBe('FETCHED');
@@ -97,14 +102,14 @@ describe.each(['collapse', 'aggregation'] as const)('the spout (%s query)', (for
     const clock = new ManualClock(NOW);
     const spout = new Spout(client, { ...options, form }, clock, silentLogger);
     const first = await drain(spout);
-    expect(first).toHaveLength(5);
+    expect(first).toHaveLength(6);
     // Still due (nothing was written), but in flight: a new query emits none of them again.
     expect(await drain(spout)).toEqual([]);
     for (const i of first) spout.settle(i.url);
     clock.advance(10_000);
     expect(await spout.poll()).toBe('empty');
     clock.advance(21_000);
-    expect((await drain(spout)).length).toBe(5);
+    expect((await drain(spout)).length).toBe(6);
   });
 
   it('applies opensearch.status.filterQuery', async () => {
@@ -117,6 +122,45 @@ describe.each(['collapse', 'aggregation'] as const)('the spout (%s query)', (for
     const items = await drain(spout);
     expect(items.some((i) => i.key === 'a.test')).toBe(false);
     expect(items.length).toBe(3);
+  });
+});
+
+describe('a URL settled while the index does not show its write yet', () => {
+  it('is not emitted again when its purgatory time is over, however late the index refreshes', async () => {
+    // An index that never refreshes on its own: a loaded cluster whose refreshes lag behind.
+    const lagging = uniqueIndexNames('spout-lag');
+    const lagConfig = testConfig(lagging);
+    const [plan] = planIndices(lagConfig);
+    plan!.body.settings.index.refresh_interval = '-1';
+    await ensureIndices(client, [plan!]);
+    try {
+      const url = 'http://lag.test/1';
+      const write = (status: 'DISCOVERED' | 'FETCHED', at: number) =>
+        client.index({
+          index: lagging.status,
+          id: documentId(url),
+          routing: 'lag.test',
+          body: toStatusSource(url, status, new Metadata(), at, 'lag.test') as never,
+        });
+      await write('DISCOVERED', NOW - MIN);
+      await client.indices.refresh({ index: lagging.status });
+      const clock = new ManualClock(NOW);
+      const spout = new Spout(
+        client,
+        { ...options, index: lagging.status, purgatoryMs: 2000 },
+        clock,
+        silentLogger,
+      );
+      expect((await drain(spout)).map((i) => i.url)).toEqual([url]);
+      // Fetched: its new state is acknowledged, then settled; no refresh has happened.
+      await write('FETCHED', NOW + 1440 * MIN);
+      spout.settle(url);
+      clock.advance(60_000);
+      expect(await drain(spout)).toEqual([]);
+      expect(await spout.poll()).toBe('empty');
+    } finally {
+      await deleteIndices(lagging.status);
+    }
   });
 });
 
@@ -135,13 +179,8 @@ describe('the spout pacing', () => {
 describe('a failed spout query', () => {
   it('is "wait", not "empty", so --once does not take a refused query for the end of the crawl', async () => {
     const clock = new ManualClock(NOW);
-    // The aggregation's top_hits may return at most index.max_inner_result_window (100) per bucket.
-    const spout = new Spout(
-      client,
-      { ...options, form: 'aggregation', maxUrlsPerBucket: 500 },
-      clock,
-      silentLogger,
-    );
+    // A filter query OpenSearch cannot parse.
+    const spout = new Spout(client, { ...options, filterQueries: ['key:('] }, clock, silentLogger);
     expect(await spout.poll()).toBe('wait');
     expect(spout.lastQueryFailed).toBe(true);
     expect(spout.stats().queryMsP95).toBeGreaterThanOrEqual(0);

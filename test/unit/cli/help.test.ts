@@ -79,3 +79,40 @@ describe('crawler run start-up checks', () => {
     expect(r.err).toMatch(/--instance must be between 0 and 1, got 2/);
   });
 });
+
+describe('validation at the door', () => {
+  it('--log-level and LOG_LEVEL are checked: exit 2, listing the levels', async () => {
+    const r = await crawler('stats', '--log-level', 'verbose');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      'crawler stats: --log-level "verbose" is not a log level; use one of trace, debug, info, warn, error, silent',
+    );
+    const before = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'loud';
+    try {
+      const env = await crawler('config');
+      expect(env.code).toBe(2);
+      expect(env.err).toMatch(/^crawler config: LOG_LEVEL "loud" is not a log level; use one of trace/);
+      // The option wins over the environment.
+      expect((await crawler('config', '--log-level', 'silent')).code).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = before;
+    }
+  });
+
+  it('crawler config checks what crawler run checks: a bad agent name is exit 2 after the listing', async () => {
+    const r = await crawler('config', '--set', 'http.agent.name=r5bot', '--log-level', 'silent');
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/^http\.agent\.name +"r5bot" +\(--set\)$/m);
+    expect(r.err).toMatch(/key "http.agent.name" has value "r5bot"; expected letters, "_" and "-" only/);
+    const run = await crawler('run', '--set', 'http.agent.name=r5bot');
+    expect(run.code).toBe(2);
+    expect(run.err).toBe(r.err.replace('crawler config', 'crawler run'));
+    // Without a name the listing is still useful: only a warning, exit 0.
+    expect((await crawler('config', '--log-level', 'silent')).code).toBe(0);
+    expect((await crawler('config', '--set', 'fetcher.maxThreads.[=2', '--log-level', 'silent')).code).toBe(
+      2,
+    );
+  });
+});

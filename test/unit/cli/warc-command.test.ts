@@ -94,10 +94,18 @@ describe('crawler warc', () => {
     ]);
   });
 
-  it('ls of a missing file fails with its name', async () => {
+  it('ls of a missing file fails with its name and exit 2, as a missing file does for every command', async () => {
     const r = await crawler('warc', 'ls', '/nonexistent/x.warc.gz');
-    expect(r.code).toBe(3);
-    expect(r.err[0]).toMatch(/^crawler warc: \/nonexistent\/x\.warc\.gz cannot be read as WARC: .*ENOENT/);
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual(['crawler warc: no such file: /nonexistent/x.warc.gz']);
+    const inject = await crawler('inject', '/nonexistent/seeds.txt');
+    expect(inject.code).toBe(2);
+    expect(inject.err).toEqual(['crawler inject: no such file: /nonexistent/seeds.txt']);
+    const conf = await crawler('config', '--conf', '/nonexistent/crawl.yaml');
+    expect(conf.code).toBe(2);
+    expect(conf.err[0]).toMatch(
+      /^crawler config: cannot read config file \/nonexistent\/crawl\.yaml: ENOENT/,
+    );
   });
 
   it('recover closes the .open files of this host whose process is gone', async () => {

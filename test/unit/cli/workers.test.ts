@@ -138,6 +138,7 @@ const summary = (over: Partial<CrawlSummary> = {}): CrawlSummary => ({
   fetched: 0,
   discovered: 0,
   adopted: 0,
+  idleWithWorkMs: 0,
   statusWrites: { written: 0, existing: 0, skippedCached: 0, failed: 0 },
   spout: { queries: 0, queryMsP50: Number.NaN, queryMsP95: Number.NaN },
   cpuUserMs: 0,

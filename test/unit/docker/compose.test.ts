@@ -77,6 +77,8 @@ describe('docker/docker-compose.yml', () => {
   it('imports the dashboards once Dashboards answers', () => {
     const d = compose.services['dashboards-init']!;
     expect(String(d.command)).toMatch(/_import\?overwrite=true/);
+    // The index patterns (crawler.ndjson) before the Crawl metrics dashboard that refers to them.
+    expect(String(d.command)).toMatch(/for f in crawler metrics; do/);
     expect(d.volumes).toEqual(['./dashboards:/dashboards:ro']);
   });
 
@@ -91,6 +93,12 @@ describe('docker/Dockerfile', () => {
     expect(dockerfile.match(/^FROM /gm)?.length).toBe(2);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/app\/dist\/cli\/main\.js"\]$/m);
+  });
+
+  it("installs Debian's chromium for rendering", () => {
+    expect(dockerfile).toMatch(
+      /^RUN apt-get update \\\n\s+&& apt-get install -y --no-install-recommends chromium /m,
+    );
   });
 
   it('copies only paths that exist in the repository', () => {

@@ -1,5 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { knownSeriesNames } from '../../../src/metrics/series-names.js';
+
+// No Dashboards server runs here, so the saved objects are checked for what makes a panel work on
+// a crawl with the default config, opened at any moment: every reference resolves, every field a
+// panel reads is mapped explicitly in mappings/ (so it exists from the first document and an index
+// pattern's field list never lacks it), every aggregation has a label (no raw field names as table
+// headers), and every metric name a panel of metrics* asks for is one the crawler writes.
 
 const dir = new URL('../../../docker/dashboards/', import.meta.url);
 const mappings = new URL('../../../mappings/', import.meta.url);
@@ -11,55 +18,91 @@ interface SavedObject {
   references: { name: string; type: string; id: string }[];
 }
 
-const objects: SavedObject[] = readdirSync(dir)
+const files = readdirSync(dir)
   .filter((f) => f.endsWith('.ndjson'))
-  .flatMap((f) =>
-    readFileSync(new URL(f, dir), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as SavedObject),
-  );
+  .sort();
+const objectsOf = (f: string): SavedObject[] =>
+  readFileSync(new URL(f, dir), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as SavedObject);
+const objects = files.flatMap(objectsOf);
 
 /** Which mapping file an index pattern's title stands for. */
 const MAPPING_OF: Record<string, string> = {
   status: 'status',
   content: 'content',
   'transitions*': 'transitions',
+  'metrics*': 'metrics',
 };
 
-function fieldsOf(mapping: string): { fields: Set<string>; dynamicPrefixes: string[] } {
+/** The fields a mapping defines explicitly, dotted (objects' properties included). */
+function fieldsOf(mapping: string): Set<string> {
   const m = JSON.parse(readFileSync(new URL(`${mapping}.json`, mappings), 'utf8')) as {
-    mappings: {
-      properties: Record<string, unknown>;
-      dynamic_templates?: { [k: string]: { path_match: string } }[];
-    };
+    mappings: { properties: Record<string, { properties?: Record<string, unknown> }> };
   };
-  const dynamicPrefixes = (m.mappings.dynamic_templates ?? []).map((t) =>
-    Object.values(t)[0]!.path_match.replace('*', ''),
-  );
-  return { fields: new Set(Object.keys(m.mappings.properties)), dynamicPrefixes };
+  const out = new Set<string>();
+  const walk = (props: Record<string, { properties?: Record<string, unknown> }>, prefix: string) => {
+    for (const [k, v] of Object.entries(props)) {
+      if (v.properties)
+        walk(v.properties as Record<string, { properties?: Record<string, unknown> }>, `${prefix}${k}.`);
+      else out.add(`${prefix}${k}`);
+    }
+  };
+  walk(m.mappings.properties, '');
+  return out;
 }
 
+interface Agg {
+  type: string;
+  schema: string;
+  params: { field?: string; customLabel?: string };
+}
+
+const visualizations = objects.filter((o) => o.type === 'visualization');
+const visState = (o: SavedObject) =>
+  JSON.parse(o.attributes.visState as string) as { aggs: Agg[]; type: string };
+const query = (o: SavedObject) =>
+  (
+    JSON.parse((o.attributes.kibanaSavedObjectMeta as { searchSourceJSON: string }).searchSourceJSON) as {
+      query: { query: string; language: string };
+    }
+  ).query;
+const patternOf = (o: SavedObject) => objects.find((x) => x.id === o.references[0]!.id)!;
+
 describe('OpenSearch Dashboards saved objects', () => {
-  it('parse, and include the index patterns, the visualizations and the Crawl status dashboard', () => {
-    expect(objects.filter((o) => o.type === 'index-pattern').map((o) => o.attributes.title)).toEqual([
-      'status',
-      'content',
-      'transitions*',
+  it('hold the index patterns, the Crawl status and the Crawl metrics dashboards, ids unique', () => {
+    expect(files).toEqual(['crawler.ndjson', 'metrics.ndjson']);
+    // The index patterns come first (crawler.ndjson is imported first): the other file refers to them.
+    expect(
+      objectsOf('crawler.ndjson')
+        .filter((o) => o.type === 'index-pattern')
+        .map((o) => o.attributes.title),
+    ).toEqual(['status', 'content', 'transitions*', 'metrics*']);
+    expect(objects.filter((o) => o.type === 'dashboard').map((o) => o.attributes.title)).toEqual([
+      'Crawl status',
+      'Crawl metrics',
     ]);
-    expect(objects.filter((o) => o.type === 'visualization')).toHaveLength(7);
-    expect(objects.find((o) => o.type === 'dashboard')?.attributes.title).toBe('Crawl status');
     expect(new Set(objects.map((o) => o.id)).size).toBe(objects.length);
+    // StormCrawler's id for its metrics index pattern, so that its saved objects find ours.
+    expect(objects.find((o) => o.attributes.title === 'metrics*')?.id).toBe(
+      'b5c3bbd0-7337-11e9-9289-ffa3ee6775e4',
+    );
   });
 
-  it('every reference resolves to an object of the right type', () => {
-    for (const o of objects) {
-      for (const r of o.references) {
-        expect(
-          objects.some((x) => x.id === r.id && x.type === r.type),
-          `${o.id} -> ${r.type}:${r.id}`,
-        ).toBe(true);
+  it('every reference resolves to an object of the right type, within the file or an earlier one', () => {
+    const seen: SavedObject[] = [];
+    for (const f of files) {
+      const own = objectsOf(f);
+      for (const o of own) {
+        for (const r of o.references) {
+          expect(
+            [...seen, ...own].some((x) => x.id === r.id && x.type === r.type),
+            `${o.id} -> ${r.type}:${r.id}`,
+          ).toBe(true);
+        }
       }
+      seen.push(...own);
     }
   });
 
@@ -75,6 +118,7 @@ describe('OpenSearch Dashboards saved objects', () => {
         expect(() => JSON.parse(a.kibanaSavedObjectMeta!.searchSourceJSON), o.id).not.toThrow();
       if (a.panelsJSON) {
         const panels = JSON.parse(a.panelsJSON) as { panelRefName: string }[];
+        expect(panels.length, o.id).toBeGreaterThan(0);
         for (const p of panels)
           expect(
             o.references.some((r) => r.name === p.panelRefName),
@@ -84,23 +128,44 @@ describe('OpenSearch Dashboards saved objects', () => {
     }
   });
 
-  it('every field a visualization or index pattern uses exists in our mappings', () => {
-    for (const o of objects) {
-      if (o.type === 'index-pattern') {
-        const time = o.attributes.timeFieldName as string | undefined;
-        if (time)
-          expect(fieldsOf(MAPPING_OF[o.attributes.title as string]!).fields.has(time), time).toBe(true);
-      }
-      if (o.type !== 'visualization') continue;
-      const pattern = objects.find((x) => x.id === o.references[0]!.id)!;
-      const { fields, dynamicPrefixes } = fieldsOf(MAPPING_OF[pattern.attributes.title as string]!);
-      const vis = JSON.parse(o.attributes.visState as string) as { aggs: { params: { field?: string } }[] };
-      for (const agg of vis.aggs) {
-        const f = agg.params.field;
-        if (f === undefined) continue;
-        const known = fields.has(f) || dynamicPrefixes.some((p) => f.startsWith(p));
-        expect(known, `${o.id} uses ${f}`).toBe(true);
-      }
+  it('every field a panel or an index pattern uses is mapped explicitly in mappings/', () => {
+    for (const o of objects.filter((x) => x.type === 'index-pattern')) {
+      const time = o.attributes.timeFieldName as string | undefined;
+      if (time) expect(fieldsOf(MAPPING_OF[o.attributes.title as string]!).has(time), time).toBe(true);
     }
+    for (const o of visualizations) {
+      const fields = fieldsOf(MAPPING_OF[patternOf(o).attributes.title as string]!);
+      for (const agg of visState(o).aggs) {
+        const f = agg.params.field;
+        if (f !== undefined) expect(fields.has(f), `${o.id} aggregates ${f}`).toBe(true);
+      }
+      // The fields of its query (KQL `field:value`).
+      for (const m of query(o).query.matchAll(/([A-Za-z_][\w.%]*):/g))
+        expect(fields.has(m[1]!), `${o.id} queries ${m[1]}`).toBe(true);
+    }
+  });
+
+  it('every aggregation is labelled (no raw field names as headers or legends)', () => {
+    for (const o of visualizations)
+      for (const agg of visState(o).aggs) expect(agg.params.customLabel, `${o.id} ${agg.type}`).toBeTruthy();
+  });
+
+  it('the panels on metrics* ask for metric names the crawler writes', () => {
+    const known = knownSeriesNames();
+    const written = (name: string) =>
+      name.endsWith('*')
+        ? known.some((k) => k.endsWith('*') && k.startsWith(name.slice(0, -1)))
+        : known.includes(name) || known.some((k) => k.endsWith('*') && name.startsWith(k.slice(0, -1)));
+    const onMetrics = visualizations.filter((o) => patternOf(o).attributes.title === 'metrics*');
+    expect(onMetrics.length).toBeGreaterThan(8);
+    for (const o of onMetrics) {
+      const names = [...query(o).query.matchAll(/name:"?([^"\s)]+)"?/g)].map((m) => m[1]!);
+      expect(names.length, o.id).toBeGreaterThan(0);
+      for (const n of names) expect(written(n), `${o.id} asks for ${n}`).toBe(true);
+    }
+    // The fetched pages of the Crawl status dashboard come from the series, not from page fetch times.
+    const fetched = objects.find((o) => o.id === 'crawler-fetched-over-time')!;
+    expect(patternOf(fetched).attributes.title).toBe('metrics*');
+    expect(query(fetched).query).toBe('name:"fetcher_counter.fetched"');
   });
 });

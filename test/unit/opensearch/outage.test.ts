@@ -4,7 +4,7 @@ import { buildConfig, parseSet } from '../../../src/config/load.js';
 import { sniffFor } from '../../../src/opensearch/client.js';
 import { planIndices, replicaSettings } from '../../../src/opensearch/indices.js';
 import { ClusterOutage, shardUnavailable } from '../../../src/opensearch/outage.js';
-import { missingShards } from '../../../src/opensearch/spout/spout.js';
+import { unavailableShards } from '../../../src/opensearch/spout/spout.js';
 import type { Clock } from '../../../src/util/clock.js';
 import { ConfigError } from '../../../src/util/errors.js';
 
@@ -82,14 +82,18 @@ describe('what counts as a shard being unavailable', () => {
     expect(shardUnavailable(500, undefined)).toBe(false);
   });
 
-  it('a search answer missing shards: failed ones, and red ones that are in neither count', () => {
-    expect(missingShards({ _shards: { total: 4, successful: 4, skipped: 0, failed: 0 } })).toBeUndefined();
-    expect(missingShards({ _shards: { total: 4, successful: 3, skipped: 1, failed: 0 } })).toBeUndefined();
-    expect(missingShards({ _shards: { total: 3, successful: 2, skipped: 0, failed: 0 } })).toBe(
+  it('a search answer missing shards for want of a copy: unavailable ones, and red ones that are in neither count', () => {
+    expect(
+      unavailableShards({ _shards: { total: 4, successful: 4, skipped: 0, failed: 0 } }),
+    ).toBeUndefined();
+    expect(
+      unavailableShards({ _shards: { total: 4, successful: 3, skipped: 1, failed: 0 } }),
+    ).toBeUndefined();
+    expect(unavailableShards({ _shards: { total: 3, successful: 2, skipped: 0, failed: 0 } })).toBe(
       '1 of 3 shards not searched (no active copy)',
     );
     expect(
-      missingShards({
+      unavailableShards({
         _shards: {
           total: 2,
           successful: 1,
@@ -98,7 +102,20 @@ describe('what counts as a shard being unavailable', () => {
         },
       }),
     ).toBe('1 of 2 shards not searched: node_not_connected_exception: [node-2] not connected');
-    expect(missingShards({ hits: { hits: [] } })).toBeUndefined();
+    // A shard that failed for another reason is not an outage (the spout's partial answer covers it).
+    expect(
+      unavailableShards({
+        _shards: {
+          total: 2,
+          successful: 1,
+          failed: 1,
+          failures: [
+            { status: 429, reason: { type: 'es_rejected_execution_exception', reason: 'queue full' } },
+          ],
+        },
+      }),
+    ).toBeUndefined();
+    expect(unavailableShards({ hits: { hits: [] } })).toBeUndefined();
   });
 });
 

@@ -12,6 +12,7 @@ import type {
   AdoptItem,
   ContentWrite,
   CreatedUrl,
+  FetchDemand,
   PollResult,
   SourceItem,
   StatusStore,
@@ -482,6 +483,37 @@ class AdoptingSource extends MemorySource {
   }
 }
 
+/** A source items of which carry their key, told what the fetch side holds (`serve`). */
+class ServedSource extends AdoptingSource {
+  demand: FetchDemand | undefined;
+  readonly shortened: string[] = [];
+  readonly drainedKeys: string[] = [];
+
+  serve(demand: FetchDemand): void {
+    this.demand = demand;
+  }
+
+  short(key: string): void {
+    this.shortened.push(key);
+  }
+
+  drained(key: string): void {
+    this.drainedKeys.push(key);
+  }
+
+  override adopt(item: AdoptItem): boolean {
+    this.offered.push(item.url);
+    return false;
+  }
+}
+
+const keyed = (url: string): SourceItem => ({
+  url,
+  metadata: new Metadata(),
+  status: 'DISCOVERED',
+  key: new URL(url).host,
+});
+
 /** Tells its listener of each DISCOVERED URL it writes first, as a 201 from OpenSearch would. */
 class CreatingStatusStore extends MemoryStatusStore {
   private listener: ((created: CreatedUrl) => void) | undefined;
@@ -569,20 +601,26 @@ describe('no idle waits: the loop hands new URLs to the fetcher and writes at on
     expect(source.adopted).toEqual([]);
   });
 
-  it('while the fetcher has as many URLs waiting as fetch threads, created URLs are left to queries', async () => {
+  it('the source learns what each host holds (URLs waiting, room left) and when its queue runs dry; created URLs are offered whatever the fetcher holds', async () => {
     const hanging = protocol({ '/p0': 'hang' });
     const paths = Array.from({ length: 8 }, (_, i) => `/p${i}`);
-    const source = new AdoptingSource(urls(...paths));
+    const source = new ServedSource(urls(...paths).map((url) => keyed(url)));
     const status = new CreatingStatusStore();
     const { crawler: c } = crawler({ urls: [], source, status, protocol: hanging, parser: chainParser(8) });
     const running = c.run({ once: true });
-    // /p0 hangs in its fetch; the other seven wait in the host's queue, more than the 4 threads.
+    // /p0 hangs in its fetch; the other seven wait in the host's queue (one connection per host).
     await vi.waitFor(() => expect(source.emitted).toHaveLength(8), { timeout: 10_000 });
+    await vi.waitFor(() => expect(source.demand!.waiting('a.test')).toBe(7), { timeout: 10_000 });
+    // fetcher.max.urls.in.queues is 8: no room left.
+    expect(source.demand!.room()).toBe(0);
+    expect(source.demand!.pace('a.test', 2000)).toBe(Number.POSITIVE_INFINITY);
     status.create('http://a.test/new');
-    expect(source.offered).toEqual([]);
+    expect(source.offered).toEqual(['http://a.test/new']);
     hanging.release();
     await running;
-    expect(source.adopted).toEqual([]);
+    expect(source.demand!.waiting('a.test')).toBe(0);
+    expect(source.shortened.filter((k) => k === 'a.test').length).toBeGreaterThanOrEqual(8);
+    expect(source.drainedKeys).toContain('a.test');
     expect(source.notSettledOnce()).toEqual({});
   });
 

@@ -40,4 +40,48 @@ describe('LineSink', () => {
     await vi.waitFor(() => expect(readFileSync(f.path, 'utf8')).toBe('ABC\n'), { timeout: 10_000 });
     closeSync(f.fd);
   });
+
+  it('keeps a live status line below the other lines, hides what it stands for, cuts lines to the width', async () => {
+    const f = file();
+    const sink = new LineSink({ fd: f.fd, maxBufferBytes: 1000 });
+    const warnings: string[] = [];
+    sink.tap = (l) => warnings.push(l);
+    sink.hide = (l) => l.includes('progress');
+    sink.width = 20;
+    sink.setStatus('3 pages/s');
+    sink.write('{"level":30,"msg":"progress"}\n');
+    sink.write('{"level":30,"msg":"a long line that does not fit"}\n');
+    sink.write('{"level":40,"msg":"a warning is kept whole"}\n');
+    await sink.idle();
+    const long = '{"level":30,"msg":"…';
+    const warning = '{"level":40,"msg":"a warning is kept whole"}';
+    expect(screen(readFileSync(f.path, 'utf8'))).toEqual([long, warning, '3 pages/s']);
+    sink.setStatus(undefined);
+    await sink.idle();
+    expect(screen(readFileSync(f.path, 'utf8'))).toEqual([long, warning, '']);
+    expect(warnings).toEqual([`${warning}\n`]);
+    closeSync(f.fd);
+  });
 });
+
+/** What a terminal shows after `out`: carriage returns, erase-to-end-of-line and newlines applied. */
+function screen(out: string): string[] {
+  const rows = [''];
+  let col = 0;
+  for (let i = 0; i < out.length; i++) {
+    const row = rows.length - 1;
+    if (out.startsWith('\x1b[K', i)) {
+      rows[row] = rows[row]!.slice(0, col);
+      i += 2;
+    } else if (out[i] === '\r') col = 0;
+    else if (out[i] === '\n') {
+      rows.push('');
+      col = 0;
+    } else {
+      const r = rows[row]!;
+      rows[row] = r.slice(0, col) + out[i] + r.slice(col + 1);
+      col++;
+    }
+  }
+  return rows;
+}

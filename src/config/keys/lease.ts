@@ -1,0 +1,13 @@
+import { duration, str } from '../define.js';
+
+/** The lease a `crawler run` takes on its share of the status shards (src/opensearch/lease.ts). */
+export const leaseKeys = {
+  'opensearch.lease.index.name': str(
+    'crawler-leases',
+    'index of the leases: which process crawls which status shards (one small document per shard)',
+  ),
+  'opensearch.lease.ttl': duration(
+    30_000,
+    'a lease not renewed for this long expires (renewed every third of it while the crawl runs)',
+  ),
+} as const;

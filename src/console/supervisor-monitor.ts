@@ -1,0 +1,125 @@
+import type { Config } from '../config/schema.js';
+import { combine, processFamilies } from '../metrics/prometheus.js';
+import { Registry } from '../metrics/registry.js';
+import { WorkerMetrics, type WorkerReport } from '../metrics/workers.js';
+import { createClient } from '../opensearch/client.js';
+import { systemClock } from '../util/clock.js';
+import { type Logger, liveStatus } from '../util/log.js';
+import { Monitor, originOf, Tail } from './monitor.js';
+import type { TransitionEntry } from './state.js';
+
+/**
+ * The monitor of `crawler run --workers`: the supervisor serves the console and /metrics for all its
+ * workers (their counters summed, and kept across a worker's restart) and writes the metrics series
+ * for each of them, from what they report over their IPC channel. The supervisor calls the
+ * `started` .. `exited` methods as its workers come and go.
+ */
+export class SupervisorMonitor {
+  private readonly workers: WorkerMetrics;
+  private readonly own = new Registry();
+  private readonly tail = new Tail<string>(30);
+  private readonly restarts: { inc(worker: string): void };
+  private restartCount = 0;
+  private monitor: Monitor | undefined;
+  private closeClient: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly config: Config,
+    private readonly log: Logger,
+    private readonly share: {
+      readonly instance: number;
+      readonly instances: number;
+      readonly workers: number;
+    },
+  ) {
+    this.workers = new WorkerMetrics(config['metrics.interval'] > 0);
+    this.restarts = this.own.counter({
+      name: 'crawler_worker_restarts_total',
+      help: 'worker processes started again after one died, by worker',
+      label: { name: 'worker', values: Array.from({ length: share.workers }, (_, w) => String(w)) },
+    });
+    this.own.gauge(
+      { name: 'crawler_workers_running', help: 'worker processes running' },
+      () => this.workers.running,
+    );
+  }
+
+  started(pid: number, worker: number, restart: boolean): void {
+    this.workers.started(pid, worker, systemClock.now());
+    if (restart) {
+      this.restarts.inc(String(worker));
+      this.restartCount++;
+    }
+  }
+
+  report(pid: number, metrics: WorkerReport | undefined): void {
+    if (metrics) this.workers.report(pid, metrics);
+  }
+
+  exited(pid: number): void {
+    this.workers.exited(pid);
+  }
+
+  /** A worker's transition log line (JSON), for the console's tail. */
+  transitionLine(line: string): void {
+    this.tail.push(line);
+  }
+
+  async start(): Promise<void> {
+    const { instance, instances, workers: of } = this.share;
+    const { client } = createClient(this.config);
+    this.closeClient = () => client.close();
+    const since = systemClock.now();
+    const own = this.own;
+    this.monitor = new Monitor({
+      config: this.config,
+      log: this.log,
+      clock: systemClock,
+      client,
+      registry: own,
+      instance,
+      live: liveStatus(this.log),
+      source: {
+        crawl: () => combine(own.collect(), ...this.workers.families()),
+        all: async () => [own.collect(), await processFamilies(), ...this.workers.families()],
+        readings: {
+          readings: async () => [
+            ...this.workers.readings((w) => originOf(instance, instances, w)),
+            {
+              key: 'supervisor',
+              families: own.collect(),
+              origin: originOf(instance, instances, undefined),
+              since,
+            },
+          ],
+        },
+        transitions: () => this.tail.all.flatMap(transitionEntry),
+        workers: () => ({ running: this.workers.running, of, restarts: this.restartCount }),
+      },
+    });
+    await this.monitor.start();
+  }
+
+  /** After every worker ended: their last intervals written, the console closed. */
+  async stop(): Promise<void> {
+    await this.monitor?.stop();
+    await this.closeClient?.();
+  }
+}
+
+function transitionEntry(line: string): TransitionEntry[] {
+  try {
+    const o = JSON.parse(line) as Record<string, unknown>;
+    return [
+      {
+        time: String(o.appliedAt ?? ''),
+        url: String(o.url ?? ''),
+        from: String(o.previousStatus ?? '-'),
+        to: String(o.status ?? ''),
+        reason: String(o.reason ?? ''),
+      },
+    ];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,144 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { Config } from '../config/schema.js';
+import { MD } from '../model/keys.js';
+import type { HostRenderRecord } from '../render/advisor.js';
+import { DedupIndex } from './dedup-index.js';
+import { hostRenderRecord } from './render-decisions.js';
+import { documentId, fromStatusSource, partitionKey, type StoredStatus } from './status-doc.js';
+
+function when(ms: number, now: number): string {
+  const d = Math.round((ms - now) / 60_000);
+  if (d <= 0) return `due now (since ${new Date(ms).toISOString()})`;
+  return `due in ${d >= 180 ? `${Math.round(d / 60)} h` : `${d} min`} (${new Date(ms).toISOString()})`;
+}
+
+/**
+ * What the indices say about one URL (`crawler url`, the console's "explain one URL"): its status
+ * document, when it is due and why it was deferred, its transitions (when a transitions index is
+ * configured) and its content document. `doc` is the decoded status document, if any.
+ */
+export async function urlReport(
+  client: Client,
+  cfg: Config,
+  url: string,
+  now: number,
+): Promise<{
+  report: Record<string, unknown>;
+  doc: StoredStatus | undefined;
+  /** The URL's host (lowercased), when the URL parses. */
+  host: string | undefined;
+  /** The render decision of the host, when one was made. */
+  rendering: HostRenderRecord | undefined;
+  /** The page's text as indexed (the content document's content field), when it is indexed. */
+  contentText: string | undefined;
+}> {
+  const id = documentId(url);
+  const res = await client.search({
+    index: cfg['opensearch.status.index.name'],
+    body: { query: { ids: { values: [id] } } } as never,
+  });
+  const hit = (res.body.hits.hits as { _source: unknown }[])[0];
+  const doc = hit ? fromStatusSource(hit._source) : undefined;
+  const report: Record<string, unknown> = { url, id, known: doc !== undefined };
+  if (doc) {
+    report.status = doc.status;
+    report.key = doc.key ?? partitionKey(url, cfg['partition.url.mode']);
+    report.nextFetchDate = doc.nextFetchDate === null ? 'never' : new Date(doc.nextFetchDate).toISOString();
+    report.due = doc.nextFetchDate === null ? 'never fetched again' : when(doc.nextFetchDate, now);
+    report.metadata = doc.metadata.toJSON();
+    const of = doc.metadata.getFirstValue(MD.duplicateOf);
+    if (of !== undefined) {
+      report.duplicate = {
+        of,
+        distance: Number(doc.metadata.getFirstValue(MD.duplicateDistance)),
+        indexed: cfg['dedup.mode'] === 'flag',
+      };
+    }
+    const soft404 = doc.metadata.getFirstValue(MD.soft404Evidence);
+    if (soft404 !== undefined) report.soft404 = soft404;
+    const cause = doc.metadata.getFirstValue(MD.deferCause);
+    if (cause !== undefined) {
+      report.deferred = {
+        cause,
+        at: doc.metadata.getFirstValue(MD.deferDate),
+        message: doc.metadata.getFirstValue(MD.deferMessage),
+        until: report.nextFetchDate,
+      };
+    }
+  }
+  const transitionsIndex = cfg['status.transitions.index.name'];
+  if (transitionsIndex) {
+    const t = await client
+      .search({
+        index: transitionsIndex,
+        body: { size: 50, query: { term: { url } }, sort: [{ appliedAt: 'asc' }] } as never,
+      })
+      .catch(() => undefined);
+    report.transitions = ((t?.body.hits.hits ?? []) as { _source: Record<string, unknown> }[]).map((h) => {
+      const s = h._source;
+      return `${s.appliedAt}  ${s.previousStatus ?? '-'} -> ${s.status}  (${s.reason}; next ${s.nextFetchDate})`;
+    });
+  }
+  const content = await client
+    .search({
+      index: cfg['opensearch.indexer.index.name'],
+      body: { size: 1, query: { term: { url } } } as never,
+    })
+    .catch(() => undefined);
+  const c = (content?.body.hits.hits ?? [])[0] as
+    | { _id: string; _source: Record<string, unknown> }
+    | undefined;
+  report.content = c
+    ? {
+        id: c._id,
+        title: c._source.title,
+        canonical: c._source.canonical,
+        fetchTime: c._source.fetchTime,
+        characters: String(c._source.content ?? '').length,
+        ...(c._source.simhash || c._source.simhashExact
+          ? { fingerprint: c._source.simhash ?? `exact ${c._source.simhashExact}` }
+          : {}),
+        ...(c._source.duplicateOf ? { duplicateOf: c._source.duplicateOf } : {}),
+      }
+    : 'not in the content index';
+  // What the host answers to URLs that cannot exist: the evidence behind a soft 404.
+  const host = (() => {
+    try {
+      return new URL(url).hostname.toLowerCase();
+    } catch {
+      return undefined;
+    }
+  })();
+  const profile =
+    host === undefined
+      ? null
+      : await new DedupIndex(client, {
+          content: cfg['opensearch.indexer.index.name'],
+          hosts: cfg['opensearch.hosts.index.name'],
+        })
+          .profile(host)
+          .catch(() => null);
+  if (profile) {
+    report.hostProbes = {
+      probedAt: new Date(profile.probedAt).toISOString(),
+      verdict: profile.verdict,
+      ...(profile.redirectTo ? { redirectTo: profile.redirectTo } : {}),
+      answers: profile.answers.map((a) =>
+        a.kind === 'page'
+          ? `${a.probe}: 200, ${a.fingerprint.tokens} tokens, fingerprint ${a.fingerprint.hash}`
+          : a.kind === 'redirect'
+            ? `${a.probe}: ${a.status} to ${a.target}`
+            : a.kind === 'notFound'
+              ? `${a.probe}: ${a.status}`
+              : `${a.probe}: ${a.detail}`,
+      ),
+    };
+  }
+  // Rendering (src/render): the decision of the URL's host, from the hosts index.
+  const rendering =
+    host === undefined
+      ? undefined
+      : await hostRenderRecord(client, cfg['opensearch.hosts.index.name'], host).catch(() => undefined);
+  report.rendering = rendering ?? 'no decision';
+  return { report, doc, host, rendering, contentText: c ? String(c._source.content ?? '') : undefined };
+}

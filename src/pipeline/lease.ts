@@ -1,0 +1,54 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { Config } from '../config/schema.js';
+import { ShareLease } from '../opensearch/lease.js';
+import type { Logger } from '../util/log.js';
+
+/** How a process shares the status index, in words for its lease (and for others' refusals). */
+export function shareWords(share: {
+  readonly instances: number;
+  readonly instance: number;
+  readonly workers?: number;
+  readonly worker?: number;
+}): string {
+  const parts = [
+    ...(share.instances > 1 ? [`instance ${share.instance} of ${share.instances}`] : []),
+    ...((share.workers ?? 1) > 1 ? [`${share.workers} workers`] : []),
+  ];
+  return parts.length > 0 ? parts.join(', ') : 'all shards';
+}
+
+/**
+ * `crawler run` (and the supervisor of `run --workers`): the lease on the status shards it reads,
+ * taken before anything is written; throws a CrawlerError naming the holder when another process
+ * holds any of them.
+ */
+export function takeLease(
+  client: Client,
+  config: Config,
+  log: Logger,
+  shards: readonly number[],
+  share: string,
+): Promise<ShareLease> {
+  return ShareLease.acquire(
+    client,
+    {
+      index: config['opensearch.lease.index.name'],
+      statusIndex: config['opensearch.status.index.name'],
+      shards,
+      share,
+      ttlMs: config['opensearch.lease.ttl'],
+    },
+    log,
+  );
+}
+
+/** A lease found taken by another crawl stops this one: two owners of a share is what it prevents. */
+export function stopWhenLost(lease: ShareLease, stop: () => void, log: Logger): void {
+  lease.onLost((by) => {
+    log.error(
+      `the lease on this crawl's status shards was taken by ${by} (this process did not renew it within ` +
+        'opensearch.lease.ttl): stopping, so that two crawls do not fetch the same hosts',
+    );
+    stop();
+  });
+}

@@ -1,0 +1,205 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/run.js';
+import { until } from '../../support/child.js';
+import { fastCrawlSettings, writeConf } from '../../support/crawl.js';
+import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
+import { freePort } from '../../support/prometheus.js';
+import { page, robots, Site } from '../../support/site.js';
+
+// The live console in a real browser (Debian's chromium, driven by playwright-core) while a loopback
+// crawl runs: rates and counts change, a URL carrying <script> shows as text and runs nothing; and
+// without the token, or by another Host, nothing is served. The screenshot is kept in
+// test-artifacts/ (git-ignored).
+
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
+const site = new Site();
+const H = '127.0.8.1';
+const CHAIN = 25;
+const TOKEN = 'console-test-token-0123456789';
+const XSS = '/q?x=<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
+const names = uniqueIndexNames('console');
+/** /c3 is answered only once the page is open, so that the page sees the crawl move on. */
+let release!: () => void;
+const gate = new Promise<void>((resolve) => {
+  release = resolve;
+});
+
+beforeAll(async () => {
+  await site.start([H]);
+  site.route(H, '/robots.txt', robots('User-agent: *\nAllow: /\n'));
+  // A chain of slow pages, so the crawl lasts a few seconds; its last page links to a URL that
+  // carries a script in its query.
+  for (let i = 0; i < CHAIN; i++) {
+    const answer = page(`chain ${i}`, [i + 1 < CHAIN ? `/c${i + 1}` : XSS]);
+    site.route(H, `/c${i}`, (n, req, res) => {
+      const later = () => setTimeout(() => answer(n, req, res), 150);
+      if (i === 3) void gate.then(later);
+      else later();
+    });
+  }
+  const xss = page('<script>window.__pwned=4</script>');
+  site.route(H, encodeURI(XSS).replace(/'/g, '%27'), xss);
+  site.route(
+    H,
+    '/q?x=%3Cscript%3Ewindow.__pwned=1%3C/script%3E%3Cimg%20src=x%20onerror=%22window.__pwned=2%22%3E',
+    xss,
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await site.close();
+  await deleteIndices(names.status, names.content, `${names.status}-m-*`);
+});
+
+/** A request with the Host header and token given (fetch() does not let a page set Host). */
+function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the live console', () => {
+  it('in Chromium: rates and counts change during a crawl; a <script> URL is text; token and Host are enforced', async () => {
+    const port = await freePort();
+    const conf = writeConf({
+      ...fastCrawlSettings(names),
+      'opensearch.metrics.index.name': `${names.status}-m`,
+      'console.port': port,
+      'console.token': TOKEN,
+      // /c3 is held until the page is open.
+      'http.timeout': 120_000,
+    });
+    const run = main(['run', '--conf', conf, '--seed', `${site.origin(H)}/c0`, '--log-level', 'silent'], {
+      out: () => {},
+      err: () => {},
+    });
+    let ended = false;
+    void run.finally(() => {
+      ended = true;
+    });
+    const profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
+    const browser = await chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    try {
+      await until(
+        async () => (await get(port, '/').catch(() => undefined)) !== undefined,
+        60_000,
+        'the console',
+      );
+
+      // Without the token every path answers 401; a wrong token too; by another Host, nothing.
+      const bearer = { authorization: `Bearer ${TOKEN}` };
+      for (const path of [
+        '/',
+        '/console.js',
+        '/console.css',
+        '/api/state',
+        '/api/chart',
+        '/api/url?url=http://a.b/',
+        '/metrics',
+        '/nothing',
+        `/?token=${TOKEN}x`,
+      ]) {
+        const r = await get(port, path);
+        expect(r.status, path).toBe(401);
+        expect(r.headers['access-control-allow-origin'], path).toBeUndefined();
+      }
+      expect((await get(port, '/api/state', { authorization: 'Bearer nope' })).status).toBe(401);
+      expect((await get(port, '/api/state', { ...bearer, host: `attacker.example:${port}` })).status).toBe(
+        421,
+      );
+      expect((await get(port, '/api/state', { ...bearer, host: `127.0.0.1:${port + 1}` })).status).toBe(421);
+      expect((await get(port, '/api/state', bearer, 'POST')).status).toBe(405);
+      const ok = await get(port, '/api/state', bearer);
+      expect(ok.status).toBe(200);
+      expect(ok.headers['access-control-allow-origin']).toBeUndefined();
+      expect(String(ok.headers['content-security-policy'])).toContain("script-src 'self'");
+
+      const tab = await browser.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (e) => errors.push(e.message));
+      await tab.goto(`http://127.0.0.1:${port}/?token=${TOKEN}`);
+      // The token became a cookie, and left the address bar.
+      expect(tab.url()).toBe(`http://127.0.0.1:${port}/`);
+      const fetched = async () => Number((await tab.textContent('#fetched'))?.replace(/,/g, '') || 'NaN');
+      const fetchedRun = async () =>
+        (
+          await tab.$$eval('#status-counts tbody tr', (rows) =>
+            rows.map((r) => r.children[2]?.textContent ?? ''),
+          )
+        ).join('|');
+      await until(async () => (await fetched()) > 0, 60_000, 'pages fetched on the page');
+      const first = await fetched();
+      const firstCounts = await fetchedRun();
+      release();
+      await until(async () => (await fetched()) > first, 60_000, 'the count to change');
+      await until(async () => (await fetchedRun()) !== firstCounts, 60_000, 'status counts to change');
+      await until(async () => Number(await tab.textContent('#rate-now')) > 0, 60_000, 'a rate now');
+      // The status index, counted at start-up by this one process.
+      await until(
+        async () => /\d/.test((await tab.textContent('#due')) ?? ''),
+        60_000,
+        'status index counts',
+      );
+
+      // The crawled URL that carries a script: shown as text, nothing ran.
+      await until(
+        async () =>
+          (await tab.$$eval('#transitions td.url', (c) => c.map((x) => x.textContent ?? ''))).some((t) =>
+            t.includes('script'),
+          ),
+        90_000,
+        'the <script> URL in the transitions',
+      );
+      expect(await tab.evaluate('window.__pwned')).toBeUndefined();
+      expect(await tab.$$eval('#transitions script, #transitions img, main script', (x) => x.length)).toBe(0);
+
+      // "Explain one URL" echoes what was typed, raw <script> included, as text.
+      await tab.fill('#explain-url', `${site.origin(H)}/q?x=<script>window.__pwned=3</script>`);
+      await tab.click('#explain button');
+      await until(
+        async () => ((await tab.textContent('#explain-out')) ?? '').includes('"known"'),
+        30_000,
+        'the explanation',
+      );
+      const explained = (await tab.textContent('#explain-out')) ?? '';
+      expect(explained).toContain('<script>window.__pwned=3</script>');
+      expect(await tab.$$eval('#explain-out *', (x) => x.length)).toBe(0);
+      expect(await tab.evaluate('window.__pwned')).toBeUndefined();
+      expect(errors).toEqual([]);
+
+      mkdirSync(ARTIFACTS, { recursive: true });
+      release();
+      await tab.screenshot({ path: join(ARTIFACTS, 'console.png'), fullPage: true });
+    } finally {
+      release();
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+      // The crawl stops as on Ctrl-C (its handler is installed while it runs).
+      if (!ended) process.kill(process.pid, 'SIGTERM');
+      expect(await run).toBe(0);
+    }
+  }, 240_000);
+});

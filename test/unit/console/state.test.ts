@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { consoleState, Samples, sampleOf } from '../../../src/console/state.js';
+import { fitWidth, statusLine } from '../../../src/console/status-line.js';
+import { crawlMeters } from '../../../src/metrics/crawl.js';
+import { Metadata } from '../../../src/model/metadata.js';
+import type { CrawlSnapshot } from '../../../src/pipeline/crawl-report.js';
+import { CrawlMetrics } from '../../../src/pipeline/metrics.js';
+
+// The console's state and the terminal's status line, from the metric families of a crawl.
+
+function crawl() {
+  const metrics = new CrawlMetrics();
+  let snapshot: CrawlSnapshot = {
+    fetched: 0,
+    discovered: 0,
+    adopted: 0,
+    inFlight: 3,
+    queued: 12,
+    fetching: 2,
+    hosts: 5,
+    hostsBackingOff: 1,
+    hostsDown: 1,
+    parsing: 0,
+    writesPending: 4,
+    byStatus: {},
+    errors: {},
+    deferred: {},
+  };
+  const meters = crawlMeters();
+  let down: number | undefined;
+  meters.attach({ metrics, snapshot: () => snapshot }, { unreachableMs: () => down });
+  return {
+    meters,
+    metrics,
+    set: (s: Partial<CrawlSnapshot>) => {
+      snapshot = { ...snapshot, ...s };
+    },
+    outage: (ms: number | undefined) => {
+      down = ms;
+    },
+  };
+}
+
+describe('the console state', () => {
+  it('rates now (over the last 10 s) and on average, totals, load, OpenSearch', () => {
+    const c = crawl();
+    const samples = new Samples(100);
+    const t0 = 1_000_000;
+    samples.push(sampleOf(c.meters.registry.collect(), t0));
+    c.metrics.fetched = 100;
+    c.metrics.bytes = 100_000;
+    c.metrics.status('FETCHED');
+    const md = new Metadata();
+    md.setValue('fetch.statusCode', '404');
+    c.meters.observe.error(md);
+    c.meters.observe.response(200, 120);
+    c.meters.spoutQuery(40);
+    samples.push(sampleOf(c.meters.registry.collect(), t0 + 10_000));
+    c.metrics.fetched = 150;
+    c.outage(12_000);
+    const s = consoleState({
+      families: c.meters.registry.collect(),
+      now: t0 + 20_000,
+      startedAt: t0,
+      samples,
+      index: undefined,
+      warnings: [],
+      transitions: [],
+    });
+    expect(s.rates.now.pagesPerSec).toBe(5);
+    expect(s.rates.average.pagesPerSec).toBe(7.5);
+    expect(s.totals).toMatchObject({
+      fetched: 150,
+      bytes: 100_000,
+      byStatus: { FETCHED: 1 },
+      errors: { 'http.4xx': 1 },
+    });
+    expect(s.load).toEqual({
+      fetching: 2,
+      queued: 12,
+      hosts: 5,
+      hostsBackingOff: 1,
+      hostsDown: 1,
+      inFlight: 3,
+      parsing: 0,
+    });
+    expect(s.opensearch).toEqual({ reachable: false, unreachableSec: 12, writesPending: 4, spoutMs: 40 });
+
+    const line = statusLine(s, 200);
+    expect(line).toBe(
+      '5 pages/s (avg 7.5) | fetched 150 | queued 12, fetching 2 | hosts 5 (1 backing off, 1 down) | errors 1 | OpenSearch UNREACHABLE 12 s',
+    );
+    expect(statusLine(s, 40)).toHaveLength(39);
+    expect(fitWidth('x'.repeat(100), 50)).toMatch(/^x{48}…$/);
+  });
+});
