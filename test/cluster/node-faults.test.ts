@@ -204,9 +204,11 @@ describe('a crawl on a three-node cluster survives its nodes', () => {
 
   it('a rolling restart of all three nodes during a crawl: it never stops, nothing is lost', async () => {
     const { conf, status, content } = await prepare('rolling', {
-      // A daemon that refetches every minute, so that there is work while each node restarts.
-      'fetchInterval.default': 1,
-      'fetcher.server.delay': 0.5,
+      // Work due at every moment, so that the crawl has pages to fetch while each node is away: a
+      // pass over the site takes 40 s (40 pages a host, one a second), and a page is due again 15 s
+      // after its fetch, so each host always has a backlog of due pages, however long a restart.
+      'fetchInterval.default': 0.25,
+      'fetcher.server.delay': 1,
     });
     const start = mark();
     const crawl = spawnCrawler(['run', '--conf', conf]);

@@ -15,10 +15,10 @@ async function answers(address: string): Promise<boolean> {
 
 /**
  * The `cluster` project's set-up: a three-node cluster (scripts/opensearch with OPENSEARCH_NODES=3)
- * on OPENSEARCH_CLUSTER_TEST_PORT (default: OPENSEARCH_TEST_PORT + 10, so 9210-9212), each node with
- * OPENSEARCH_CLUSTER_HEAP (default 512m). Its start is only begun here: the nodes come up while the
- * other projects' tests run, and the cluster tests wait for it in their own `beforeAll` (the start
- * script serialises starts, so theirs finds the nodes this one launched). Stopped at the end unless
+ * on OPENSEARCH_CLUSTER_TEST_PORT (default: the test node's port + 10, so 9309-9311), each node with
+ * OPENSEARCH_CLUSTER_HEAP (default 512m). Its start is only begun here: the cluster tests wait for it
+ * in their own `beforeAll` (the start script serialises starts, so theirs finds the nodes this one
+ * launched). Stopped at the end unless
  * it was running before or OPENSEARCH_KEEP=1.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

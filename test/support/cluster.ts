@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client } from '@opensearch-project/opensearch';
 import { inject } from 'vitest';
+import { testNodePort } from './test-node.js';
 
 const run = promisify(execFile);
 export const OPENSEARCH_SCRIPT = new URL('../../scripts/opensearch', import.meta.url).pathname;
@@ -26,7 +27,7 @@ declare module 'vitest' {
 /** The cluster's HTTP port: OPENSEARCH_CLUSTER_TEST_PORT, else ten above the single node's. */
 export function clusterPort(env: NodeJS.ProcessEnv = process.env): number {
   if (env.OPENSEARCH_CLUSTER_TEST_PORT) return Number(env.OPENSEARCH_CLUSTER_TEST_PORT);
-  return Number(env.OPENSEARCH_TEST_PORT ?? '9200') + 10;
+  return Number(testNodePort(env)) + 10;
 }
 
 export function clusterInfo(): ClusterInfo {
