@@ -79,15 +79,14 @@ export async function urlReport(
       return `${s.appliedAt}  ${s.previousStatus ?? '-'} -> ${s.status}  (${s.reason}; next ${s.nextFetchDate})`;
     });
   }
+  // A get by id (the content document's id is the status document's) is real time: a search would
+  // not see a page indexed since the content index's last refresh, which a shard nobody searches
+  // (search idle) may not have done at all.
   const content = await client
-    .search({
-      index: cfg['opensearch.indexer.index.name'],
-      body: { size: 1, query: { term: { url } } } as never,
-    })
+    .get({ index: cfg['opensearch.indexer.index.name'], id }, { ignore: [404] })
     .catch(() => undefined);
-  const c = (content?.body.hits.hits ?? [])[0] as
-    | { _id: string; _source: Record<string, unknown> }
-    | undefined;
+  const got = content?.body as { found?: boolean; _id: string; _source: Record<string, unknown> } | undefined;
+  const c = got?.found ? got : undefined;
   report.content = c
     ? {
         id: c._id,

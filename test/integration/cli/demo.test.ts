@@ -22,7 +22,7 @@ describe('crawler demo', () => {
     );
     expect(r.err).toEqual([]);
     expect(r.code).toBe(0);
-    expect(r.out.join('\n')).toContain('Spout (buffer, in-flight set, purgatory)');
+    expect(r.out.join('\n')).toContain('Spout (buffer, in-flight set, purgatory');
     // Rows: minute, url, old, new, next fetch, reason (columns split on two or more spaces).
     const rows = r.out.filter((l) => /^\d+ +\//.test(l)).map((l) => l.split(/ {2,}/).slice(0, 6).join(' | '));
     const of = (path: string) => rows.filter((row) => row.split(' | ')[1] === path);

@@ -115,10 +115,9 @@ describe('messages that say what is wrong', () => {
       '--seed',
       'not a url',
     ]);
-    expect(await run.exited).toBe(0);
-    const warning = run.stderr
-      .map((l) => JSON.parse(l) as { msg: string })
-      .find((l) => l.msg.startsWith('--seed'));
-    expect(warning?.msg).toBe('--seed "not a url" is not a URL; skipped');
+    // A seed that cannot be crawled is a usage error (exit 2), not a skipped line of a crawl that
+    // then does nothing.
+    expect(await run.exited).toBe(2);
+    expect(run.stderr.join('\n')).toContain('--seed "not a url" is not a URL: write it with http:// or https://');
   }, 60_000);
 });

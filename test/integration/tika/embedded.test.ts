@@ -25,7 +25,7 @@ const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const site = new Site();
-const plain = uniqueIndexNames('tika-none');
+const plain = uniqueIndexNames('no-documents');
 const names = uniqueIndexNames('tika-kill');
 let port = 0;
 const env = () => ({ ...process.env, TIKA_PORT: String(port) });
