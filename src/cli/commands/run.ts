@@ -12,7 +12,7 @@ import { EXIT } from '../exit.js';
 import { StopSignals } from '../signals.js';
 import { outcomeLine } from '../workers/aggregate.js';
 import { parseWorkersOption } from '../workers/count.js';
-import { workerFromEnv } from '../workers/messages.js';
+import { sendToSupervisor, workerFromEnv } from '../workers/messages.js';
 import { supervise } from '../workers/supervisor.js';
 import { SupervisorLink } from '../workers/worker.js';
 
@@ -141,28 +141,43 @@ export const runCommand: Command = {
       if (usesEmbedded(cfg, embeddedUrl())) log.info(stillRunningMessage());
       return code;
     }
-    // The metrics series, the console and the live status line (a worker's supervisor has them).
-    const monitor = asWorker ? undefined : new CrawlMonitor(cfg, log, { instance, instances });
-    const crawl = await buildCrawl(cfg, {
-      log,
-      instances,
-      instance,
-      ...(asWorker ? { workers: asWorker.workers, worker: asWorker.worker } : {}),
-      seeds,
-      ...(monitor ? { onTransition: monitor.onTransition } : {}),
-      // A worker crawls under its supervisor's lease.
-      lease: !asWorker,
-    });
-    const { crawler } = crawl;
-    const link = asWorker && process.send ? new SupervisorLink(crawler, undefined, crawl.metrics) : undefined;
+    // Listening from here, not from when the crawl is built: building it talks to OpenSearch and
+    // may take seconds on a busy machine, and a SIGTERM nobody listens to kills the process (a
+    // worker so killed made its supervisor exit 1). A stop before the crawl exists stops it at once.
+    let crawler: Crawl['crawler'] | undefined;
+    let stopAsked = false;
     const stopListening = new StopSignals().listen((sig, which) => {
       if (which === 'again') {
         log.warn(`${sig} again: exiting at once`);
         process.exit(130);
       }
       log.info(`${sig}: finishing fetches in flight and writing everything (send it again to exit at once)`);
-      crawler.requestStop();
+      stopAsked = true;
+      crawler?.requestStop();
     });
+    // The supervisor holds its stop signal back until a worker says it listens.
+    if (asWorker) sendToSupervisor({ type: 'listening' });
+    // The metrics series, the console and the live status line (a worker's supervisor has them).
+    const monitor = asWorker ? undefined : new CrawlMonitor(cfg, log, { instance, instances });
+    let crawl: Crawl;
+    try {
+      crawl = await buildCrawl(cfg, {
+        log,
+        instances,
+        instance,
+        ...(asWorker ? { workers: asWorker.workers, worker: asWorker.worker } : {}),
+        seeds,
+        ...(monitor ? { onTransition: monitor.onTransition } : {}),
+        // A worker crawls under its supervisor's lease.
+        lease: !asWorker,
+      });
+    } catch (e) {
+      stopListening();
+      throw e;
+    }
+    crawler = crawl.crawler;
+    if (stopAsked) crawler.requestStop();
+    const link = asWorker && process.send ? new SupervisorLink(crawler, undefined, crawl.metrics) : undefined;
     log.info(
       {
         cluster: crawl.cluster,

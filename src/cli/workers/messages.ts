@@ -11,6 +11,8 @@ import type { CrawlSnapshot, CrawlSummary } from '../../pipeline/crawler.js';
 export const WORKER_ENV = 'CRAWLER_WORKER';
 
 export type FromWorker =
+  /** First, once it listens for SIGINT/SIGTERM: a stop signal sent before would kill it. */
+  | { readonly type: 'listening' }
   /** Every second or so: the worker's counters and what it holds now. */
   | { readonly type: 'progress'; readonly snapshot: CrawlSnapshot }
   /** Every second or so: its metrics (the supervisor serves their sum and writes their series). */
@@ -45,4 +47,14 @@ export function workerFromEnv(
   const worker = Number(m[1]);
   const workers = Number(m[2]);
   return worker < workers ? { worker, workers } : undefined;
+}
+
+/** Sends `m` to the supervisor when this process is a worker with an IPC channel; else nothing. */
+export function sendToSupervisor(m: FromWorker): void {
+  if (!process.send || !process.connected) return;
+  try {
+    process.send(m);
+  } catch {
+    // The supervisor is gone: the worker stops when the channel closes (SupervisorLink).
+  }
 }

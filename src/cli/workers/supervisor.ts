@@ -98,6 +98,8 @@ interface Slot {
   readonly worker: number;
   readonly policy: RestartPolicy;
   proc: ChildProcess | undefined;
+  /** Its process listens for stop signals (until then a signal would kill it, so it is held back). */
+  listening: boolean;
   startedAt: number;
   restartTimer: NodeJS.Timeout | undefined;
   /** Ended for good: a clean exit, or an exit after the run was stopped. */
@@ -124,6 +126,8 @@ class Supervisor {
   private stopping = false;
   /** The workers were sent a stop signal: another one would make them exit at once. */
   private workersSignalled = false;
+  /** That signal, for a worker that starts listening after it was sent. */
+  private stopSignal: NodeJS.Signals = 'SIGTERM';
   private restarts = 0;
   private givenUp: string | undefined;
   private allDone!: () => void;
@@ -141,6 +145,7 @@ class Supervisor {
       worker,
       policy: new RestartPolicy(restarts),
       proc: undefined,
+      listening: false,
       startedAt: 0,
       restartTimer: undefined,
       done: false,
@@ -229,6 +234,7 @@ class Supervisor {
       detached: true,
     });
     slot.proc = child;
+    slot.listening = false;
     const restart = slot.startedAt > 0;
     slot.startedAt = Date.now();
     slot.lastError = undefined;
@@ -280,6 +286,11 @@ class Supervisor {
   private message(slot: Slot, pid: number, m: FromWorker): void {
     const once = this.once;
     switch (m.type) {
+      case 'listening':
+        slot.listening = true;
+        // A stop asked while it was starting: it gets the signal now.
+        if (this.workersSignalled) this.signalWorker(slot, this.stopSignal);
+        return;
       case 'progress':
         this.aggregate.progress(pid, m.snapshot);
         return;
@@ -407,18 +418,24 @@ class Supervisor {
         s.done = true;
       }
     }
-    if (!this.workersSignalled) this.kill(sig);
+    if (!this.workersSignalled) {
+      this.stopSignal = sig;
+      for (const s of this.slots) if (s.listening) this.signalWorker(s, sig);
+    }
     this.workersSignalled = true;
     this.checkDone();
   }
 
+  /** The second signal: every worker exits at once, listening or not. */
   private kill(sig: NodeJS.Signals): void {
-    for (const s of this.slots) {
-      try {
-        s.proc?.kill(sig);
-      } catch {
-        // Already gone.
-      }
+    for (const s of this.slots) this.signalWorker(s, sig);
+  }
+
+  private signalWorker(slot: Slot, sig: NodeJS.Signals): void {
+    try {
+      slot.proc?.kill(sig);
+    } catch {
+      // Already gone.
     }
   }
 

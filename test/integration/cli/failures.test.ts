@@ -118,6 +118,8 @@ describe('messages that say what is wrong', () => {
     // A seed that cannot be crawled is a usage error (exit 2), not a skipped line of a crawl that
     // then does nothing.
     expect(await run.exited).toBe(2);
-    expect(run.stderr.join('\n')).toContain('--seed "not a url" is not a URL: write it with http:// or https://');
+    expect(run.stderr.join('\n')).toContain(
+      '--seed "not a url" is not a URL: write it with http:// or https://',
+    );
   }, 60_000);
 });

@@ -227,6 +227,22 @@ describe('crawler run --workers', () => {
     });
   }, 150_000);
 
+  it('SIGTERM while the workers are still starting: each gets it once it listens, exit 0', async () => {
+    // Sent as soon as the supervisor has spawned both: a worker process is still loading then, and
+    // a signal it does not listen to yet would kill it (the supervisor then exited 1).
+    const { args, seeds } = setup('sigterm-starting', SLOW);
+    const child = spawnCrawler(['run', '--workers', '2', ...args, ...seeds]);
+    const started = () => child.stderr.filter((l) => l.includes(' of 2 started (pid')).length;
+    await until(() => started() === 2, 60_000, 'both workers spawned');
+    child.proc.kill('SIGTERM');
+    expect(await child.exited).toBe(0);
+    const lines = json(child);
+    const drained = lines.filter((l) => String(l.msg).startsWith('SIGTERM: finishing fetches in flight'));
+    expect(new Set(drained.map((l) => l.worker))).toEqual(new Set([0, 1]));
+    expect(lines.filter((l) => /was killed by|exited with code/.test(String(l.msg)))).toEqual([]);
+    expect(child.stdout).toEqual([expect.stringMatching(/^fetched \d+ pages \(2 workers\)/)]);
+  }, 120_000);
+
   it('SIGTERM to the supervisor: every worker finishes what it holds and writes it, one summary, exit 0', async () => {
     const { names, args, seeds } = setup('sigterm-workers', SLOW);
     // The hosts were crawled before (into other indices): only this crawl's requests count.
