@@ -1,11 +1,14 @@
 // @ts-check
 // RESULTS.md from one benchmark run: every figure, the targets beside them, nothing asserted.
 
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { feedsSection } from './report-feeds.mjs';
 import { fewHostSection, fewHostTargets } from './report-fewhost.mjs';
 import { monitoringOverhead, monitoringSection } from './report-monitoring.mjs';
 import { renderReport } from './report-render.mjs';
 import { deepSection, throughputTargets, workersSection } from './report-throughput.mjs';
+import { sectionsMarkdown } from './sections.mjs';
 
 /**
  * One profile of the synthetic web as run.mjs runs it.
@@ -469,5 +472,5 @@ ${render ? renderReport(render) : ''}
 ${documents ? documentsSection(documents) : ''}
 ${feeds ? feedsSection(feeds) : ''}
 ${spoutSection(spout)}
-${injectSection(inject)}${dedup ? `\n${dedupSection(dedup)}` : ''}`;
+${injectSection(inject)}${dedup ? `\n${dedupSection(dedup)}` : ''}${sectionsMarkdown(join(dirname(fileURLToPath(import.meta.url)), 'sections'))}`;
 }

@@ -117,7 +117,7 @@ export const structured = (d: unknown, doc: string): StructuredKey => ({
  */
 export interface PatternDef {
   readonly pattern: RegExp;
-  readonly kind: 'number' | 'integer' | 'string';
+  readonly kind: 'number' | 'integer' | 'string' | 'boolean';
   readonly example: string;
   readonly doc: string;
 }

@@ -88,7 +88,7 @@ export function envLayer(env: Readonly<Record<string, string | undefined>>): Lay
 export function buildConfig(layers: readonly Layer[]): Loaded {
   const values = defaultValues() as Record<string, unknown>;
   const origin = new Map<string, string>();
-  const patterned = new Map<string, number | string>();
+  const patterned = new Map<string, number | string | boolean>();
   const problems: string[] = [];
   const warnings: string[] = [];
   const known = Object.keys(KEYS);
@@ -112,7 +112,7 @@ export function buildConfig(layers: readonly Layer[]): Loaded {
         continue;
       }
       if (def) values[key] = result.value;
-      else patterned.set(key, result.value as number | string);
+      else patterned.set(key, result.value as number | string | boolean);
       origin.set(key, layer.source);
     }
   }

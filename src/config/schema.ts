@@ -55,13 +55,19 @@ export const PATTERNS: readonly PatternDef[] = [
     example: 'opensearch.status.addresses',
     doc: 'per-index connection settings; fall back to opensearch.<name>',
   },
+  {
+    pattern: /^opensearch\.(status|indexer|transitions)\.sniff$/,
+    kind: 'boolean',
+    example: 'opensearch.status.sniff',
+    doc: 'per-index sniffing; falls back to opensearch.sniff',
+  },
 ];
 
 export type ConfigValues = { readonly [K in KeyName]: ValueOf<(typeof KEYS)[K]> };
 
 export interface PatternedEntry {
   readonly key: string;
-  readonly value: number | string;
+  readonly value: number | string | boolean;
 }
 
 /** A validated configuration: typed known keys plus the patterned families, in config order. */

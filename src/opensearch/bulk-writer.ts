@@ -2,7 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { ClusterOutage } from './outage.js';
+import { ClusterOutage, errorType, shardUnavailable, statusOf } from './outage.js';
 
 export interface BulkAction {
   readonly op: 'index' | 'create' | 'delete';
@@ -50,6 +50,12 @@ export interface BulkWriterOptions {
   /** Attempts for an item the cluster rejected as temporary (429, 5xx) before it is given up. */
   readonly maxAttempts: number;
   readonly backoffMs: { readonly base: number; readonly max: number };
+  /**
+   * How long a bulk waits for a shard that is not available (the `_bulk` timeout) before its items
+   * fail with 503 and are retried: below the client's request timeout, so that a red shard is an
+   * answer (the other items of the bulk are written) rather than a request that timed out.
+   */
+  readonly shardWaitMs?: number;
   /** Told the duration in ms of each bulk request OpenSearch answered (metrics). */
   readonly onRequest?: (ms: number) => void;
 }
@@ -58,6 +64,8 @@ interface Pending {
   readonly action: BulkAction;
   readonly line: string;
   attempts: number;
+  /** Retries while its shard was unavailable (not counted against maxAttempts; they set the backoff). */
+  waits: number;
   settle(r: BulkResult): void;
 }
 
@@ -69,7 +77,9 @@ const TEMPORARY = (status: number) => status === 429 || status >= 500;
  * Buffers actions into `_bulk` requests and settles each action from its own item result. A 409 on
  * `create` is success (the existing document wins). Items the cluster rejects as temporary are retried
  * with backoff up to `maxAttempts`; while the cluster cannot be reached at all, whole requests are
- * retried without limit, and `add` makes callers wait once `maxPending` actions are unsettled, so an
+ * retried without limit, and so are items whose shard is unavailable (a node holding its only copy
+ * is down, a primary is failing over): an outage of part of the cluster is waited out as one of all
+ * of it, and `add` makes callers wait once `maxPending` actions are unsettled, so an
  * outage pauses the pipeline instead of growing memory or dropping updates. `close` ends all of it:
  * every action not yet acknowledged settles as not written (`closed`), retries stop, and nothing
  * is left to keep the process alive.
@@ -85,6 +95,8 @@ export class BulkWriter {
   private readonly flushes = new Set<Promise<void>>();
   /** Actions waiting for a retry of their own (temporary item failures). */
   private readonly retrying = new Set<Pending>();
+  /** Actions whose last attempt found their shard unavailable, until one succeeds or fails otherwise. */
+  private readonly waitingForShards = new Set<Pending>();
   /** Wakes the requests sleeping before their next attempt. */
   private readonly sleepers = new Set<() => void>();
   private closed = false;
@@ -157,6 +169,7 @@ export class BulkWriter {
     this.bytes = 0;
     for (const p of [...buffered, ...this.retrying]) p.settle(CLOSED);
     this.retrying.clear();
+    this.waitingForShards.clear();
     for (const wake of [...this.sleepers]) wake();
     for (const resolve of this.roomWaiters.splice(0)) resolve();
     for (const resolve of this.slotWaiters.splice(0)) resolve();
@@ -176,6 +189,7 @@ export class BulkWriter {
         action,
         line,
         attempts: 0,
+        waits: 0,
         settle: (r) => {
           this.pendingCount--;
           this.roomWaiters.shift()?.();
@@ -227,20 +241,31 @@ export class BulkWriter {
           // A prepared NDJSON string passes through the client unchanged. Only the item statuses
           // and errors are read (and versions, which tell the spout when an update became
           // searchable): the rest of each item (index, id, shards...) is not sent.
+          const wait = this.options.shardWaitMs;
           const sent = this.clock.now();
-          const res = await this.client.bulk({ body: body as never, filter_path: BULK_FILTER_PATH });
+          const res = await this.client.bulk({
+            body: body as never,
+            filter_path: BULK_FILTER_PATH,
+            ...(wait === undefined ? {} : { timeout: `${wait}ms` }),
+          });
           this.options.onRequest?.(this.clock.now() - sent);
           this.outage.up();
           this.settleItems(batch, res.body.items as unknown as Record<string, ItemResponse>[]);
           return;
         } catch (e) {
-          const status = (e as { meta?: { statusCode?: number } }).meta?.statusCode;
-          if (typeof status === 'number' && status < 500 && status !== 429) {
+          const status = statusOf(e);
+          if (status > 0 && shardUnavailable(status, errorType(e))) {
+            // The cluster answered that it cannot take writes now (no cluster manager, say).
+            this.outage.up();
+            this.outage.shardsUnavailable(this, 'bulk write', errorMessage(e));
+            for (const p of batch) this.waitingForShards.add(p);
+          } else if (status > 0 && status < 500 && status !== 429) {
             // The request itself is bad (e.g. 413 too large): retrying cannot help.
             for (const p of batch) p.settle({ ok: false, status, error: errorMessage(e) });
             return;
+          } else {
+            this.outage.down('bulk write', e);
           }
-          this.outage.down('bulk write', e);
           await this.sleep(this.backoff(attempt));
         }
       }
@@ -252,14 +277,22 @@ export class BulkWriter {
 
   private settleItems(batch: Pending[], items: Record<string, ItemResponse>[]): void {
     const retry: Pending[] = [];
+    let unavailable: ItemResponse | undefined;
     batch.forEach((p, i) => {
+      this.waitingForShards.delete(p);
       const item = items[i] ? Object.values(items[i])[0] : undefined;
       if (!item) {
         p.settle({ ok: false, status: 0, error: 'no item in the bulk response' });
         return;
       }
       const status = item.status;
-      if (status < 300 || (status === 409 && p.action.op === 'create')) {
+      if (shardUnavailable(status, item.error?.type) && !this.closed) {
+        // Waited out without limit, as an unreachable cluster is; not counted as an attempt.
+        unavailable ??= item;
+        p.waits++;
+        this.waitingForShards.add(p);
+        retry.push(p);
+      } else if (status < 300 || (status === 409 && p.action.op === 'create')) {
         const result = item.result ?? (status === 409 ? 'exists' : 'ok');
         p.settle(
           status < 300 && item._version !== undefined
@@ -278,11 +311,22 @@ export class BulkWriter {
         });
       }
     });
+    if (unavailable) {
+      const e = unavailable.error;
+      this.outage.shardsUnavailable(
+        this,
+        'bulk write',
+        e ? `${e.type}: ${e.reason}` : `HTTP ${unavailable.status}`,
+      );
+    } else if (this.waitingForShards.size === 0) {
+      this.outage.shardsAvailable(this);
+    }
     if (retry.length > 0 && this.closed) {
       for (const p of retry) p.settle(CLOSED);
     } else if (retry.length > 0) {
       for (const p of retry) this.retrying.add(p);
-      const wait = this.backoff(retry[0]!.attempts);
+      const first = retry[0]!;
+      const wait = this.backoff(this.waitingForShards.has(first) ? first.waits - 1 : first.attempts);
       setTimeout(() => {
         for (const p of retry) if (this.retrying.delete(p)) this.push(p);
       }, wait).unref();

@@ -31,6 +31,15 @@ function typed(
   return hit === undefined ? undefined : String(hit.value);
 }
 
+/** `opensearch.<type>.sniff`, falling back to `opensearch.sniff`. */
+export function sniffFor(config: Config, type: ConnectionType): boolean {
+  const hit = config.patterned.find((e) => e.key === `opensearch.${type}.sniff`);
+  return hit === undefined ? config['opensearch.sniff'] : hit.value === true;
+}
+
+/** How often a sniffing client asks the cluster for its nodes (the Java client's Sniffer default). */
+const SNIFF_INTERVAL_MS = 5 * 60_000;
+
 export function addressesFor(config: Config, type: ConnectionType): string[] {
   const own = typed(config, type, 'addresses');
   // Nothing configured: the embedded node's address, whose port OPENSEARCH_PORT sets.
@@ -54,14 +63,18 @@ export function createClient(config: Config, type: ConnectionType = 'status'): C
   const nodes = addressesFor(config, type);
   const user = typed(config, type, 'user') ?? config['opensearch.user'];
   const password = typed(config, type, 'password') ?? config['opensearch.password'];
+  const sniff = sniffFor(config, type);
   const client = new Client({
     nodes,
     auth: user ? { username: user, password } : undefined,
     ssl: config['opensearch.disable.tls.validation'] ? { rejectUnauthorized: false } : undefined,
     requestTimeout: config['opensearch.connect.timeout'],
     pingTimeout: Math.min(config['opensearch.connect.timeout'], 3000),
-    // Retries belong to the bulk writer's own backoff, which knows which items failed.
-    maxRetries: 0,
+    // A request that gets no answer from one node (refused, reset, timed out) is sent to the next:
+    // the client marks the node dead and tries it again later. With one node there is nothing to
+    // try, and retries belong to the bulk writer's own backoff, which knows which items failed.
+    maxRetries: sniff ? 3 : nodes.length - 1,
+    ...(sniff ? { sniffOnStart: true, sniffInterval: SNIFF_INTERVAL_MS, sniffOnConnectionFault: true } : {}),
     compression: undefined,
   });
   return { client, url: nodes[0]! };

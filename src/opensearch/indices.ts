@@ -31,14 +31,27 @@ export function readMapping(role: IndexRole): IndexBody {
 }
 
 /**
+ * The replica settings of an index: a number as given, or `auto`: OpenSearch's own
+ * auto_expand_replicas 0-1, so one replica whenever the cluster has more than one data node and
+ * none on a single node, adjusted by the cluster itself as data nodes join or leave (a node that
+ * grows into a cluster gets its replicas without a `crawler init --recreate`).
+ */
+export function replicaSettings(replicas: number | 'auto'): Record<string, unknown> {
+  return replicas === 'auto'
+    ? { auto_expand_replicas: '0-1' }
+    : { number_of_replicas: replicas, auto_expand_replicas: false };
+}
+
+/**
  * The indices with names and shard/replica counts from the config: status, content, the hosts index
  * (one document per host: soft-404 probes) and the transitions index when one is named.
  */
 export function planIndices(config: Config): IndexPlan[] {
-  const plan = (role: IndexRole, name: string, shards: number, replicas: number): IndexPlan => {
+  const plan = (role: IndexRole, name: string, shards: number, replicas: number | 'auto'): IndexPlan => {
     const body = readMapping(role);
     body.settings.index.number_of_shards = shards;
-    body.settings.index.number_of_replicas = replicas;
+    delete body.settings.index.number_of_replicas;
+    Object.assign(body.settings.index, replicaSettings(replicas));
     return { role, name, body };
   };
   const plans = [
@@ -69,7 +82,8 @@ export function planIndices(config: Config): IndexPlan[] {
  */
 export function planHostsIndex(config: Config): IndexPlan {
   const body = readMapping('hosts');
-  body.settings.index.number_of_replicas = config['opensearch.status.replicas'];
+  delete body.settings.index.number_of_replicas;
+  Object.assign(body.settings.index, replicaSettings(config['opensearch.status.replicas']));
   return { role: 'hosts', name: config['opensearch.hosts.index.name'], body };
 }
 

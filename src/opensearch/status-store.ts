@@ -72,14 +72,22 @@ export class StatusWriter {
    * Writes one event. Resolves once the write is accepted by the bulk writer (backpressure), not
    * when it is acknowledged; `settled` is called once it is (true, with what was acknowledged when
    * something was written), or failed for good (false). `settled` marks the event that settles a URL
-   * the spout emitted: its failure is logged as such.
+   * the spout emitted: its failure is logged as such. `foundSettled` (a found link's write) is called
+   * once it settled either way.
    */
-  async write(event: StatusEvent, settled?: (written: boolean, ack?: Acknowledged) => void): Promise<void> {
+  async write(
+    event: StatusEvent,
+    settled?: (written: boolean, ack?: Acknowledged) => void,
+    foundSettled?: () => void,
+  ): Promise<void> {
     const d = this.deps;
     const found = settled === undefined;
     if (found) this.found++;
     const done = (ok: boolean, ack?: Acknowledged) => {
-      if (found) this.found--;
+      if (found) {
+        this.found--;
+        foundSettled?.();
+      }
       settled?.(ok, ack);
     };
     await d.bulk.ready();

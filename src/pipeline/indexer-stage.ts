@@ -13,22 +13,28 @@ export interface IndexerStageDeps {
 
 /**
  * Writes the content of a parsed page, then its FETCHED status: FETCHED is stored only after the
- * content store acknowledged the page, so a crash in between fetches the page again rather than
+ * content store acknowledged the page (and the status store its outlinks), so a crash in between fetches the page again rather than
  * leaving a FETCHED URL without content. A page the store leaves out on purpose (noindex) is FETCHED
  * without content; content refused as invalid makes the page ERROR ("OpenSearch indexing").
  */
 export class IndexerStage {
   constructor(private readonly deps: IndexerStageDeps) {}
 
-  /** Resolves once the content store accepted the page (backpressure). */
-  index(url: string, metadata: Metadata, text: string): Promise<void> {
+  /**
+   * Resolves once the content store accepted the page (backpressure). The status waits for
+   * `linksWritten` too, when given: the page's outlinks still being stored.
+   */
+  index(url: string, metadata: Metadata, text: string, linksWritten?: Promise<void>): Promise<void> {
     const d = this.deps;
     return d.content.index({ url, metadata, text }, (outcome) => {
       switch (outcome.kind) {
         case 'indexed':
-        case 'skipped':
-          d.emit({ url, status: 'FETCHED', metadata });
+        case 'skipped': {
+          const event: StatusEvent = { url, status: 'FETCHED', metadata };
+          if (linksWritten) void linksWritten.then(() => d.emit(event));
+          else d.emit(event);
           return;
+        }
         case 'rejected': {
           const md = metadata.copy();
           md.setValue(MD.errorSource, ERROR_SOURCE.indexing);

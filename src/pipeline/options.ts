@@ -23,6 +23,8 @@ export function bulkOptions(config: Config, type: 'status' | 'indexer'): BulkWri
     maxPending: actions * (config[`opensearch.${type}.concurrentRequests`] + 2),
     maxAttempts: config['opensearch.bulk.maxAttempts'],
     backoffMs: { base: 200, max: 10_000 },
+    // Half the client's request timeout: a bulk touching a red shard is answered before it times out.
+    shardWaitMs: Math.max(1000, Math.floor(config['opensearch.connect.timeout'] / 2)),
   };
 }
 

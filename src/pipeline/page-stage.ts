@@ -42,6 +42,9 @@ export interface PageStageDeps {
   readonly documents?: DocumentStage;
 }
 
+/** A page's outlinks still being stored (see PageStage.outlinks); undefined when none is. */
+type LinksWritten = { readonly stored: Promise<void> } | undefined;
+
 export interface PageStageOptions {
   /** Pages handed to the parser at once: a few per thread with parser threads. */
   readonly parseConcurrency: number;
@@ -126,16 +129,36 @@ export class PageStage {
     );
   }
 
-  private async outlinks(links: readonly Outlink[]): Promise<void> {
+  /**
+   * Writes the links as DISCOVERED. Resolves once the writes are accepted, to undefined when all of
+   * them are settled already (or none was needed), else to what resolves once they are: the page's
+   * own status waits for it (see StatusStore.write). Wrapped, as an async function cannot return
+   * a promise unawaited.
+   */
+  private async outlinks(links: readonly Outlink[]): Promise<LinksWritten> {
     const { status, metrics } = this.d;
+    // One hold for the loop itself, dropped after it: the count cannot reach 0 while links remain.
+    let left = 1;
+    let release: (() => void) | undefined;
+    const one = () => {
+      if (--left === 0) release?.();
+    };
     for (const l of links) {
-      if (this.d.closed()) return;
+      if (this.d.closed()) break;
       metrics.discovered++;
       // Most links of a crawl point at URLs stored recently: skipped by URL, before their metadata
       // is built or an event allocated.
       if (status.skipDiscovered(l.url)) continue;
-      await status.write({ url: l.url, status: 'DISCOVERED', metadata: l.metadata });
+      left++;
+      await status.write({ url: l.url, status: 'DISCOVERED', metadata: l.metadata }, undefined, one);
     }
+    one();
+    if (left === 0) return undefined;
+    return {
+      stored: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    };
   }
 
   private async parse(url: string, metadata: Metadata, content: Buffer): Promise<void> {
@@ -155,12 +178,12 @@ export class PageStage {
     if (result.kind !== 'parsed' || !checks) return this.finish(url, result);
     const j = checks.judge(result);
     // A page that cannot be a soft 404 gives its links at once; the others once judged.
-    if (j.linksNow) await this.outlinks(result.outlinks);
-    if (!(j.verdict instanceof Promise)) return this.judged(result, j.verdict, j.linksNow);
+    const written = j.linksNow ? await this.outlinks(result.outlinks) : undefined;
+    if (!(j.verdict instanceof Promise)) return this.judged(result, j.verdict, j.linksNow, written);
     // The fetch thread goes on; the page waits for its group's lookup (bounded by `room`).
     const linksNow = j.linksNow;
     const done = j.verdict
-      .then((v) => this.judged(result, v, linksNow))
+      .then((v) => this.judged(result, v, linksNow, written))
       .catch((e: unknown) => this.d.failed(url, e))
       .finally(() => this.judging.delete(done));
     this.judging.add(done);
@@ -168,21 +191,38 @@ export class PageStage {
   }
 
   /** A soft 404 ends FETCH_ERROR without its links; any other page goes on to the indexer. */
-  private async judged(page: ParsedPage, verdict: 'index' | 'soft404', linksDone: boolean): Promise<void> {
+  private async judged(
+    page: ParsedPage,
+    verdict: 'index' | 'soft404',
+    linksDone: boolean,
+    written: LinksWritten,
+  ): Promise<void> {
     if (this.d.closed()) return;
     if (verdict === 'soft404') {
-      await this.d.settle({ url: page.url, status: 'FETCH_ERROR', metadata: page.metadata });
-      return;
+      return this.settleAfter(written, { url: page.url, status: 'FETCH_ERROR', metadata: page.metadata });
     }
-    if (!linksDone) await this.outlinks(page.outlinks);
-    await this.indexer.index(page.url, page.metadata, page.text);
+    const links = linksDone ? written : await this.outlinks(page.outlinks);
+    await this.indexer.index(page.url, page.metadata, page.text, links?.stored);
   }
 
-  /** The outlinks of a parsed page or document, then its content and status (or its status alone). */
+  /**
+   * The outlinks of a parsed page or document, then its content and status (or its status alone);
+   * the status once the outlinks are stored.
+   */
   private async finish(url: string, result: ParsedPage | ParseStatus): Promise<void> {
-    await this.outlinks(result.outlinks);
-    if (result.kind === 'parsed') await this.indexer.index(url, result.metadata, result.text);
-    else await this.d.settle({ url, status: result.status, metadata: result.metadata });
+    const written = await this.outlinks(result.outlinks);
+    if (result.kind === 'parsed')
+      await this.indexer.index(url, result.metadata, result.text, written?.stored);
+    else await this.settleAfter(written, { url, status: result.status, metadata: result.metadata });
+  }
+
+  /**
+   * The page's own status once its outlinks are stored: at once when they are, else later, without
+   * holding the fetch thread for a bulk round trip.
+   */
+  private async settleAfter(written: LinksWritten, event: StatusEvent): Promise<void> {
+    if (!written) return this.d.settle(event);
+    written.stored.then(() => this.d.settle(event)).catch((e: unknown) => this.d.failed(event.url, e));
   }
 
   /**

@@ -116,10 +116,16 @@ export type {
  * the backpressure of the whole crawl), not when it is stored. `settled`, when given, is called
  * exactly once per write, with true once the store acknowledged it (or had nothing to write; `ack`
  * says what was acknowledged when something was) and false when the write failed for good; it must
- * not throw.
+ * not throw. `found`, for a found link (a write without `settled`), is called exactly once when its
+ * write settled either way (or had nothing to write): the page that found it writes its own status
+ * only then, so that a crash never leaves a FETCHED page whose links were never stored.
  */
 export interface StatusStore {
-  write(event: StatusEvent, settled?: (written: boolean, ack?: Acknowledged) => void): Promise<void>;
+  write(
+    event: StatusEvent,
+    settled?: (written: boolean, ack?: Acknowledged) => void,
+    found?: () => void,
+  ): Promise<void>;
   /**
    * True when a DISCOVERED write of `url` would change nothing (this store wrote the URL recently):
    * the caller skips it, and it counts as skipped. Cheap, synchronous, by URL alone.

@@ -29,7 +29,7 @@ export const TOPOLOGY = String.raw`             +---------------------- OpenSear
                   |            |                   \ outlinks (DISCOVERED), parse errors,
                   |            v                    \ Tika failures (tika.* causes)
                   |  judge (near-dups, soft 404s) -> Indexer ---> content index
-                  |            | FETCHED after the content write is acknowledged
+                  |            | FETCHED after the content and outlink writes are acknowledged
                   |            v
                   +------ Status updater (rules: counting, scheduling, persist filter)
                                | ERROR (and REDIRECTION) -> Deleter -> content index

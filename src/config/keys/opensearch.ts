@@ -1,4 +1,4 @@
-import { bool, int, list, str } from '../define.js';
+import { bool, int, intOr, list, str } from '../define.js';
 
 /** Connection and index keys of the OpenSearch backend (StormCrawler's opensearch-conf.yaml names). */
 export const opensearchKeys = {
@@ -14,6 +14,10 @@ export const opensearchKeys = {
     'trust any certificate and host name (self-signed dev clusters)',
   ),
   'opensearch.connect.timeout': int(10_000, 'milliseconds to wait for a connection and a response', 1),
+  'opensearch.sniff': bool(
+    false,
+    'ask the cluster for its nodes at start, every 5 minutes and after a connection fault, and use them all',
+  ),
   'opensearch.embedded': bool(
     true,
     'when no address was configured and nothing answers on 127.0.0.1:9200, start scripts/opensearch',
@@ -24,10 +28,20 @@ export const opensearchKeys = {
     'primary shards of the status index (bounds the number of instances)',
     1,
   ),
-  'opensearch.status.replicas': int(0, 'replicas of the status index (0 on a single node)', 0),
+  'opensearch.status.replicas': intOr(
+    ['auto'],
+    'auto',
+    'replicas of the status index; auto = 0 on one data node, 1 when the cluster has more',
+    0,
+  ),
   'opensearch.indexer.index.name': str('content', 'name of the page content index'),
   'opensearch.indexer.shards': int(2, 'primary shards of the content index', 1),
-  'opensearch.indexer.replicas': int(0, 'replicas of the content index (0 on a single node)', 0),
+  'opensearch.indexer.replicas': intOr(
+    ['auto'],
+    'auto',
+    'replicas of the content index; auto = 0 on one data node, 1 when the cluster has more',
+    0,
+  ),
   'opensearch.hosts.index.name': str(
     'hosts',
     'name of the per-host index (render decisions, soft-404 probes; document id = host)',

@@ -6,7 +6,7 @@ import type { Clock } from '../../util/clock.js';
 import { errorMessage } from '../../util/errors.js';
 import { LatencyWindow } from '../../util/latency.js';
 import type { Logger } from '../../util/log.js';
-import { ClusterOutage, noAnswer } from '../outage.js';
+import { ClusterOutage, errorType, noAnswer, shardUnavailable, statusOf } from '../outage.js';
 import { fromStatusSource } from '../status-doc.js';
 import type { Acknowledged } from '../status-store.js';
 import { InFlight } from './in-flight.js';
@@ -278,8 +278,7 @@ export class Spout {
       await this.refresh();
     } catch (e) {
       // Not visible yet is not exhausted: the crawl asks again once the cluster answers.
-      if (noAnswer(e)) this.outage.down('index refresh', e);
-      else this.refused(e);
+      this.failure('index refresh', e);
       return false;
     }
     while (this.querying) await this.querying;
@@ -363,12 +362,21 @@ export class Spout {
       this.inFlight.prune();
       // A shard that failed (rejected, out of memory) or a query that timed out answers without error,
       // with the hits of the other shards only: fine to fetch, but no proof that nothing else is due.
-      this.partial = missedShards(res.body);
-      if (this.partial && !wasPartial)
-        this.log.warn(
-          { index: o.index },
-          'a spout query missed shards (failed or timed out): its URLs are fetched, but --once asks again',
-        );
+      const unavailable = unavailableShards(res.body);
+      this.partial = unavailable !== undefined || missedShards(res.body);
+      if (unavailable) {
+        // A shard with no copy to search (its node left, a primary is failing over) hides its due
+        // URLs until it is back: an outage, logged as one, and a failed query.
+        this.failed = true;
+        this.outage.shardsUnavailable(this, 'spout query', unavailable);
+      } else {
+        this.outage.shardsAvailable(this);
+        if (this.partial && !wasPartial)
+          this.log.warn(
+            { index: o.index },
+            'a spout query missed shards (failed or timed out): its URLs are fetched, but --once asks again',
+          );
+      }
       const buckets = hitsOf(o.form, res.body);
       if (buckets.length > 0) this.lastKeys = buckets.length;
       // The extra share beyond max.urls.per.bucket is bounded by the room in the fetch queues.
@@ -390,8 +398,7 @@ export class Spout {
       }
     } catch (e) {
       this.failed = true;
-      if (noAnswer(e)) this.outage.down('spout query', e);
-      else this.refused(e);
+      this.failure('spout query', e);
     } finally {
       this.queries++;
       this.lastQueryDone = this.clock.now();
@@ -510,8 +517,7 @@ export class Spout {
       }
     } catch (e) {
       // The timed query covers the key as before; an outage is logged once by whoever sees it.
-      if (noAnswer(e)) this.outage.down('spout query', e);
-      else this.refused(e);
+      this.failure('spout query', e);
     } finally {
       this.keyQueriesRunning--;
       this.work.refilling(key, false);
@@ -521,6 +527,9 @@ export class Spout {
 
   /** Refreshes the status index: every write acknowledged before it is then visible to queries. */
   private async refresh(): Promise<void> {
+    // A refresh waits for a shard without an active copy until it times out: ask first.
+    const health = await this.client.cluster.health({ index: this.options.index, timeout: '0s' });
+    if (health.body.status === 'red') throw new IndexRed(`index ${this.options.index} is red`);
     const startedAt = this.clock.now();
     await this.client.indices.refresh({ index: this.options.index });
     this.inFlight.refreshed(startedAt);
@@ -540,7 +549,19 @@ export class Spout {
     this.ownKeys.set(key, true);
   }
 
-  /** A query the cluster answered with an error (bad settings, a red index): logged once per reason. */
+  /** A request failed: no answer (an outage), shards unavailable (an outage too), or refused. */
+  private failure(what: string, e: unknown): void {
+    if (noAnswer(e) && !(e instanceof IndexRed)) {
+      this.outage.down(what, e);
+    } else if (e instanceof IndexRed || shardUnavailable(statusOf(e), errorType(e))) {
+      this.outage.up();
+      this.outage.shardsUnavailable(this, what, errorMessage(e));
+    } else {
+      this.refused(e);
+    }
+  }
+
+  /** A query the cluster answered with an error (bad settings, a bad filter query): logged once per reason. */
   private refused(e: unknown): void {
     const reason = errorMessage(e);
     if (reason === this.lastRefusal) return;
@@ -556,4 +577,33 @@ export class Spout {
 function missedShards(body: unknown): boolean {
   const b = body as { timed_out?: boolean; _shards?: { failed?: number } } | undefined;
   return b?.timed_out === true || (b?._shards?.failed ?? 0) > 0;
+}
+
+/** The status index is red: a refresh would wait for its missing shards. */
+class IndexRed extends Error {}
+
+interface ShardCounts {
+  total?: number;
+  successful?: number;
+  skipped?: number;
+  failed?: number;
+  failures?: { status?: number; reason?: { type?: string; reason?: string } }[];
+}
+
+/**
+ * Why shards of a search answer could not be searched for want of a copy ("1 of 4 shards not
+ * searched: <reason>"), or undefined. A shard with no active copy (red) is neither successful nor
+ * counted in `failed`: it is found by what is missing from `total`. A shard that failed for another
+ * reason (rejected, out of memory) is not an outage: missedShards covers it.
+ */
+export function unavailableShards(body: unknown): string | undefined {
+  const s = (body as { _shards?: ShardCounts } | undefined)?._shards;
+  if (!s || s.total === undefined) return undefined;
+  const missing = s.total - (s.successful ?? 0) - (s.skipped ?? 0);
+  if (missing <= 0) return undefined;
+  const unreported = missing - (s.failed ?? 0);
+  const failure = s.failures?.find((f) => shardUnavailable(f.status ?? 0, f.reason?.type));
+  if (unreported <= 0 && !failure) return undefined;
+  const r = failure?.reason;
+  return `${missing} of ${s.total} shards not searched${r ? `: ${r.type}: ${r.reason}` : ' (no active copy)'}`;
 }

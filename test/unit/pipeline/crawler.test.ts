@@ -91,7 +91,7 @@ class MemoryStatusStore implements StatusStore {
     for (const ack of this.held.splice(0)) ack();
   }
 
-  async write(event: StatusEvent, settled?: (written: boolean) => void): Promise<void> {
+  async write(event: StatusEvent, settled?: (written: boolean) => void, found?: () => void): Promise<void> {
     this.events.push(event);
     this.pending++;
     if (!settled) this.pendingFound++;
@@ -102,6 +102,7 @@ class MemoryStatusStore implements StatusStore {
       this.pending--;
       if (!settled) this.pendingFound--;
       settled?.(ok);
+      found?.();
       if (ok) this.acknowledged(event);
       if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
     };
@@ -270,6 +271,31 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     expect(status.events.find((e) => e.status === 'DISCOVERED')?.url).toBe('http://a.test/ok/out');
   });
 
+  it("a page's FETCHED waits until its outlinks' DISCOVERED writes are acknowledged", async () => {
+    // A crash between the two must not leave a FETCHED page whose links were never stored: nothing
+    // would find them again before the page is due.
+    const status = new MemoryStatusStore(new Set(), new Set(['http://a.test/a/out']));
+    const contentDone = new Set<string>();
+    const content = (url: string): ContentWrite => {
+      contentDone.add(url);
+      return { kind: 'indexed' };
+    };
+    const { crawler: c } = crawler({ urls: urls('/a', '/b'), status, content });
+    const running = c.run({ once: true });
+    await vi.waitFor(
+      () => {
+        expect(contentDone).toContain('http://a.test/a');
+        expect(status.own('http://a.test/b')).toHaveLength(1);
+      },
+      { timeout: 10_000 },
+    );
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(status.own('http://a.test/a')).toEqual([]);
+    status.acknowledgeHeld();
+    await running;
+    expect(status.own('http://a.test/a').map((e) => e.status)).toEqual(['FETCHED']);
+  });
+
   it('an outlink the store knows is skipped before its metadata is built', async () => {
     const status = new MemoryStatusStore();
     status.known.add('http://a.test/ok/out');
@@ -420,7 +446,8 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     await vi.waitFor(() => expect(status.own('http://a.test/slow-ack')).toHaveLength(1), { timeout: 10_000 });
     c.requestStop();
     await running;
-    expect(c.metrics.abandoned).toBe(1);
+    // /ok waits for its link's write, so it is given up too (fetched again when due, its link found again).
+    expect(c.metrics.abandoned).toBe(2);
     // Two links were found (/ok/out, /slow-ack/out); only /ok/out's write was held.
     expect(c.metrics.discoveredNotWritten).toBe(1);
     expect(source.notSettledOnce()).toEqual({});
