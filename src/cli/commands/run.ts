@@ -151,9 +151,15 @@ export const runCommand: Command = {
         log.warn(`${sig} again: exiting at once`);
         process.exit(130);
       }
-      log.info(`${sig}: finishing fetches in flight and writing everything (send it again to exit at once)`);
       stopAsked = true;
-      crawler?.requestStop();
+      if (!crawler) {
+        log.info(
+          `${sig}: stopping as soon as the crawl is set up, before any fetch (send it again to exit at once)`,
+        );
+        return;
+      }
+      log.info(`${sig}: finishing fetches in flight and writing everything (send it again to exit at once)`);
+      crawler.requestStop();
     });
     // The supervisor holds its stop signal back until a worker says it listens.
     if (asWorker) sendToSupervisor({ type: 'listening' });
