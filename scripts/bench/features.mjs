@@ -1,0 +1,139 @@
+// @ts-check
+// What HTML pages pay for the features of this round that they do not use: the small profile's web
+// (plain HTML: no document, no page built by scripts) crawled end to end with the defaults (Tika
+// enabled, adaptive rendering, the metrics series and the console, near-duplicate and soft-404
+// checks) and with each of them off, then all of them off. Runs are interleaved round by round,
+// since the machine is shared; the figure is the median CPU per page of the crawler process and of
+// OpenSearch over the rounds, beside the spread (min-max) of the defaults' own runs, which is the
+// noise a difference must beat.
+//
+//   npm run bench:features [-- --hosts 20 --pages 500 --rounds 3]
+// (needs OpenSearch at OPENSEARCH_URL, default http://127.0.0.1:9200; OPENSEARCH_PORT names the
+// local node whose CPU is measured when several run on the machine). Prints a RESULTS.md section.
+
+import { mkdirSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@opensearch-project/opensearch';
+import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { dedupOffSettings, openSearchPid } from './dedup.mjs';
+import { runNode } from './proc.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const args = process.argv.slice(2);
+/** @type {(name: string, fallback: number) => number} */
+const arg = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const hosts = arg('hosts', 20);
+const pages = arg('pages', 500);
+const rounds = arg('rounds', 3);
+const opensearchUrl = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
+const dir = join(root, '.bench', 'features');
+mkdirSync(dir, { recursive: true });
+
+/** @type {Record<string, Record<string, unknown>>} the settings of each variant over the defaults */
+const variants = {
+  defaults: {},
+  'Tika off (tika.enabled false)': { 'tika.enabled': false },
+  'rendering off (render.adaptive false)': { 'render.adaptive': false },
+  'monitoring off (metrics.interval 0, console.port 0)': { 'metrics.interval': 0, 'console.port': 0 },
+  'near-dups and soft 404s off': dedupOffSettings(dir, root),
+};
+variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1));
+
+const { child, done } = runNode([
+  join(here, 'web.mjs'),
+  '--profile',
+  'small',
+  '--hosts',
+  String(hosts),
+  '--pages',
+  String(pages),
+]);
+/** @type {{ seeds: string[] }} */
+const web = await new Promise((res, rej) => {
+  child.stdout?.once('data', (d) => res(JSON.parse(String(d).split('\n')[0] ?? '{}')));
+  done.then(({ err }) => rej(new Error(`web server ended: ${err.join('\n')}`)));
+});
+const client = new Client({ node: opensearchUrl });
+const clear = () =>
+  client.indices.delete({
+    index: 'bench-status,bench-content,bench-hosts,bench-metrics*',
+    ignore_unavailable: true,
+  });
+/** @type {Record<string, { crawler: number, opensearch: number, pagesPerSec: number }[]>} */
+const runs = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+const names = Object.keys(variants);
+try {
+  for (let r = 0; r < rounds; r++) {
+    // Each round in another order: a slow spell of the machine does not always hit one variant.
+    const order = r % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      await clear();
+      const extra = {
+        ...variants[name],
+        'opensearch.metrics.index.name': 'bench-metrics',
+      };
+      const conf = writeBenchConf(dir, root, { opensearchUrl, concurrency: 50, hosts, extra });
+      const run = await crawlEndToEnd({
+        root,
+        conf: conf.path,
+        seeds: web.seeds,
+        pids: { opensearch: openSearchPid(), web: child.pid },
+      });
+      const row = {
+        crawler: run.msPerPage.crawler,
+        opensearch: run.msPerPageOf.opensearch ?? Number.NaN,
+        pagesPerSec: run.pagesPerSec ?? Number.NaN,
+      };
+      runs[name]?.push(row);
+      console.log(
+        `round ${r + 1} ${name}: crawler ${row.crawler.toFixed(2)} ms/page, OpenSearch ${row.opensearch.toFixed(2)} ms/page, ${row.pagesPerSec.toFixed(0)} pages/s`,
+      );
+    }
+  }
+  await clear();
+} finally {
+  child.kill('SIGTERM');
+  await client.close();
+}
+
+/** @param {number[]} xs */
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] ?? Number.NaN) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+};
+const base = runs.defaults ?? [];
+const baseCrawler = median(base.map((x) => x.crawler));
+const baseOs = median(base.map((x) => x.opensearch));
+const spread = (/** @type {number[]} */ xs) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
+const pct = (/** @type {number} */ a, /** @type {number} */ b) => `${(((a - b) / b) * 100).toFixed(1)}%`;
+const lines = [
+  `## What HTML pages pay for this round's features (\`npm run bench:features\`)`,
+  '',
+  `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB.`,
+  `The small profile's web cut to ${hosts} hosts x ${pages} pages of ~10 KB (plain HTML: no document, no`,
+  'page built by scripts), `crawler run --once` end to end with the defaults and with each feature',
+  `off, ${rounds} rounds interleaved; medians, and for the defaults the spread of their own runs (the`,
+  'noise a difference must beat). A negative difference means the variant used more CPU than the defaults.',
+  '',
+  '| variant | crawler CPU ms/page | OpenSearch CPU ms/page | pages/s | defaults minus variant (crawler) |',
+  '|---|---|---|---|---|',
+];
+for (const name of names) {
+  const xs = runs[name] ?? [];
+  const c = median(xs.map((x) => x.crawler));
+  const o = median(xs.map((x) => x.opensearch));
+  const p = median(xs.map((x) => x.pagesPerSec));
+  lines.push(
+    name === 'defaults'
+      ? `| defaults | ${c.toFixed(2)} (${spread(xs.map((x) => x.crawler))}) | ${o.toFixed(2)} (${spread(xs.map((x) => x.opensearch))}) | ${p.toFixed(0)} | - |`
+      : `| ${name} | ${c.toFixed(2)} | ${o.toFixed(2)} | ${p.toFixed(0)} | ${(baseCrawler - c).toFixed(2)} ms (${pct(baseCrawler, c)}); OpenSearch ${(baseOs - o).toFixed(2)} ms |`,
+  );
+}
+console.log(`\n${lines.join('\n')}`);
