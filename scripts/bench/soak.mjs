@@ -11,7 +11,8 @@
 // invariants are checked:
 //   - every URL found (the outlinks of every FETCHED page, and the seeds) is in the status index;
 //   - every URL due before the end was fetched or carries a recorded reason (a deferral, ERROR);
-//   - no content document without a FETCHED status, none twice;
+//   - no content document without a fetch behind it (FETCHED, or FETCH_ERROR after a 200: a failed
+//     refetch keeps the last content, as in StormCrawler), none twice;
 //   - no URL fetched twice at the same time (two workers, or a worker and its restarted self);
 //   - the crawler's RSS does not trend upward over the last two thirds of the run.
 // The summary goes to scripts/bench/sections/soak.md, which report.mjs appends to RESULTS.md (and
@@ -417,10 +418,18 @@ const overdue = statusDocs.filter(
     d.nextFetchDate !== undefined &&
     Date.parse(d.nextFetchDate) < dueBy,
 );
-// 3. Content documents: each of a FETCHED URL, none twice.
+// 3. Content documents: each of a URL fetched, none twice. A FETCH_ERROR URL keeps the content of
+// its last good fetch (a refetch that failed, host down or 503: only ERROR and REDIRECTION delete
+// content, as in StormCrawler), so its document is an orphan only when the web never served it.
 const contentByUrl = new Map();
 for (const c of contentDocs) contentByUrl.set(c.url, (contentByUrl.get(c.url) ?? 0) + 1);
-const orphans = [...contentByUrl.keys()].filter((u) => byUrl.get(u)?.status !== 'FETCHED');
+const served = new Set(web.log.filter((r) => r.status === 200).map((r) => r.url));
+const keptAfterError = [...contentByUrl.keys()].filter(
+  (u) => byUrl.get(u)?.status === 'FETCH_ERROR' && served.has(u),
+);
+const orphans = [...contentByUrl.keys()].filter(
+  (u) => byUrl.get(u)?.status !== 'FETCHED' && !keptAfterError.includes(u),
+);
 const contentTwice = [...contentByUrl.values()].filter((n) => n > 1).length;
 // 4. No URL fetched twice at the same time.
 /** @type {Map<string, import('./soak-web.mjs').Logged[]>} */
@@ -475,7 +484,11 @@ const invariants = [
     overdue.length === 0,
     `${overdue.length} overdue without a reason`,
   ],
-  ['no content document without a FETCHED status', orphans.length === 0, `${orphans.length}`],
+  [
+    'no content document without a fetch behind it (FETCHED, or FETCH_ERROR after a 200)',
+    orphans.length === 0,
+    `${orphans.length} (FETCH_ERROR keeping its last content: ${keptAfterError.length})`,
+  ],
   ['no content document twice', contentTwice === 0, `${contentTwice}`],
   ['no URL fetched twice at the same time', overlaps === 0, `${overlaps}`],
   [
@@ -513,7 +526,7 @@ crawl is stopped with SIGTERM and checked. Exit 1 when an invariant fails.
   .join(', ')}) |
 | pages served (200), requests in all | ${f0(pagesServed)}, ${f0(web.log.length)} (at most ${f0(maxFetches)} of one URL) |
 | content documents | ${f0(contentDocs.length)} |
-| **lost** (found URLs missing + due and unhandled + content without FETCHED) | **${f0(lost)}** |
+| **lost** (found URLs missing + due and unhandled + content never fetched) | **${f0(lost)}** |
 | duplicates (URLs fetched twice at once + content documents twice) | ${f0(overlaps + contentTwice)} |
 | crawler RSS, last two thirds | workers: mean ${workerTrends.map((t) => f0(t.mean)).join(' / ') || 'n/a'} MB, trend ${workerTrends.map((t) => `${t.perMin >= 0 ? '+' : ''}${f1(t.perMin)}`).join(' / ') || 'n/a'} MB/min; peak ${f0(peakRss)} MB |
 | outage lines in the log (unreachable start/end, shards unavailable start/end) | ${f0(logCounts['OpenSearch cannot be reached'] ?? 0)}/${f0(logCounts['OpenSearch is back'] ?? 0)}, ${f0(logCounts['OpenSearch shards unavailable'] ?? 0)}/${f0(logCounts['OpenSearch shards available again'] ?? 0)} |
