@@ -202,6 +202,30 @@ export function dedupOffSettings(dir, root) {
  * @typedef {{ simhash: import('./simhash.mjs').SimhashResult, query: DedupQueryRow[], crawl?: DedupCrawlResult }} DedupResult
  */
 
+/**
+ * The small profile's web (scripts/bench/web.mjs) cut to `hosts` x `pages`, in its own process;
+ * resolves once it listens, with its seeds.
+ * @param {number} hosts
+ * @param {number} pages
+ */
+export async function startSmallWeb(hosts, pages) {
+  const { child, done } = runNode([
+    join(here, 'web.mjs'),
+    '--profile',
+    'small',
+    '--hosts',
+    String(hosts),
+    '--pages',
+    String(pages),
+  ]);
+  /** @type {{ seeds: string[] }} */
+  const web = await new Promise((res, rej) => {
+    child.stdout?.once('data', (d) => res(JSON.parse(String(d).split('\n')[0] ?? '{}')));
+    done.then(({ err }) => rej(new Error(`web server ended: ${err.join('\n')}`)));
+  });
+  return { child, web };
+}
+
 /** The OpenSearch JVM of OPENSEARCH_PORT's node when several run here, else the only one. */
 export function openSearchPid() {
   return findOpenSearchPid(process.env.OPENSEARCH_PORT);
@@ -229,20 +253,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const hosts = arg('hosts', 20);
   const pages = arg('pages', 500);
   log(`crawl of the small web (${hosts} hosts x ${pages} pages), detection on, then off`);
-  const { child, done } = runNode([
-    join(here, 'web.mjs'),
-    '--profile',
-    'small',
-    '--hosts',
-    String(hosts),
-    '--pages',
-    String(pages),
-  ]);
-  /** @type {{ seeds: string[] }} */
-  const web = await new Promise((res, rej) => {
-    child.stdout?.once('data', (d) => res(JSON.parse(String(d).split('\n')[0] ?? '{}')));
-    done.then(({ err }) => rej(new Error(`web server ended: ${err.join('\n')}`)));
-  });
+  const { child, web } = await startSmallWeb(hosts, pages);
   const client = new Client({ node: opensearchUrl });
   const dir = join(root, '.bench', 'dedup');
   const confOptions = { opensearchUrl, concurrency: 50, hosts };

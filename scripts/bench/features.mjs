@@ -17,8 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
-import { dedupOffSettings, openSearchPid } from './dedup.mjs';
-import { runNode } from './proc.mjs';
+import { dedupOffSettings, openSearchPid, startSmallWeb } from './dedup.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -45,20 +44,7 @@ const variants = {
 };
 variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1));
 
-const { child, done } = runNode([
-  join(here, 'web.mjs'),
-  '--profile',
-  'small',
-  '--hosts',
-  String(hosts),
-  '--pages',
-  String(pages),
-]);
-/** @type {{ seeds: string[] }} */
-const web = await new Promise((res, rej) => {
-  child.stdout?.once('data', (d) => res(JSON.parse(String(d).split('\n')[0] ?? '{}')));
-  done.then(({ err }) => rej(new Error(`web server ended: ${err.join('\n')}`)));
-});
+const { child, web } = await startSmallWeb(hosts, pages);
 const client = new Client({ node: opensearchUrl });
 const clear = () =>
   client.indices.delete({

@@ -76,6 +76,12 @@ function setup(label: string, hosts: readonly string[]) {
   return { names, args: ['--conf', conf, '--set', `urlfilters.config.file=${filterFile}`], seeds, all };
 }
 
+/** The lines in which a process says it stops after a SIGTERM (draining, or before any fetch). */
+const stopLines = (lines: readonly Record<string, unknown>[]) =>
+  lines.filter((l) =>
+    /^SIGTERM: (finishing fetches in flight|stopping as soon as the crawl is set up)/.test(String(l.msg)),
+  );
+
 /** `crawler run --once --workers 2` with the set-up's arguments and a `--set` for each of `entries`. */
 const runWithSettings = (args: readonly string[], ...entries: string[]): Child =>
   spawnCrawler(['run', '--once', '--workers', '2', ...args, ...entries.flatMap((e) => ['--set', e])]);
@@ -238,9 +244,7 @@ describe('crawler run --workers', () => {
     expect(await child.exited).toBe(0);
     const lines = json(child);
     // Each says it stops: before any fetch if the signal came while it was setting up its crawl.
-    const drained = lines.filter((l) =>
-      /^SIGTERM: (finishing fetches in flight|stopping as soon as the crawl is set up)/.test(String(l.msg)),
-    );
+    const drained = stopLines(lines);
     expect(new Set(drained.map((l) => l.worker))).toEqual(new Set([0, 1]));
     expect(lines.filter((l) => /was killed by|exited with code/.test(String(l.msg)))).toEqual([]);
     expect(child.stdout).toEqual([expect.stringMatching(/^fetched \d+ pages \(2 workers\)/)]);
@@ -256,9 +260,7 @@ describe('crawler run --workers', () => {
     expect(await child.exited).toBe(0);
     const lines = json(child);
     // A worker still setting up its crawl (a busy machine) says it stops before any fetch.
-    const drained = lines.filter((l) =>
-      /^SIGTERM: (finishing fetches in flight|stopping as soon as the crawl is set up)/.test(String(l.msg)),
-    );
+    const drained = stopLines(lines);
     expect(new Set(drained.map((l) => l.worker))).toEqual(new Set([0, 1]));
     expect(child.stdout).toEqual([expect.stringMatching(/^fetched \d+ pages \(2 workers\)/)]);
     // Every page a server answered was written back.
