@@ -13,8 +13,8 @@ export interface IndexerStageDeps {
 
 /**
  * Writes the content of a parsed page, then its FETCHED status: FETCHED is stored only after the
- * content store acknowledged the page (and the status store its outlinks), so a crash in between fetches the page again rather than
- * leaving a FETCHED URL without content. A page the store leaves out on purpose (noindex) is FETCHED
+ * content store acknowledged the page (and the status store its outlinks), so a crash in between
+ * fetches the page again rather than leaving a FETCHED URL without content (or links). A page the store leaves out on purpose (noindex) is FETCHED
  * without content; content refused as invalid makes the page ERROR ("OpenSearch indexing").
  */
 export class IndexerStage {
