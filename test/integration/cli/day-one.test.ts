@@ -277,17 +277,31 @@ describe('Ctrl-C', () => {
     const stdout: string[] = [];
     npx.stderr!.on('data', (d) => stderr.push(String(d)));
     npx.stdout!.on('data', (d) => stdout.push(String(d)));
-    const exited = new Promise<number | null>((resolve) => npx.on('close', (code) => resolve(code)));
-    await until(
-      () => site.hosts.get(SLOW)!.requests.length >= before + 3,
-      120_000,
-      'npx crawler run to fetch',
+    let code: number | null | undefined;
+    const exited = new Promise<number | null>((resolve) =>
+      npx.on('close', (c) => {
+        code = c;
+        resolve(c);
+      }),
     );
+    // npx resolves the project's own bin (it links the project into its cache first), then the
+    // crawl starts; an npx that gives up, or a crawl that never fetches, fails with what they said.
+    const said = () => `npx's stderr ends:\n${stderr.join('').split('\n').slice(-25).join('\n')}`;
+    await until(
+      () => {
+        if (code !== undefined) throw new Error(`npx exited ${code} before fetching; ${said()}`);
+        return site.hosts.get(SLOW)!.requests.length >= before + 3;
+      },
+      240_000,
+      'npx crawler run to fetch',
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; ${said()}`);
+    });
     process.kill(-npx.pid!, 'SIGINT');
     expect(await exited).toBe(0);
     const text = stderr.join('');
     expect(text).toContain('SIGINT: finishing fetches in flight');
     expect(text).not.toContain('exiting at once');
     expect(stdout.join('')).toMatch(/fetched \d+ pages/);
-  }, 180_000);
+  }, 300_000);
 });
