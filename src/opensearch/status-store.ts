@@ -73,12 +73,12 @@ export class StatusWriter {
    * when it is acknowledged; `settled` is called once it is (true, with what was acknowledged when
    * something was written), or failed for good (false). `settled` marks the event that settles a URL
    * the spout emitted: its failure is logged as such. `foundSettled` (a found link's write) is called
-   * once it settled either way.
+   * once it settled either way, with true when it was stored (or had nothing to write).
    */
   async write(
     event: StatusEvent,
     settled?: (written: boolean, ack?: Acknowledged) => void,
-    foundSettled?: () => void,
+    foundSettled?: (written: boolean) => void,
   ): Promise<void> {
     const d = this.deps;
     const found = settled === undefined;
@@ -86,7 +86,7 @@ export class StatusWriter {
     const done = (ok: boolean, ack?: Acknowledged) => {
       if (found) {
         this.found--;
-        foundSettled?.();
+        foundSettled?.(ok);
       }
       settled?.(ok, ack);
     };
@@ -136,7 +136,8 @@ export class StatusWriter {
               { url: update.url, status: update.status, httpStatus: result.status, err: result.error },
               settled
                 ? 'status update failed; the URL keeps its previous state and comes back when due'
-                : 'status update of a discovered URL failed; it will be found again',
+                : 'status update of a discovered URL failed; the page that links to it is given up ' +
+                    'unchanged and fetched again when due, so the link is found again',
             );
           }
         } catch (e) {

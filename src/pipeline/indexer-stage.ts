@@ -22,16 +22,17 @@ export class IndexerStage {
 
   /**
    * Resolves once the content store accepted the page (backpressure). The status waits for
-   * `linksWritten` too, when given: the page's outlinks still being stored.
+   * `linksWritten` too, when given: the page's outlinks still being stored (false: one was not, and
+   * the page is given up, to be fetched again when due and its links found again).
    */
-  index(url: string, metadata: Metadata, text: string, linksWritten?: Promise<void>): Promise<void> {
+  index(url: string, metadata: Metadata, text: string, linksWritten?: Promise<boolean>): Promise<void> {
     const d = this.deps;
     return d.content.index({ url, metadata, text }, (outcome) => {
       switch (outcome.kind) {
         case 'indexed':
         case 'skipped': {
           const event: StatusEvent = { url, status: 'FETCHED', metadata };
-          if (linksWritten) void linksWritten.then(() => d.emit(event));
+          if (linksWritten) void linksWritten.then((stored) => (stored ? d.emit(event) : d.giveUp(url)));
           else d.emit(event);
           return;
         }

@@ -42,8 +42,12 @@ export interface PageStageDeps {
   readonly documents?: DocumentStage;
 }
 
-/** A page's outlinks still being stored (see PageStage.outlinks); undefined when none is. */
-type LinksWritten = { readonly stored: Promise<void> } | undefined;
+/**
+ * A page's outlinks still being stored, or one of them failed for good (see PageStage.outlinks):
+ * `stored` resolves to true once every one was stored, false when one was not. Undefined when all
+ * were stored already (or none was needed).
+ */
+type LinksWritten = { readonly stored: Promise<boolean> } | undefined;
 
 export interface PageStageOptions {
   /** Pages handed to the parser at once: a few per thread with parser threads. */
@@ -131,17 +135,20 @@ export class PageStage {
 
   /**
    * Writes the links as DISCOVERED. Resolves once the writes are accepted, to undefined when all of
-   * them are settled already (or none was needed), else to what resolves once they are: the page's
-   * own status waits for it (see StatusStore.write). Wrapped, as an async function cannot return
-   * a promise unawaited.
+   * them are stored already (or none was needed), else to what resolves once they are settled: the
+   * page's own status waits for it (see StatusStore.write), and a link that failed for good makes
+   * the page given up, so that it is fetched again and the link found again. Wrapped, as an async
+   * function cannot return a promise unawaited.
    */
   private async outlinks(links: readonly Outlink[]): Promise<LinksWritten> {
     const { status, metrics } = this.d;
     // One hold for the loop itself, dropped after it: the count cannot reach 0 while links remain.
     let left = 1;
-    let release: (() => void) | undefined;
-    const one = () => {
-      if (--left === 0) release?.();
+    let lost = 0;
+    let release: ((stored: boolean) => void) | undefined;
+    const one = (written: boolean) => {
+      if (!written) lost++;
+      if (--left === 0) release?.(lost === 0);
     };
     for (const l of links) {
       if (this.d.closed()) break;
@@ -152,10 +159,10 @@ export class PageStage {
       left++;
       await status.write({ url: l.url, status: 'DISCOVERED', metadata: l.metadata }, undefined, one);
     }
-    one();
-    if (left === 0) return undefined;
+    one(true);
+    if (left === 0) return lost === 0 ? undefined : { stored: Promise.resolve(false) };
     return {
-      stored: new Promise<void>((resolve) => {
+      stored: new Promise<boolean>((resolve) => {
         release = resolve;
       }),
     };
@@ -222,7 +229,9 @@ export class PageStage {
    */
   private async settleAfter(written: LinksWritten, event: StatusEvent): Promise<void> {
     if (!written) return this.d.settle(event);
-    written.stored.then(() => this.d.settle(event)).catch((e: unknown) => this.d.failed(event.url, e));
+    written.stored
+      .then((stored) => (stored ? this.d.settle(event) : this.d.giveUp(event.url)))
+      .catch((e: unknown) => this.d.failed(event.url, e));
   }
 
   /**

@@ -117,14 +117,15 @@ export type {
  * exactly once per write, with true once the store acknowledged it (or had nothing to write; `ack`
  * says what was acknowledged when something was) and false when the write failed for good; it must
  * not throw. `found`, for a found link (a write without `settled`), is called exactly once when its
- * write settled either way (or had nothing to write): the page that found it writes its own status
- * only then, so that a crash never leaves a FETCHED page whose links were never stored.
+ * write settled, with true when it was stored (or had nothing to write) and false when it failed for
+ * good: the page that found it writes its own status only once every link was stored, so that
+ * neither a crash nor a failed write leaves a FETCHED page whose links were never stored.
  */
 export interface StatusStore {
   write(
     event: StatusEvent,
     settled?: (written: boolean, ack?: Acknowledged) => void,
-    found?: () => void,
+    found?: (written: boolean) => void,
   ): Promise<void>;
   /**
    * True when a DISCOVERED write of `url` would change nothing (this store wrote the URL recently):

@@ -91,7 +91,11 @@ class MemoryStatusStore implements StatusStore {
     for (const ack of this.held.splice(0)) ack();
   }
 
-  async write(event: StatusEvent, settled?: (written: boolean) => void, found?: () => void): Promise<void> {
+  async write(
+    event: StatusEvent,
+    settled?: (written: boolean) => void,
+    found?: (written: boolean) => void,
+  ): Promise<void> {
     this.events.push(event);
     this.pending++;
     if (!settled) this.pendingFound++;
@@ -102,7 +106,7 @@ class MemoryStatusStore implements StatusStore {
       this.pending--;
       if (!settled) this.pendingFound--;
       settled?.(ok);
-      found?.();
+      found?.(ok);
       if (ok) this.acknowledged(event);
       if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
     };
@@ -294,6 +298,15 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     status.acknowledgeHeld();
     await running;
     expect(status.own('http://a.test/a').map((e) => e.status)).toEqual(['FETCHED']);
+  });
+
+  it('a page whose outlink failed to be stored is given up unchanged (fetched again when due), not FETCHED', async () => {
+    // FETCHED would hide the link until the page is due again (days): nothing else may link to it.
+    const status = new MemoryStatusStore(new Set(['http://a.test/a/out']));
+    const { source } = await crawlOnce({ urls: urls('/a', '/b'), status });
+    expect(status.own('http://a.test/a')).toEqual([]);
+    expect(source.settles.get('http://a.test/a')).toBe(1);
+    expect(status.own('http://a.test/b').map((e) => e.status)).toEqual(['FETCHED']);
   });
 
   it('an outlink the store knows is skipped before its metadata is built', async () => {
