@@ -13,7 +13,7 @@ import { writeBenchConf } from './crawl.mjs';
 /** @typedef {{ on: CrawlRun[], off: CrawlRun[], requests: number, failed: number }} MonitoringResult */
 
 /** @returns {Promise<number>} a port free on 127.0.0.1 now */
-function freePort() {
+export function freePort() {
   return new Promise((resolve) => {
     const s = createServer();
     s.listen(0, '127.0.0.1', () => {
@@ -28,7 +28,7 @@ function freePort() {
  * @param {number} port
  * @param {string} token
  */
-function pollConsole(port, token) {
+export function pollConsole(port, token) {
   const stats = { requests: 0, failed: 0 };
   const headers = { authorization: `Bearer ${token}` };
   /** @param {string} path */

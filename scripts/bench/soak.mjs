@@ -221,8 +221,9 @@ writeFileSync(
     'http.agent.name: "soakbot"',
     'http.filter.ipaddress.exclude: []',
     `fetchInterval.default: ${REFETCH_MINUTES}`,
-    // One line per status update would be most of the log; the outage and worker lines are kept.
-    'status.transitions.log: false',
+    // One line per status update (most of the log, ~10 MB): a URL the checks find lost can be traced
+    // through the transitions of the pages that link to it.
+    'status.transitions.log: true',
     // The soak's pages are alike: all indexed, and no soft-404 probes (the checks measure the cluster).
     'dedup.mode: "off"',
     'soft404.enabled: false',
