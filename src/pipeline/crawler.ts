@@ -143,7 +143,8 @@ export class Crawler {
       options,
     );
     const sink = {
-      status: (o: StatusOutcome) => void this.settle({ url: o.url, status: o.status, metadata: o.metadata }),
+      status: (o: StatusOutcome) =>
+        void this.pages.status({ url: o.url, status: o.status, metadata: o.metadata }),
       fetched: (page: FetchedOutcome & { readonly content: Buffer }) =>
         this.pages.page(page.url, page.metadata, page.content),
       discovered: (source: FetchItem, target: string, extra?: Readonly<Record<string, string>>) =>

@@ -69,6 +69,8 @@ export class PageStage {
   private readonly indexer: IndexerStage;
   /** Pages waiting for their near-duplicate / soft-404 verdict (not holding a fetch thread). */
   private readonly judging = new Set<Promise<void>>();
+  /** What the fetcher found for a URL in flight (its redirect target), still being stored. */
+  private readonly targets = new Map<string, LinksWritten & object>();
 
   constructor(
     private readonly d: PageStageDeps,
@@ -104,6 +106,8 @@ export class PageStage {
    * waits while their backlog is full, which holds the fetch thread back.
    */
   async page(url: string, metadata: Metadata, content: Buffer): Promise<void> {
+    // A sitemap its robots.txt named is found again with robots.txt: the page does not wait for it.
+    this.targets.delete(url);
     if (this.d.closed()) return;
     this.d.metrics.fetched++;
     this.d.metrics.bytes += content.length;
@@ -113,6 +117,17 @@ export class PageStage {
     }
     await this.pool.onSizeLessThan(this.options.parseBacklog);
     this.pool.add(() => this.parse(url, metadata, content)).catch((e: unknown) => this.d.failed(url, e));
+  }
+
+  /**
+   * The fetcher's status of a URL (REDIRECTION, an error...): written once the target the fetcher
+   * found for it is stored, or the URL given up when that write failed, so that a redirect is never
+   * stored while its target is not (nothing else may link to the target).
+   */
+  status(event: StatusEvent): Promise<void> {
+    const written = this.targets.get(event.url);
+    this.targets.delete(event.url);
+    return this.settleAfter(written, event);
   }
 
   /** A URL the fetcher found (a redirect target, a sitemap robots.txt names): DISCOVERED if kept. */
@@ -128,9 +143,18 @@ export class PageStage {
     if (kept === null) return;
     const md = this.d.transfer.forOutlink(source.url, source.metadata);
     for (const [k, v] of Object.entries(extra ?? {})) md.setValue(k, v);
-    this.outlinks([{ url: kept, metadata: md }]).catch((e: unknown) =>
-      this.d.log.error({ url: kept, err: errorMessage(e) }, 'a discovered URL could not be written'),
+    const stored = this.outlinks([{ url: kept, metadata: md }]).then(
+      (written) => (written ? written.stored : true),
+      (e: unknown) => {
+        this.d.log.error({ url: kept, err: errorMessage(e) }, 'a discovered URL could not be written');
+        return false;
+      },
     );
+    // Each URL in flight ends in one status or page (see FetcherSink): the entry goes with it.
+    const before = this.targets.get(source.url);
+    this.targets.set(source.url, {
+      stored: before ? Promise.all([before.stored, stored]).then(([a, b]) => a && b) : stored,
+    });
   }
 
   /**

@@ -166,8 +166,10 @@ function stores(
 
 const html = Buffer.from('<html><head><title>t</title></head><body><a href="/next">n</a></body></html>');
 
-/** Answers 200 with a small page, or whatever `special` says for a URL. */
-function protocol(special: Record<string, (() => Promise<never>) | 'hang'> = {}): FetchProtocol & {
+/** Answers 200 with a small page, or whatever `special` says for a URL (a path: 301 to it). */
+function protocol(
+  special: Record<string, (() => Promise<never>) | 'hang' | { readonly moved: string }> = {},
+): FetchProtocol & {
   release(): void;
 } {
   const hanging: (() => void)[] = [];
@@ -175,7 +177,10 @@ function protocol(special: Record<string, (() => Promise<never>) | 'hang'> = {})
     async fetch(url) {
       const s = special[new URL(url).pathname];
       if (s === 'hang') await new Promise<void>((resolve) => hanging.push(resolve));
-      else if (s) await s();
+      else if (typeof s === 'object') {
+        const headers = { location: [s.moved], 'content-type': ['text/html'] };
+        return { statusCode: 301, headers, content: Buffer.alloc(0), byteLength: 0, loadingTimeMs: 1 };
+      } else if (s) await s();
       return {
         statusCode: 200,
         headers: { 'content-type': ['text/html'] },
@@ -307,6 +312,28 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     expect(status.own('http://a.test/a')).toEqual([]);
     expect(source.settles.get('http://a.test/a')).toBe(1);
     expect(status.own('http://a.test/b').map((e) => e.status)).toEqual(['FETCHED']);
+  });
+
+  it("a redirect's REDIRECTION waits until its target's DISCOVERED write is acknowledged", async () => {
+    const status = new MemoryStatusStore(new Set(), new Set(['http://a.test/target']));
+    const p = protocol({ '/moved': { moved: '/target' } });
+    const { crawler: c } = crawler({ urls: urls('/moved', '/b'), status, protocol: p });
+    const running = c.run({ once: true });
+    await vi.waitFor(() => expect(status.own('http://a.test/b')).toHaveLength(1), { timeout: 10_000 });
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(status.own('http://a.test/moved')).toEqual([]);
+    status.acknowledgeHeld();
+    await running;
+    expect(status.own('http://a.test/moved').map((e) => e.status)).toEqual(['REDIRECTION']);
+  });
+
+  it('a redirect whose target failed to be stored is given up unchanged, not REDIRECTION', async () => {
+    const status = new MemoryStatusStore(new Set(['http://a.test/target']));
+    const p = protocol({ '/moved': { moved: '/target' } });
+    const { source } = await crawlOnce({ urls: urls('/moved', '/b'), status, protocol: p });
+    expect(status.events.some((e) => e.url === 'http://a.test/target')).toBe(true);
+    expect(status.own('http://a.test/moved')).toEqual([]);
+    expect(source.settles.get('http://a.test/moved')).toBe(1);
   });
 
   it('an outlink the store knows is skipped before its metadata is built', async () => {
