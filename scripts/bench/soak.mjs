@@ -211,10 +211,21 @@ const web = createSoakWeb({ hosts: HOSTS, pages: PAGES });
 await web.start();
 say(`web: ${HOSTS} hosts on 127.27.x.y:${web.port}`);
 
+// The web's hosts are IP addresses, each a "domain" of its own to HostURLFilter, whose default
+// (ignoreOutsideDomain) drops links to other hosts. The checks count the links of every FETCHED page
+// as found, other hosts' included (a host whose own chain broke is still reached through them), so
+// the crawl follows them, as a crawl of many sites does.
+/** @type {Record<string, { name: string, params: Record<string, unknown> }[]>} */
+const filters = JSON.parse(readFileSync(join(root, 'conf/urlfilters.json'), 'utf8'));
+for (const f of filters['org.apache.stormcrawler.filtering.URLFilters'] ?? []) {
+  if (f.name === 'HostURLFilter') f.params.ignoreOutsideDomain = false;
+}
+writeFileSync(join(dir, 'urlfilters.json'), JSON.stringify(filters, null, 2));
 const conf = join(dir, 'soak.yaml');
 writeFileSync(
   conf,
   [
+    `urlfilters.config.file: "${join(dir, 'urlfilters.json')}"`,
     `opensearch.addresses: "${addresses.join(',')}"`,
     `opensearch.status.index.name: "${STATUS}"`,
     `opensearch.indexer.index.name: "${CONTENT}"`,
