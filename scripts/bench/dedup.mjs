@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
 import { dist } from './dist.mjs';
-import { cpuSeconds, findOpenSearchPid, runNode } from './proc.mjs';
+import { cpuSeconds, findOpenSearchPid, numberOption, runNode } from './proc.mjs';
 import { simhashBench } from './simhash.mjs';
 import { rng } from './web.mjs';
 
@@ -232,12 +232,6 @@ export function openSearchPid() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = process.argv.slice(2);
-  /** @type {(name: string, fallback: number) => number} */
-  const arg = (name, fallback) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 ? Number(args[i + 1]) : fallback;
-  };
   const root = resolve(here, '../..');
   const opensearchUrl = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
   const log = (/** @type {string} */ l) => console.log(l);
@@ -246,12 +240,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   log('candidate query at scale');
   const query = await dedupQueryBench({
     opensearchUrl,
-    maxDocs: arg('docs', 1_000_000),
+    maxDocs: numberOption('docs', 1_000_000),
     opensearchPid: openSearchPid(),
     log,
   });
-  const hosts = arg('hosts', 20);
-  const pages = arg('pages', 500);
+  const hosts = numberOption('hosts', 20);
+  const pages = numberOption('pages', 500);
   log(`crawl of the small web (${hosts} hosts x ${pages} pages), detection on, then off`);
   const { child, web } = await startSmallWeb(hosts, pages);
   const client = new Client({ node: opensearchUrl });

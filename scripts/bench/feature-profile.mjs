@@ -24,17 +24,12 @@ import { Client } from '@opensearch-project/opensearch';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
 import { openSearchPid, startSmallWeb } from './dedup.mjs';
 import { freePort, pollConsole } from './monitoring.mjs';
+import { numberOption } from './proc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
-const args = process.argv.slice(2);
-/** @type {(name: string, fallback: number) => number} */
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const hosts = arg('hosts', 50);
-const pages = arg('pages', 400);
+const hosts = numberOption('hosts', 50);
+const pages = numberOption('pages', 400);
 const opensearchUrl = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
 const dir = join(root, '.bench', 'feature-profile');
 const profiles = join(dir, 'profiles');

@@ -18,18 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
 import { dedupOffSettings, openSearchPid, startSmallWeb } from './dedup.mjs';
+import { numberOption } from './proc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
-const args = process.argv.slice(2);
-/** @type {(name: string, fallback: number) => number} */
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const hosts = arg('hosts', 20);
-const pages = arg('pages', 500);
-const rounds = arg('rounds', 3);
+const hosts = numberOption('hosts', 20);
+const pages = numberOption('pages', 500);
+const rounds = numberOption('rounds', 3);
 const opensearchUrl = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
 const dir = join(root, '.bench', 'features');
 mkdirSync(dir, { recursive: true });

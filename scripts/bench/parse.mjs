@@ -10,6 +10,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { dist } from './dist.mjs';
+import { numberOption } from './proc.mjs';
 import { rng } from './web.mjs';
 
 /** @typedef {import('../../src/parse/index.js').OutlinkFilter} OutlinkFilter */
@@ -27,14 +28,8 @@ const { createPageParser, defaultParseConfig, ParseFilters, buildParseFilters } 
 const { Metadata } = await dist('model/metadata.js');
 const { systemClock } = await dist('util/clock.js');
 
-const args = process.argv.slice(2);
-/** @type {(name: string, fallback: number) => number} */
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const SECONDS = arg('seconds', 3);
-const RUNS = arg('runs', 3);
+const SECONDS = numberOption('seconds', 3);
+const RUNS = numberOption('runs', 3);
 
 // ---- deterministic page generator ------------------------------------------------------------
 

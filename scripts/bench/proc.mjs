@@ -1,5 +1,6 @@
 // @ts-check
-// Process measurements from /proc (Linux): CPU seconds of a pid, and the OpenSearch node's pid.
+// Process measurements from /proc (Linux): CPU seconds of a pid, and the OpenSearch node's pid; and
+// the numeric options of a bench script's own command line.
 
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -105,4 +106,15 @@ export function runNode(args, { env = {}, onLine, cwd } = {}) {
     child.on('close', (code) => resolve({ code, ...lines }));
   });
   return { child, done };
+}
+
+/**
+ * `--name N` of this script's command line as a number, or `fallback` when it is not given.
+ * @param {string} name
+ * @param {number} fallback
+ */
+export function numberOption(name, fallback) {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
 }
