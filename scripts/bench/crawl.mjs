@@ -16,6 +16,25 @@ import { cpuSeconds, machineBusySeconds, runNode } from './proc.mjs';
 /** @typedef {Awaited<ReturnType<typeof crawlEndToEnd>>} CrawlResult */
 
 /**
+ * Writes `dir`/urlfilters.json: the default URL filters, except that HostURLFilter keeps links to
+ * other hosts. The synthetic webs' hosts are IP addresses, which it treats as domains of their own;
+ * a crawl of many sites follows such links.
+ * @param {string} dir
+ * @param {string} root the repository
+ * @returns {string} the file's path, for `urlfilters.config.file`
+ */
+export function writeCrossHostFilters(dir, root) {
+  /** @type {Record<string, { name: string, params: Record<string, unknown> }[]>} */
+  const filters = JSON.parse(readFileSync(join(root, 'conf/urlfilters.json'), 'utf8'));
+  for (const f of filters['org.apache.stormcrawler.filtering.URLFilters'] ?? []) {
+    if (f.name === 'HostURLFilter') f.params.ignoreOutsideDomain = false;
+  }
+  const path = join(dir, 'urlfilters.json');
+  writeFileSync(path, JSON.stringify(filters, null, 2));
+  return path;
+}
+
+/**
  * The crawl's config: StormCrawler-style defaults, with politeness off for the measurement.
  * @param {string} dir where the files go
  * @param {string} root the repository
@@ -23,14 +42,7 @@ import { cpuSeconds, machineBusySeconds, runNode } from './proc.mjs';
  */
 export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts, extra = {} }) {
   mkdirSync(dir, { recursive: true });
-  // Hosts are IP addresses, which HostURLFilter treats as domains of their own: keep cross-host
-  // links, as a crawl of many sites would.
-  /** @type {Record<string, { name: string, params: Record<string, unknown> }[]>} */
-  const filters = JSON.parse(readFileSync(join(root, 'conf/urlfilters.json'), 'utf8'));
-  for (const f of filters['org.apache.stormcrawler.filtering.URLFilters'] ?? []) {
-    if (f.name === 'HostURLFilter') f.params.ignoreOutsideDomain = false;
-  }
-  writeFileSync(join(dir, 'urlfilters.json'), JSON.stringify(filters, null, 2));
+  const urlfilters = writeCrossHostFilters(dir, root);
   const settings = {
     'opensearch.addresses': opensearchUrl,
     'opensearch.status.index.name': 'bench-status',
@@ -39,7 +51,7 @@ export function writeBenchConf(dir, root, { opensearchUrl, concurrency, hosts, e
     'http.agent.name': 'benchbot',
     // Loopback addresses are refused by default (SSRF guard); the synthetic web lives there.
     'http.filter.ipaddress.exclude': [],
-    'urlfilters.config.file': join(dir, 'urlfilters.json'),
+    'urlfilters.config.file': urlfilters,
     // Politeness off for the measurement: one connection per host, no delay between fetches.
     'fetcher.server.delay': 0,
     'fetcher.threads.number': concurrency,
@@ -190,4 +202,16 @@ export async function crawlEndToEnd({
     // Near-duplicate and soft-404 checks: lookups, pages looked up, duplicates, soft 404s, probes.
     dedup: s.dedup,
   };
+}
+
+/**
+ * Deletes what a bench crawl wrote: writeBenchConf's indices, and the metrics series of runs that
+ * name them `bench-metrics`.
+ * @param {import('@opensearch-project/opensearch').Client} client
+ */
+export function deleteBenchIndices(client) {
+  return client.indices.delete({
+    index: 'bench-status,bench-content,bench-hosts,bench-metrics*',
+    ignore_unavailable: true,
+  });
 }

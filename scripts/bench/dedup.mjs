@@ -18,7 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
-import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { crawlEndToEnd, deleteBenchIndices, writeBenchConf } from './crawl.mjs';
 import { dist } from './dist.mjs';
 import { cpuSeconds, findOpenSearchPid, numberOption, runNode } from './proc.mjs';
 import { simhashBench } from './simhash.mjs';
@@ -251,8 +251,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const client = new Client({ node: opensearchUrl });
   const dir = join(root, '.bench', 'dedup');
   const confOptions = { opensearchUrl, concurrency: 50, hosts };
-  const clear = () =>
-    client.indices.delete({ index: 'bench-status,bench-content,bench-hosts', ignore_unavailable: true });
+  const clear = () => deleteBenchIndices(client);
   /** @param {string} conf */
   const crawl = async (conf) => {
     await clear();

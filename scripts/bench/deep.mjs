@@ -18,7 +18,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
-import { crawlEndToEnd } from './crawl.mjs';
+import { crawlEndToEnd, deleteBenchIndices } from './crawl.mjs';
 import { runNode } from './proc.mjs';
 
 /** @typedef {{ address: string, pages: number, fanout: number, delayMs: number }} SiteSpec */
@@ -174,8 +174,7 @@ export async function deepSiteBench(o) {
   /** @type {(site: SiteSpec) => Promise<SiteStats>} */
   const stats = async (site) =>
     /** @type {SiteStats} */ (await (await fetch(`${origin(site)}/__stats`)).json());
-  const clear = () =>
-    o.client.indices.delete({ index: 'bench-status,bench-content,bench-hosts', ignore_unavailable: true });
+  const clear = () => deleteBenchIndices(o.client);
   const dir = join(o.root, '.bench', 'deep');
   try {
     o.log(

@@ -21,7 +21,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
-import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { crawlEndToEnd, deleteBenchIndices, writeBenchConf } from './crawl.mjs';
 import { openSearchPid, startSmallWeb } from './dedup.mjs';
 import { freePort, pollConsole } from './monitoring.mjs';
 import { numberOption } from './proc.mjs';
@@ -95,11 +95,7 @@ function charge(p) {
 
 const { child, web } = await startSmallWeb(hosts, pages);
 const client = new Client({ node: opensearchUrl });
-const clear = () =>
-  client.indices.delete({
-    index: 'bench-status,bench-content,bench-hosts,bench-metrics*',
-    ignore_unavailable: true,
-  });
+const clear = () => deleteBenchIndices(client);
 const port = await freePort();
 const token = `bench-console-${process.pid}`;
 const extra = {

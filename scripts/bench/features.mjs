@@ -16,7 +16,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
-import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { crawlEndToEnd, deleteBenchIndices, writeBenchConf } from './crawl.mjs';
 import { dedupOffSettings, openSearchPid, startSmallWeb } from './dedup.mjs';
 import { numberOption } from './proc.mjs';
 
@@ -41,11 +41,7 @@ variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1)
 
 const { child, web } = await startSmallWeb(hosts, pages);
 const client = new Client({ node: opensearchUrl });
-const clear = () =>
-  client.indices.delete({
-    index: 'bench-status,bench-content,bench-hosts,bench-metrics*',
-    ignore_unavailable: true,
-  });
+const clear = () => deleteBenchIndices(client);
 /** @type {Record<string, { crawler: number, opensearch: number, pagesPerSec: number }[]>} */
 const runs = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
 const names = Object.keys(variants);

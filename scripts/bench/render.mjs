@@ -20,7 +20,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { crawlEndToEnd, deleteBenchIndices, writeBenchConf } from './crawl.mjs';
 import { runNode } from './proc.mjs';
 
 /** @typedef {{ appPages: number, plainHosts: number, plainPages: number }} RenderWebSpec */
@@ -281,8 +281,7 @@ export async function renderBench(o) {
     listening = resolve;
     web.done.then(({ err }) => reject(new Error(`render web ended: ${err.join('\n')}`)));
   });
-  const clear = () =>
-    o.client.indices.delete({ index: 'bench-status,bench-content,bench-hosts', ignore_unavailable: true });
+  const clear = () => deleteBenchIndices(o.client);
   const dir = join(o.root, '.bench', 'render');
   const base = {
     opensearchUrl: o.opensearchUrl,
@@ -380,8 +379,7 @@ async function plainCostAB(o, here, dir) {
     listening = resolve;
     web.done.then(({ err }) => reject(new Error(`web server ended: ${err.join('\n')}`)));
   });
-  const clear = () =>
-    o.client.indices.delete({ index: 'bench-status,bench-content,bench-hosts', ignore_unavailable: true });
+  const clear = () => deleteBenchIndices(o.client);
   try {
     /** @type {Record<'on' | 'off', { pages: number, msPerPage: number }>} */
     const out = { on: { pages: 0, msPerPage: 0 }, off: { pages: 0, msPerPage: 0 } };

@@ -23,7 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { areaShares } from './areas.mjs';
-import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { crawlEndToEnd, deleteBenchIndices, writeBenchConf } from './crawl.mjs';
 import { dedupOffSettings, dedupQueryBench } from './dedup.mjs';
 import { deepSiteBench } from './deep.mjs';
 import { documentsBench } from './documents.mjs';
@@ -171,8 +171,7 @@ async function profileRun(p, os) {
    */
   const stage = async (name, options) =>
     /** @type {Stages[S][1]} */ (await json([join(here, 'stages.mjs'), name, JSON.stringify(options)]));
-  const clearIndices = () =>
-    os.client.indices.delete({ index: 'bench-status,bench-content,bench-hosts', ignore_unavailable: true });
+  const clearIndices = () => deleteBenchIndices(os.client);
   /**
    * One `crawler run --once` over the web from empty indices, which it leaves empty again.
    * @param {string} confPath

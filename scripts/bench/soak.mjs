@@ -30,6 +30,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@opensearch-project/opensearch';
+import { writeCrossHostFilters } from './crawl.mjs';
 import { CLI } from './dist.mjs';
 import { runNode } from './proc.mjs';
 import { spliceSection } from './sections.mjs';
@@ -211,21 +212,15 @@ const web = createSoakWeb({ hosts: HOSTS, pages: PAGES });
 await web.start();
 say(`web: ${HOSTS} hosts on 127.27.x.y:${web.port}`);
 
-// The web's hosts are IP addresses, each a "domain" of its own to HostURLFilter, whose default
-// (ignoreOutsideDomain) drops links to other hosts. The checks count the links of every FETCHED page
-// as found, other hosts' included (a host whose own chain broke is still reached through them), so
-// the crawl follows them, as a crawl of many sites does.
-/** @type {Record<string, { name: string, params: Record<string, unknown> }[]>} */
-const filters = JSON.parse(readFileSync(join(root, 'conf/urlfilters.json'), 'utf8'));
-for (const f of filters['org.apache.stormcrawler.filtering.URLFilters'] ?? []) {
-  if (f.name === 'HostURLFilter') f.params.ignoreOutsideDomain = false;
-}
-writeFileSync(join(dir, 'urlfilters.json'), JSON.stringify(filters, null, 2));
+// The checks count the links of every FETCHED page as found, other hosts' included (a host whose own
+// chain broke is still reached through them), so the crawl follows them (the default HostURLFilter
+// would drop them: each host here is an IP address, a domain of its own).
+const urlfilters = writeCrossHostFilters(dir, root);
 const conf = join(dir, 'soak.yaml');
 writeFileSync(
   conf,
   [
-    `urlfilters.config.file: "${join(dir, 'urlfilters.json')}"`,
+    `urlfilters.config.file: "${urlfilters}"`,
     `opensearch.addresses: "${addresses.join(',')}"`,
     `opensearch.status.index.name: "${STATUS}"`,
     `opensearch.indexer.index.name: "${CONTENT}"`,
@@ -436,11 +431,11 @@ const overdue = statusDocs.filter(
 const contentByUrl = new Map();
 for (const c of contentDocs) contentByUrl.set(c.url, (contentByUrl.get(c.url) ?? 0) + 1);
 const served = new Set(web.log.filter((r) => r.status === 200).map((r) => r.url));
-const keptAfterError = [...contentByUrl.keys()].filter(
-  (u) => byUrl.get(u)?.status === 'FETCH_ERROR' && served.has(u),
+const keptAfterError = new Set(
+  [...contentByUrl.keys()].filter((u) => byUrl.get(u)?.status === 'FETCH_ERROR' && served.has(u)),
 );
 const orphans = [...contentByUrl.keys()].filter(
-  (u) => byUrl.get(u)?.status !== 'FETCHED' && !keptAfterError.includes(u),
+  (u) => byUrl.get(u)?.status !== 'FETCHED' && !keptAfterError.has(u),
 );
 const contentTwice = [...contentByUrl.values()].filter((n) => n > 1).length;
 // 4. No URL fetched twice at the same time.
@@ -499,7 +494,7 @@ const invariants = [
   [
     'no content document without a fetch behind it (FETCHED, or FETCH_ERROR after a 200)',
     orphans.length === 0,
-    `${orphans.length} (FETCH_ERROR keeping its last content: ${keptAfterError.length})`,
+    `${orphans.length} (FETCH_ERROR keeping its last content: ${keptAfterError.size})`,
   ],
   ['no content document twice', contentTwice === 0, `${contentTwice}`],
   ['no URL fetched twice at the same time', overlaps === 0, `${overlaps}`],

@@ -5,8 +5,11 @@ import type { ContentStore } from './ports.js';
 
 export interface IndexerStageDeps {
   readonly content: ContentStore;
-  /** Hands the page's own status event on (FETCHED, or ERROR for content the store refuses). */
-  readonly emit: (event: StatusEvent) => void;
+  /**
+   * Hands the page's own status event on (FETCHED, or ERROR for content the store refuses), to be
+   * written once `linksStored` resolves, when given (see PageStage.settleAfter).
+   */
+  readonly emit: (event: StatusEvent, linksStored?: Promise<boolean>) => void;
   /** The content write failed for a reason that may pass: the URL is given up for now, unchanged. */
   readonly giveUp: (url: string) => void;
 }
@@ -14,26 +17,24 @@ export interface IndexerStageDeps {
 /**
  * Writes the content of a parsed page, then its FETCHED status: FETCHED is stored only after the
  * content store acknowledged the page (and the status store its outlinks), so a crash in between
- * fetches the page again rather than leaving a FETCHED URL without content (or links). A page the store leaves out on purpose (noindex) is FETCHED
- * without content; content refused as invalid makes the page ERROR ("OpenSearch indexing").
+ * fetches the page again rather than leaving a FETCHED URL without content (or links). A page the
+ * store leaves out on purpose (noindex) is FETCHED without content; content refused as invalid
+ * makes the page ERROR ("OpenSearch indexing").
  */
 export class IndexerStage {
   constructor(private readonly deps: IndexerStageDeps) {}
 
   /**
-   * Resolves once the content store accepted the page (backpressure). The status waits for
-   * `linksWritten` too, when given: the page's outlinks still being stored (false: one was not, and
-   * the page is given up, to be fetched again when due and its links found again).
+   * Resolves once the content store accepted the page (backpressure). FETCHED goes on with
+   * `linksStored`, when given: the page's outlinks still being stored.
    */
-  index(url: string, metadata: Metadata, text: string, linksWritten?: Promise<boolean>): Promise<void> {
+  index(url: string, metadata: Metadata, text: string, linksStored?: Promise<boolean>): Promise<void> {
     const d = this.deps;
     return d.content.index({ url, metadata, text }, (outcome) => {
       switch (outcome.kind) {
         case 'indexed':
         case 'skipped': {
-          const event: StatusEvent = { url, status: 'FETCHED', metadata };
-          if (linksWritten) void linksWritten.then((stored) => (stored ? d.emit(event) : d.giveUp(url)));
-          else d.emit(event);
+          d.emit({ url, status: 'FETCHED', metadata }, linksStored);
           return;
         }
         case 'rejected': {

@@ -70,14 +70,18 @@ export class PageStage {
   /** Pages waiting for their near-duplicate / soft-404 verdict (not holding a fetch thread). */
   private readonly judging = new Set<Promise<void>>();
   /** What the fetcher found for a URL in flight (its redirect target), still being stored. */
-  private readonly targets = new Map<string, LinksWritten & object>();
+  private readonly targets = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly d: PageStageDeps,
     private readonly options: PageStageOptions,
   ) {
     this.pool = new PQueue({ concurrency: options.parseConcurrency });
-    this.indexer = new IndexerStage({ content: d.content, emit: (e) => void d.settle(e), giveUp: d.giveUp });
+    this.indexer = new IndexerStage({
+      content: d.content,
+      emit: (e, linksStored) => void this.settleAfter(linksStored, e),
+      giveUp: d.giveUp,
+    });
   }
 
   /** Pages being parsed, waiting for a parser thread or for their verdict, and documents at Tika. */
@@ -125,9 +129,9 @@ export class PageStage {
    * stored while its target is not (nothing else may link to the target).
    */
   status(event: StatusEvent): Promise<void> {
-    const written = this.targets.get(event.url);
+    const stored = this.targets.get(event.url);
     this.targets.delete(event.url);
-    return this.settleAfter(written, event);
+    return this.settleAfter(stored, event);
   }
 
   /** A URL the fetcher found (a redirect target, a sitemap robots.txt names): DISCOVERED if kept. */
@@ -152,9 +156,7 @@ export class PageStage {
     );
     // Each URL in flight ends in one status or page (see FetcherSink): the entry goes with it.
     const before = this.targets.get(source.url);
-    this.targets.set(source.url, {
-      stored: before ? Promise.all([before.stored, stored]).then(([a, b]) => a && b) : stored,
-    });
+    this.targets.set(source.url, before ? Promise.all([before, stored]).then(([a, b]) => a && b) : stored);
   }
 
   /**
@@ -230,7 +232,11 @@ export class PageStage {
   ): Promise<void> {
     if (this.d.closed()) return;
     if (verdict === 'soft404') {
-      return this.settleAfter(written, { url: page.url, status: 'FETCH_ERROR', metadata: page.metadata });
+      return this.settleAfter(written?.stored, {
+        url: page.url,
+        status: 'FETCH_ERROR',
+        metadata: page.metadata,
+      });
     }
     const links = linksDone ? written : await this.outlinks(page.outlinks);
     await this.indexer.index(page.url, page.metadata, page.text, links?.stored);
@@ -244,16 +250,18 @@ export class PageStage {
     const written = await this.outlinks(result.outlinks);
     if (result.kind === 'parsed')
       await this.indexer.index(url, result.metadata, result.text, written?.stored);
-    else await this.settleAfter(written, { url, status: result.status, metadata: result.metadata });
+    else await this.settleAfter(written?.stored, { url, status: result.status, metadata: result.metadata });
   }
 
   /**
-   * The page's own status once its outlinks are stored: at once when they are, else later, without
-   * holding the fetch thread for a bulk round trip.
+   * The URL's own status once what it found (outlinks, a redirect target) is stored: at once when
+   * nothing is pending, else later, without holding the fetch thread for a bulk round trip; the URL
+   * given up unchanged when one of them failed for good, so that it is fetched again and its links
+   * found again.
    */
-  private async settleAfter(written: LinksWritten, event: StatusEvent): Promise<void> {
-    if (!written) return this.d.settle(event);
-    written.stored
+  private async settleAfter(linksStored: Promise<boolean> | undefined, event: StatusEvent): Promise<void> {
+    if (!linksStored) return this.d.settle(event);
+    linksStored
       .then((stored) => (stored ? this.d.settle(event) : this.d.giveUp(event.url)))
       .catch((e: unknown) => this.d.failed(event.url, e));
   }
