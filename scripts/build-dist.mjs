@@ -6,9 +6,15 @@
 // links a package's own bin there), so npm exec installs the project itself into its npx cache as a
 // file: link, and that install runs `prepare` again. Without the check, the first `npx crawler`
 // after `npm ci` rebuilt everything behind a silent spinner (20-50 s on a busy machine).
+//
+// `--force` (npm run build) rebuilds whatever the stamp says.
+//
+// Why the chmod: tsc writes dist/cli/main.js without the execute bit, and npm sets it only when it
+// links the bin. An npx cache from an earlier clone at the same path keeps its link and never
+// sets it again, so `npx crawler` in a fresh clone failed with "Permission denied" (exit 126).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,13 +41,15 @@ function stamp() {
   return hash.digest('hex');
 }
 
+const bin = join(root, 'dist', 'cli', 'main.js');
 const wanted = stamp();
 const built = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').trim() : '';
-if (built === wanted && existsSync(join(root, 'dist', 'cli', 'main.js'))) process.exit(0);
-
-const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
-  cwd: root,
-  stdio: 'inherit',
-});
-writeFileSync(stampFile, `${wanted}\n`);
+if (process.argv.includes('--force') || built !== wanted || !existsSync(bin)) {
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  writeFileSync(stampFile, `${wanted}\n`);
+}
+chmodSync(bin, 0o755);

@@ -13,7 +13,7 @@ let built = false;
  */
 export function buildCli(): void {
   if (built || process.env.CRAWLER_TEST_DIST_BUILT === '1') return;
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build-dist.mjs', '--force'], { cwd: ROOT, stdio: 'inherit' });
   built = true;
 }
 

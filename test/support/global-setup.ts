@@ -44,10 +44,8 @@ function dockerAnswers(): boolean {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // dist/ once for the whole run, before any test file starts: files that spawn the CLI would
   // otherwise rebuild it while another file's child process is loading it.
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], {
-    cwd: new URL('../../', import.meta.url).pathname,
-    stdio: 'inherit',
-  });
+  const root = new URL('../../', import.meta.url).pathname;
+  execFileSync(process.execPath, ['scripts/build-dist.mjs', '--force'], { cwd: root, stdio: 'inherit' });
   process.env.CRAWLER_TEST_DIST_BUILT = '1';
   // Tika is started in the background once OpenSearch is up (test/support/tika.ts).
   let stopTika: () => Promise<void> = async () => {};
