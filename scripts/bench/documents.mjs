@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { Client } from '@opensearch-project/opensearch';
 import { chromium } from 'playwright-core';
-import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { crawlEndToEnd, deleteBenchIndices, writeBenchConf } from './crawl.mjs';
 import { findOpenSearchPid } from './proc.mjs';
 import { documentsSection } from './report.mjs';
 
@@ -258,8 +258,7 @@ export async function documentsBench({
     hosts,
     extra: { 'tika.embedded.port': tikaPort, 'tika.max.concurrent': maxConcurrent },
   });
-  const clear = () =>
-    client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+  const clear = () => deleteBenchIndices(client);
   try {
     await clear();
     log(`end to end: ${hosts} hosts x ${perHost} PDFs (${sizes.map((s) => Math.round(s)).join(', ')} KB)`);

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
-import { crawlEndToEnd, writeBenchConf } from './crawl.mjs';
+import { crawlEndToEnd, deleteBenchIndices, writeBenchConf } from './crawl.mjs';
 import { dist } from './dist.mjs';
 import { findOpenSearchPid } from './proc.mjs';
 import { hostAddress, rng } from './web.mjs';
@@ -228,8 +228,7 @@ export async function feedsBench({ root, opensearchUrl, client, quick, log = () 
     );
   log(`feeds: crawler run --once over ${hosts} hosts x ${feedsPerHost} feeds of ${entries} entries`);
   const web = await serveFeeds(hosts, feedsPerHost, entries);
-  const clear = () =>
-    client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+  const clear = () => deleteBenchIndices(client);
   try {
     // The seeds have no depth; entries do: the spout hands out feeds only, entries are written.
     const extra = { 'opensearch.status.filterQuery': ['-_exists_:metadata.depth'] };

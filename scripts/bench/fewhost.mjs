@@ -19,7 +19,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
-import { crawlEndToEnd } from './crawl.mjs';
+import { crawlEndToEnd, deleteBenchIndices } from './crawl.mjs';
 import { runNode } from './proc.mjs';
 import { rng } from './web.mjs';
 
@@ -247,8 +247,7 @@ export async function fewHostBench(o) {
   const total = site.hosts.length * site.sections * site.pages;
   const shape = siteShape(site);
   const dir = join(o.root, '.bench', 'fewhost');
-  const clear = () =>
-    o.client.indices.delete({ index: 'bench-status,bench-content', ignore_unavailable: true });
+  const clear = () => deleteBenchIndices(o.client);
   /** Starts a fresh server (fresh counters) and returns its origin maker, stats and stop. */
   async function start() {
     /** @type {(port: number) => void} */

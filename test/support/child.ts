@@ -9,7 +9,8 @@ let built = false;
 
 /**
  * Makes sure dist/ holds the code under test for child processes. The integration tests' global
- * set-up builds it once for the whole run; a file run some other way builds it itself.
+ * set-up calls it once for the whole run (and says so in CRAWLER_TEST_DIST_BUILT); a file run some
+ * other way builds it itself.
  */
 export function buildCli(): void {
   if (built || process.env.CRAWLER_TEST_DIST_BUILT === '1') return;

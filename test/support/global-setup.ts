@@ -2,6 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { buildCli } from './child.js';
 import { testNodePort } from './test-node.js';
 import { startSharedTika } from './tika-server.js';
 
@@ -44,8 +45,7 @@ function dockerAnswers(): boolean {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // dist/ once for the whole run, before any test file starts: files that spawn the CLI would
   // otherwise rebuild it while another file's child process is loading it.
-  const root = new URL('../../', import.meta.url).pathname;
-  execFileSync(process.execPath, ['scripts/build-dist.mjs', '--force'], { cwd: root, stdio: 'inherit' });
+  buildCli();
   process.env.CRAWLER_TEST_DIST_BUILT = '1';
   // Tika is started in the background once OpenSearch is up (test/support/tika.ts).
   let stopTika: () => Promise<void> = async () => {};

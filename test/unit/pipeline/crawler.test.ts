@@ -273,9 +273,22 @@ async function crawlOnce(s: Setup) {
 
 const urls = (...paths: string[]) => paths.map((p) => `http://a.test${p}`);
 
-/** Lets the event loop turn a while: a status not held back would have been written by then. */
-async function turns(): Promise<void> {
+/**
+ * `url` has no status of its own while the store holds back the acknowledgements of what it found
+ * (after the loop turned a while: a status not held back would have been written by then), and
+ * exactly `expected` once they are given and the run ends.
+ */
+async function expectHeldUntilAcknowledged(
+  status: MemoryStatusStore,
+  running: Promise<unknown>,
+  url: string,
+  expected: string,
+): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  expect(status.own(url)).toEqual([]);
+  status.acknowledgeHeld();
+  await running;
+  expect(status.own(url).map((e) => e.status)).toEqual([expected]);
 }
 
 describe('the crawl loop settles every URL it took exactly once', () => {
@@ -303,11 +316,7 @@ describe('the crawl loop settles every URL it took exactly once', () => {
       },
       { timeout: 10_000 },
     );
-    await turns();
-    expect(status.own('http://a.test/a')).toEqual([]);
-    status.acknowledgeHeld();
-    await running;
-    expect(status.own('http://a.test/a').map((e) => e.status)).toEqual(['FETCHED']);
+    await expectHeldUntilAcknowledged(status, running, 'http://a.test/a', 'FETCHED');
   });
 
   it('a page whose outlink failed to be stored is given up unchanged (fetched again when due), not FETCHED', async () => {
@@ -325,11 +334,7 @@ describe('the crawl loop settles every URL it took exactly once', () => {
     const { crawler: c } = crawler({ urls: urls('/moved', '/b'), status, protocol: p });
     const running = c.run({ once: true });
     await vi.waitFor(() => expect(status.own('http://a.test/b')).toHaveLength(1), { timeout: 10_000 });
-    await turns();
-    expect(status.own('http://a.test/moved')).toEqual([]);
-    status.acknowledgeHeld();
-    await running;
-    expect(status.own('http://a.test/moved').map((e) => e.status)).toEqual(['REDIRECTION']);
+    await expectHeldUntilAcknowledged(status, running, 'http://a.test/moved', 'REDIRECTION');
   });
 
   it('a redirect whose target failed to be stored is given up unchanged, not REDIRECTION', async () => {
