@@ -25,8 +25,8 @@ import { simhashBench } from './simhash.mjs';
 import { rng } from './web.mjs';
 
 const { readMapping } = await dist('opensearch/indices.js');
-const { fingerprintKeys } = await dist('dedup/keys.js');
-const { hex } = await dist('dedup/fingerprint.js');
+const { bandKeys, BINS } = await dist('fingerprint/minhash.js');
+const { hex } = await dist('fingerprint/fingerprint.js');
 const { DedupIndex } = await dist('opensearch/dedup-index.js');
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -67,17 +67,18 @@ export async function dedupQueryBench({
   const hosts = 'bench-dedup-hosts';
   const r = rng(26);
   const random64 = () => hex((r() * 2 ** 32) >>> 0, (r() * 2 ** 32) >>> 0);
-  /** A stored fingerprint with 1 to 3 of its bits flipped: a near-duplicate of it. */
-  const near = (/** @type {string} */ h) => {
-    let hi = Number.parseInt(h.slice(0, 8), 16);
-    let lo = Number.parseInt(h.slice(8), 16);
-    const n = 1 + Math.floor(r() * 3);
-    for (let i = 0; i < n; i++) {
-      const b = Math.floor(r() * 64);
-      if (b < 32) lo ^= 1 << b;
-      else hi ^= 1 << (b - 32);
-    }
-    return hex(hi, lo);
+  const bin = () =>
+    Math.floor(r() * 65536)
+      .toString(16)
+      .padStart(4, '0');
+  /** A random MinHash signature: a text unrelated to any other. */
+  const randomSignature = () => Array.from({ length: BINS }, bin).join('');
+  /** A stored signature with 10% to 25% of its bins changed: a near-duplicate of it (J 0.75-0.9). */
+  const near = (/** @type {string} */ sig) => {
+    const share = 0.1 + r() * 0.15;
+    return Array.from({ length: BINS }, (_, i) => (r() < share ? bin() : sig.slice(4 * i, 4 * i + 4))).join(
+      '',
+    );
   };
   /** @type {string[]} a sample of stored fingerprints, to plant near-duplicates of */
   const sample = [];
@@ -94,13 +95,15 @@ export async function dedupQueryBench({
       for (let i = start; i < Math.min(to, start + batch); i++) {
         const host = `h${i % HOSTS}.example.com`;
         const simhash = random64();
-        if (i % 997 === 0 && sample.length < 5000) sample.push(simhash);
+        const minhash = randomSignature();
+        if (i % 997 === 0 && sample.length < 5000) sample.push(minhash);
         body.push({ index: { _index: content, _id: `d${i}` } });
         body.push({
           url: `http://${host}/p/${i}.html`,
           host,
           simhash,
-          simhashKeys: fingerprintKeys(simhash),
+          minhash,
+          minhashKeys: bandKeys(minhash),
           simhashTokens: 800 + Math.floor(r() * 800),
         });
       }
@@ -125,18 +128,18 @@ export async function dedupQueryBench({
         fps.push(
           k < NEAR_PER_GROUP && sample.length > 0
             ? near(sample[Math.floor(r() * sample.length)] ?? '')
-            : random64(),
+            : randomSignature(),
         );
-      const keys = [...new Set(fps.flatMap((f) => fingerprintKeys(f)))];
+      const keys = [...new Set(fps.flatMap((f) => bandKeys(f)))];
       const ids = fps.map((_, k) => `page-${i}-${k}`);
       const t = performance.now();
       const result = await index.lookup({ keys, exact: [], ids, hosts: [] });
       ms.push(performance.now() - t);
       candidates += result.candidates.length;
       // Candidates that no planted near-duplicate asked for: chance matches of random fingerprints.
-      const planted = new Set(fps.slice(0, NEAR_PER_GROUP).flatMap((f) => fingerprintKeys(f)));
+      const planted = new Set(fps.slice(0, NEAR_PER_GROUP).flatMap((f) => bandKeys(f)));
       randomCandidates += result.candidates.filter(
-        (c) => !fingerprintKeys(c.hash).some((k) => planted.has(k)),
+        (c) => !c.minhash || !bandKeys(c.minhash).some((k) => planted.has(k)),
       ).length;
     }
     const cpu = cpuSeconds(opensearchPid) - cpu0;

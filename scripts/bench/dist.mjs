@@ -6,8 +6,11 @@
  * The modules of dist/ the bench uses.
  * @typedef {{
  *   'config/load.js': typeof import('../../src/config/load.js'),
- *   'dedup/fingerprint.js': typeof import('../../src/dedup/fingerprint.js'),
+ *   'fingerprint/fingerprint.js': typeof import('../../src/fingerprint/fingerprint.js'),
  *   'dedup/keys.js': typeof import('../../src/dedup/keys.js'),
+ *   'dedup/decide.js': typeof import('../../src/dedup/decide.js'),
+ *   'fingerprint/minhash.js': typeof import('../../src/fingerprint/minhash.js'),
+ *   'parse/html/extract.js': typeof import('../../src/parse/html/extract.js'),
  *   'model/metadata.js': typeof import('../../src/model/metadata.js'),
  *   'opensearch/dedup-index.js': typeof import('../../src/opensearch/dedup-index.js'),
  *   'opensearch/indices.js': typeof import('../../src/opensearch/indices.js'),

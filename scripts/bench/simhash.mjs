@@ -16,8 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { dist } from './dist.mjs';
 import { rng } from './web.mjs';
 
-const { fingerprint, distance, tokenise, DEFAULT_FINGERPRINT, MAX_DISTANCE } =
-  await dist('dedup/fingerprint.js');
+const { fingerprint, distance, tokenise, DEFAULT_FINGERPRINT, MAX_DISTANCE } = await dist(
+  'fingerprint/fingerprint.js',
+);
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 

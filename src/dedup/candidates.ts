@@ -1,10 +1,10 @@
 import type { Candidate, PageFingerprint } from './decide.js';
-import { fingerprintKeys } from './keys.js';
+import { lookupKeys } from './keys.js';
 
 /**
- * Candidates indexed by what a page finds them by: the fingerprint keys of simhashes, the exact
+ * Candidates indexed by what a page finds them by: the MinHash band keys of long texts, the exact
  * signature of short texts, and the document id (the page's own previous document). A page's lookup
- * costs ten map reads, however many candidates a group of pages brought back.
+ * costs a map read per key, however many candidates a group of pages brought back.
  */
 export class CandidateSet {
   private readonly byKey = new Map<string, Candidate[]>();
@@ -49,9 +49,7 @@ export class CandidateSet {
   }
 }
 
-function keysOf(f: { kind: string; hash: string }): string[] {
-  return f.kind === 'simhash' ? fingerprintKeys(f.hash) : [`x${f.hash}`];
-}
+const keysOf = lookupKeys;
 
 /**
  * The canonicals this process decided recently: their documents may not be searchable yet (the

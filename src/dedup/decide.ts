@@ -1,41 +1,18 @@
-import { MD } from '../model/keys.js';
-import type { Metadata } from '../model/metadata.js';
-import {
-  distance,
-  type FingerprintKind,
-  lengthRatio,
-  MAX_DISTANCE,
-  MIN_DEDUP_TOKENS,
-  MIN_LENGTH_RATIO,
-} from './fingerprint.js';
+import { distance, type FingerprintKind, lengthRatio, MIN_LENGTH_RATIO } from '../fingerprint/fingerprint.js';
+import { isSignature, similarity } from '../fingerprint/minhash.js';
+import type { PageFingerprint } from '../fingerprint/page.js';
 
-/** A page's fingerprint as SimhashParseFilter left it in the metadata. */
-export interface PageFingerprint {
-  readonly kind: FingerprintKind;
-  readonly hash: string;
-  readonly tokens: number;
-  /** Without the words of the page's URL (soft 404s); the hash when the text has none. */
-  readonly urlBlind: string;
-}
+export { dedupable, type PageFingerprint, readFingerprint } from '../fingerprint/page.js';
 
-/** The fingerprint in the metadata, or undefined (no SimhashParseFilter, or not HTML/text). */
-export function readFingerprint(md: Metadata): PageFingerprint | undefined {
-  const simhash = md.getFirstValue(MD.simhash);
-  const exact = md.getFirstValue(MD.simhashExact);
-  const hash = simhash ?? exact;
-  if (hash === undefined) return undefined;
-  const tokens = Number(md.getFirstValue(MD.simhashTokens) ?? 0);
-  return {
-    kind: simhash !== undefined ? 'simhash' : 'exact',
-    hash,
-    tokens: Number.isFinite(tokens) ? tokens : 0,
-    urlBlind: md.getFirstValue(MD.simhashUrlBlind) ?? hash,
-  };
-}
-
-/** Whether a page takes part in near-duplicate detection at all. */
-export const dedupable = (fp: PageFingerprint | undefined): fp is PageFingerprint =>
-  fp !== undefined && fp.tokens >= MIN_DEDUP_TOKENS;
+/**
+ * A candidate is a near-duplicate when the MinHash estimate of the Jaccard similarity of the two
+ * texts' shingles reaches this, and the simhash (an independent estimate, of their cosine) agrees
+ * within MAX_SIMHASH_DISTANCE bits. Chosen with scripts/bench/dedup-quality.mjs on real pages: copies
+ * with 5% of their words replaced have a Jaccard of about 0.74 and must be found; unrelated pages
+ * stay far below.
+ */
+export const MIN_SIMILARITY = 0.6;
+export const MAX_SIMHASH_DISTANCE = 20;
 
 /** An indexed page (a content document) that may be the canonical of a page being judged. */
 export interface Candidate {
@@ -45,19 +22,34 @@ export interface Candidate {
   readonly kind: FingerprintKind;
   readonly hash: string;
   readonly tokens: number;
+  readonly minhash?: string;
   /** Set on a near-duplicate indexed with dedup.mode flag: never anyone's canonical. */
   readonly duplicateOf?: string;
 }
 
-/** How far two fingerprints are, or undefined when they are not near-duplicates. */
-export function nearness(
-  a: { kind: FingerprintKind; hash: string; tokens: number },
-  b: { kind: FingerprintKind; hash: string; tokens: number },
-): number | undefined {
+/** How near two texts are: simhash distance and estimated Jaccard similarity (1 for exact). */
+export interface Nearness {
+  readonly distance: number;
+  readonly similarity: number;
+}
+
+type Comparable = { kind: FingerprintKind; hash: string; tokens: number; minhash?: string | undefined };
+
+/**
+ * How near two fingerprints are, or undefined when they are not near-duplicates: the same kind, token
+ * counts within MIN_LENGTH_RATIO, and then for short texts the same exact signature; for others both
+ * MinHash signatures, an estimated Jaccard of MIN_SIMILARITY or more, and simhashes within
+ * MAX_SIMHASH_DISTANCE. A fingerprint without a signature (a document from before them) is no
+ * one's near-duplicate: nothing is left out on the simhash alone.
+ */
+export function nearness(a: Comparable, b: Comparable): Nearness | undefined {
   if (a.kind !== b.kind || lengthRatio(a.tokens, b.tokens) < MIN_LENGTH_RATIO) return undefined;
-  if (a.kind === 'exact') return a.hash === b.hash ? 0 : undefined;
+  if (a.kind === 'exact') return a.hash === b.hash ? { distance: 0, similarity: 1 } : undefined;
+  if (!isSignature(a.minhash) || !isSignature(b.minhash)) return undefined;
+  const sim = similarity(a.minhash, b.minhash);
+  if (sim < MIN_SIMILARITY) return undefined;
   const d = distance(a.hash, b.hash);
-  return d <= MAX_DISTANCE ? d : undefined;
+  return d <= MAX_SIMHASH_DISTANCE ? { distance: d, similarity: sim } : undefined;
 }
 
 /** Shorter URLs first, then in code-unit order: the canonical of a group of equals. */
@@ -67,7 +59,12 @@ export function canonicalOrder(a: string, b: string): number {
 
 export type Decision =
   | { readonly kind: 'canonical' }
-  | { readonly kind: 'duplicate'; readonly of: string; readonly distance: number };
+  | {
+      readonly kind: 'duplicate';
+      readonly of: string;
+      readonly distance: number;
+      readonly similarity: number;
+    };
 
 /**
  * Is the page a near-duplicate of an indexed page? Among the candidates within distance (same kind
@@ -83,7 +80,7 @@ export function decide(
   candidates: Iterable<Candidate>,
 ): Decision {
   let self = false;
-  let best: { url: string; distance: number } | undefined;
+  let best: { url: string; distance: number; similarity: number } | undefined;
   for (const c of candidates) {
     if (c.duplicateOf !== undefined) continue;
     const d = nearness(fp, c);
@@ -92,10 +89,14 @@ export function decide(
       self = true;
       continue;
     }
-    if (!best || canonicalOrder(c.url, best.url) < 0 || (c.url === best.url && d < best.distance))
-      best = { url: c.url, distance: d };
+    if (
+      !best ||
+      canonicalOrder(c.url, best.url) < 0 ||
+      (c.url === best.url && d.similarity > best.similarity)
+    )
+      best = { url: c.url, ...d };
   }
   if (!best) return { kind: 'canonical' };
   if (self && canonicalOrder(url, best.url) < 0) return { kind: 'canonical' };
-  return { kind: 'duplicate', of: best.url, distance: best.distance };
+  return { kind: 'duplicate', of: best.url, distance: best.distance, similarity: best.similarity };
 }

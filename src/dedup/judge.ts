@@ -14,7 +14,7 @@ import {
   type PageFingerprint,
   readFingerprint,
 } from './decide.js';
-import { fingerprintKeys } from './keys.js';
+import { lookupKeys } from './keys.js';
 import type { CandidateLookup, LookupRequest, LookupResult } from './ports.js';
 
 /** A parsed page as the judge sees it; it changes `metadata` in place. */
@@ -245,7 +245,7 @@ export class PageJudge {
     const hosts = new Set<string>();
     for (const it of batch) {
       if (it.dedup && it.fp) {
-        if (it.fp.kind === 'simhash') for (const k of fingerprintKeys(it.fp.hash)) keys.add(k);
+        if (it.fp.kind === 'simhash') for (const k of lookupKeys(it.fp)) keys.add(k);
         else exact.add(it.fp.hash);
         ids.add(it.selfId);
       }
@@ -306,12 +306,20 @@ export class PageJudge {
     if (d.kind === 'duplicate') {
       md.setValue(MD.duplicateOf, d.of);
       md.setValue(MD.duplicateDistance, String(d.distance));
+      md.setValue(MD.duplicateSimilarity, d.similarity.toFixed(3));
       this.recent.forget(it.selfId);
       this.stats.duplicates++;
       return 'index';
     }
     this.notDuplicate(md);
-    const mine: Candidate = { id: it.selfId, url: page.url, kind: fp.kind, hash: fp.hash, tokens: fp.tokens };
+    const mine: Candidate = {
+      id: it.selfId,
+      url: page.url,
+      kind: fp.kind,
+      hash: fp.hash,
+      tokens: fp.tokens,
+      ...(fp.minhash ? { minhash: fp.minhash } : {}),
+    };
     this.recent.add(mine, now);
     return 'index';
   }
@@ -319,6 +327,7 @@ export class PageJudge {
   private notDuplicate(md: Metadata): 'index' {
     md.remove(MD.duplicateOf);
     md.remove(MD.duplicateDistance);
+    md.remove(MD.duplicateSimilarity);
     md.remove(MD.soft404Evidence);
     return 'index';
   }
@@ -333,6 +342,7 @@ export class PageJudge {
     const md = page.metadata;
     md.remove(MD.duplicateOf);
     md.remove(MD.duplicateDistance);
+    md.remove(MD.duplicateSimilarity);
     for (const k of this.options.validators) md.remove(k);
     md.setValue(MD.errorCause, ERROR_CAUSE.soft404);
     md.setValue(MD.errorSource, ERROR_SOURCE.soft404);

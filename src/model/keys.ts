@@ -143,10 +143,14 @@ export const MD = {
   simhashTokens: 'simhash.tokens',
   /** SimhashParseFilter: the fingerprint without the words of the page's own URL (soft 404s). */
   simhashUrlBlind: 'simhash.urlblind',
+  /** SimhashParseFilter: the MinHash signature of the main text's shingles (texts of 80+ tokens). */
+  minhash: 'minhash',
   /** A near-duplicate: the URL of the page it duplicates (its canonical). Persisted. */
   duplicateOf: 'duplicate.of',
   /** A near-duplicate: the Hamming distance of its fingerprint to the canonical's. Persisted. */
   duplicateDistance: 'duplicate.distance',
+  /** A near-duplicate: the estimated Jaccard similarity of its text to the canonical's. Persisted. */
+  duplicateSimilarity: 'duplicate.similarity',
   /** A soft 404: what it was compared with and how close it came. Persisted. */
   soft404Evidence: 'soft404.evidence',
   /** Marks a URL the fetcher fetches as a soft-404 probe, not a URL of the crawl. */

@@ -270,6 +270,7 @@ export function createStatusUpdater(config: StatusUpdaterConfig, clock: Clock): 
       // What a near-duplicate duplicates and why a page is a soft 404 (crawler url, crawler stats).
       MD.duplicateOf,
       MD.duplicateDistance,
+      MD.duplicateSimilarity,
       MD.soft404Evidence,
     ]),
     clock,

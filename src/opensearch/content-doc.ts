@@ -1,5 +1,6 @@
 import { getDomain } from 'tldts';
-import { fingerprintKeys } from '../dedup/keys.js';
+import { lookupKeys } from '../dedup/keys.js';
+import { readFingerprint } from '../fingerprint/page.js';
 import { MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import { isoDate } from '../model/values.js';
@@ -54,26 +55,30 @@ export const isSkippedDuplicate = (md: Metadata, o: IndexerOptions): boolean =>
   o.dedupMode === 'skip' && md.getFirstValue(MD.duplicateOf) !== undefined;
 
 /**
- * The fingerprint fields: `simhash`, `simhashExact`, `simhashTokens`; a canonical gets the lookup
- * keys (`simhashKeys`, or its exact signature) that other pages find it by, a near-duplicate
- * (flag mode) `duplicateOf` and `duplicateDistance` instead, so no page is ever found as the
- * duplicate of a duplicate.
+ * The fingerprint fields: `simhash`, `simhashExact`, `simhashTokens`, `minhash` (the MinHash
+ * signature that verifies a candidate); a canonical gets the lookup keys (`minhashKeys`, the bands of
+ * its signature, or its exact signature) that other pages find it by, a near-duplicate (flag mode)
+ * `duplicateOf`, `duplicateDistance` and `duplicateSimilarity` instead, so no page is ever found as
+ * the duplicate of a duplicate.
  */
 function addFingerprint(doc: Record<string, unknown>, md: Metadata): void {
-  const simhash = md.getFirstValue(MD.simhash);
-  const exact = md.getFirstValue(MD.simhashExact);
-  const tokens = Number(md.getFirstValue(MD.simhashTokens));
+  const fp = readFingerprint(md);
+  if (!fp) return;
+  if (fp.kind === 'simhash') doc.simhash = fp.hash;
+  if (fp.minhash) doc.minhash = fp.minhash;
+  if (fp.tokens > 0) doc.simhashTokens = fp.tokens;
   const duplicateOf = md.getFirstValue(MD.duplicateOf);
-  if (simhash) doc.simhash = simhash;
-  if (Number.isInteger(tokens) && tokens > 0) doc.simhashTokens = tokens;
   if (duplicateOf) {
     doc.duplicateOf = duplicateOf;
     const distance = Number(md.getFirstValue(MD.duplicateDistance));
     if (Number.isInteger(distance)) doc.duplicateDistance = distance;
+    const similarity = Number(md.getFirstValue(MD.duplicateSimilarity));
+    if (Number.isFinite(similarity) && md.getFirstValue(MD.duplicateSimilarity) !== undefined)
+      doc.duplicateSimilarity = similarity;
     return;
   }
-  if (simhash) doc.simhashKeys = fingerprintKeys(simhash);
-  else if (exact) doc.simhashExact = exact;
+  if (fp.kind === 'exact') doc.simhashExact = fp.hash;
+  else if (fp.minhash) doc.minhashKeys = lookupKeys(fp);
 }
 
 /** False when the page must not be indexed: robots noindex, or indexer.md.filter not satisfied. */

@@ -18,6 +18,7 @@ interface ContentHit {
     simhash?: string;
     simhashExact?: string;
     simhashTokens?: number;
+    minhash?: string;
     duplicateOf?: string;
   };
 }
@@ -34,16 +35,16 @@ export class DedupIndex implements CandidateLookup {
     const content = req.keys.length + req.exact.length + req.ids.length > 0;
     if (content) {
       const should: object[] = [];
-      if (req.keys.length > 0) should.push({ terms: { simhashKeys: req.keys } });
+      if (req.keys.length > 0) should.push({ terms: { minhashKeys: req.keys } });
       if (req.exact.length > 0) should.push({ terms: { simhashExact: req.exact } });
       if (req.ids.length > 0) should.push({ ids: { values: req.ids } });
       body.push(
         { index: this.indices.content },
         {
           // The pages' own documents plus what shares a key with them: a few per page at most.
-          size: Math.min(10_000, 50 + req.ids.length * 4 + req.exact.length * 4),
+          size: Math.min(10_000, 50 + req.ids.length * 8 + req.exact.length * 4),
           track_total_hits: false,
-          _source: ['url', 'simhash', 'simhashExact', 'simhashTokens', 'duplicateOf'],
+          _source: ['url', 'simhash', 'simhashExact', 'simhashTokens', 'minhash', 'duplicateOf'],
           // Filter context: nothing is scored (500 scored terms cost far more than a set lookup).
           query: { bool: { filter: [{ bool: { should, minimum_should_match: 1 } }] } },
         },
@@ -71,6 +72,7 @@ export class DedupIndex implements CandidateLookup {
           kind: s.simhash ? 'simhash' : 'exact',
           hash,
           tokens: s.simhashTokens ?? 0,
+          ...(s.minhash ? { minhash: s.minhash } : {}),
           ...(s.duplicateOf ? { duplicateOf: s.duplicateOf } : {}),
         });
       }

@@ -1,5 +1,5 @@
 import type { Client } from '@opensearch-project/opensearch';
-import type { FingerprintKind } from '../dedup/fingerprint.js';
+import type { FingerprintKind } from '../fingerprint/fingerprint.js';
 import type { HostProfile, ProbeAnswer, StoredFingerprint, Verdict } from '../soft404/profile.js';
 
 /**

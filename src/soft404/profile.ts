@@ -1,5 +1,5 @@
-import { nearness, type PageFingerprint } from '../dedup/decide.js';
-import type { FingerprintKind } from '../dedup/fingerprint.js';
+import { closeTo, type FingerprintKind } from '../fingerprint/fingerprint.js';
+import type { PageFingerprint } from '../fingerprint/page.js';
 
 /**
  * What a host answers to URLs that cannot exist (soft-404 probes), and what that says about its
@@ -76,7 +76,7 @@ export function soft404Page(
   if (profile?.verdict !== 'page' || !fp || isRoot(url)) return undefined;
   const mine = { kind: fp.kind, hash: fp.urlBlind, tokens: fp.tokens };
   for (const [i, f] of profile.fingerprints.entries()) {
-    const d = nearness(mine, f);
+    const d = closeTo(mine, f);
     if (d === undefined) continue;
     const probe = profile.answers.filter((a) => a.kind === 'page')[i]?.probe ?? '?';
     return (

@@ -42,6 +42,7 @@ export function routeFetchSink(sink: FetcherSink, deps: RouterDeps): FetcherSink
       const copy = md.copy();
       copy.remove(MD.duplicateOf);
       copy.remove(MD.duplicateDistance);
+      copy.remove(MD.duplicateSimilarity);
       copy.remove(MD.soft404Evidence);
       if (o.status === 'REDIRECTION' && deps.prober) {
         const target = md.getFirstValue(MD.redirTo);

@@ -1,4 +1,4 @@
-import { type FingerprintOptions, fingerprint, urlTokens } from '../../dedup/fingerprint.js';
+import { type FingerprintOptions, fingerprint, urlTokens } from '../../fingerprint/fingerprint.js';
 import { MD } from '../../model/keys.js';
 import { Params } from './params.js';
 import type { ParseFilterFactory } from './types.js';
@@ -9,7 +9,8 @@ import type { ParseFilterFactory } from './types.js';
  * `textextractor.*`), see src/dedup/fingerprint.ts. Writes `simhash` (16 hex digits) for texts of
  * `shortTokens` tokens or more, `simhash.exact` (an exact signature of the normalised tokens) for
  * shorter ones; with either, `simhash.tokens` and, when the text contains words of the page's own
- * URL, `simhash.urlblind` (the fingerprint without them, for soft-404 detection). Params: `shingle`
+ * URL, `simhash.urlblind` (the fingerprint without them, for soft-404 detection); with a simhash,
+ * `minhash` (the MinHash signature that near-duplicate candidates are found and verified by). Params: `shingle`
  * (words per feature, default 3), `shortTokens` (80).
  * The crawl's near-duplicate and soft-404 checks (`dedup.mode`, `soft404.enabled`) read these keys.
  */
@@ -24,11 +25,13 @@ export const simhashParseFilter: ParseFilterFactory = (raw, ctx) => {
     needsMainText: true,
     filter(url, _doc, parse) {
       const md = parse.metadata;
-      for (const k of [MD.simhash, MD.simhashExact, MD.simhashTokens, MD.simhashUrlBlind]) md.remove(k);
+      for (const k of [MD.simhash, MD.simhashExact, MD.simhashTokens, MD.simhashUrlBlind, MD.minhash])
+        md.remove(k);
       const f = fingerprint(parse.mainText ?? parse.text, options, urlTokens(url));
       md.setValue(f.kind === 'simhash' ? MD.simhash : MD.simhashExact, f.hash);
       md.setValue(MD.simhashTokens, String(f.tokens));
       if (f.urlBlind !== undefined) md.setValue(MD.simhashUrlBlind, f.urlBlind);
+      if (f.minhash !== undefined) md.setValue(MD.minhash, f.minhash);
     },
   };
 };

@@ -3,11 +3,26 @@ import { CandidateSet, RecentCanonicals } from '../../../src/dedup/candidates.js
 import { type Candidate, decide, type PageFingerprint, readFingerprint } from '../../../src/dedup/decide.js';
 import { Metadata } from '../../../src/model/metadata.js';
 
+const H = '0123456789abcdef';
+const NEAR = '0123456789abcdee'; // 1 bit away
+const FAR = 'fedcba9876543210';
+/** MinHash signatures that go with the simhashes: NEAR's agrees with H's in 120 of 128 bins. */
+const SIG_H = Array.from({ length: 128 }, (_, i) => (i * 7919).toString(16).padStart(4, '0').slice(-4)).join(
+  '',
+);
+const SIG: Record<string, string> = {
+  [H]: SIG_H,
+  [NEAR]: `${'ffff'.repeat(8)}${SIG_H.slice(32)}`,
+  [FAR]: Array.from({ length: 128 }, (_, i) => (i * 104729 + 1).toString(16).slice(-4).padStart(4, '0')).join(
+    '',
+  ),
+};
 const fp = (hash: string, tokens = 1000): PageFingerprint => ({
   kind: 'simhash',
   hash,
   tokens,
   urlBlind: hash,
+  minhash: SIG[hash]!,
 });
 const cand = (url: string, hash: string, more: Partial<Candidate> = {}): Candidate => ({
   id: `id:${url}`,
@@ -15,11 +30,9 @@ const cand = (url: string, hash: string, more: Partial<Candidate> = {}): Candida
   kind: 'simhash',
   hash,
   tokens: 1000,
+  minhash: SIG[hash]!,
   ...more,
 });
-const H = '0123456789abcdef';
-const NEAR = '0123456789abcdee'; // 1 bit away
-const FAR = 'fedcba9876543210';
 
 describe('decide', () => {
   it('a page near an indexed one is its duplicate; one near nothing is a canonical', () => {
@@ -27,6 +40,7 @@ describe('decide', () => {
       kind: 'duplicate',
       of: 'http://h/a',
       distance: 1,
+      similarity: 120 / 128,
     });
     expect(decide('http://h/b', 'id:http://h/b', fp(H), [cand('http://h/a', FAR)])).toEqual({
       kind: 'canonical',
@@ -58,6 +72,19 @@ describe('decide', () => {
     expect(decide('http://h/', 'id:new', fp(H), [long])).toMatchObject({ kind: 'duplicate', of: long.url });
   });
 
+  it('verifies a candidate: the MinHash estimate and the simhash must both agree', () => {
+    // Same simhash, different texts (the simhash alone once dropped real pages): not a duplicate.
+    const other = { minhash: SIG[FAR]! };
+    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, other)]).kind).toBe('canonical');
+    // Same signature but simhashes far apart: the two estimates disagree, so no verdict.
+    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', FAR, { minhash: SIG_H })]).kind).toBe(
+      'canonical',
+    );
+    // A document from before signatures: never a canonical of anything.
+    const { minhash: _, ...old } = cand('http://h/a', H);
+    expect(decide('http://h/b', 'x', fp(H), [old]).kind).toBe('canonical');
+  });
+
   it('short texts match by exact signature only', () => {
     const short = { kind: 'exact', hash: H, tokens: 30, urlBlind: H } as const;
     expect(decide('u', 'x', short, [cand('v', H, { kind: 'exact', tokens: 30 })])).toMatchObject({
@@ -67,8 +94,15 @@ describe('decide', () => {
   });
 
   it('reads the fingerprint SimhashParseFilter left in the metadata', () => {
-    const md = Metadata.of({ simhash: H, 'simhash.tokens': '120' });
-    expect(readFingerprint(md)).toEqual({ kind: 'simhash', hash: H, tokens: 120, urlBlind: H });
+    const md = Metadata.of({ simhash: H, 'simhash.tokens': '120', minhash: SIG_H });
+    expect(readFingerprint(md)).toEqual({
+      kind: 'simhash',
+      hash: H,
+      tokens: 120,
+      urlBlind: H,
+      minhash: SIG_H,
+    });
+    expect(readFingerprint(Metadata.of({ simhash: H, minhash: 'torn' }))?.minhash).toBeUndefined();
     expect(readFingerprint(Metadata.of({ 'simhash.exact': H, 'simhash.urlblind': FAR }))).toMatchObject({
       kind: 'exact',
       urlBlind: FAR,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../../src/dedup/decide.js';
-import { fingerprint } from '../../../src/dedup/fingerprint.js';
 import { PageJudge } from '../../../src/dedup/judge.js';
 import type { LookupRequest, LookupResult } from '../../../src/dedup/ports.js';
+import { fingerprint } from '../../../src/fingerprint/fingerprint.js';
 import { MD } from '../../../src/model/keys.js';
 import { Metadata } from '../../../src/model/metadata.js';
 import { HostProfiles } from '../../../src/soft404/host-profiles.js';
@@ -15,6 +15,7 @@ function pageOf(url: string, text: string) {
   const md = Metadata.of({
     [f.kind === 'simhash' ? MD.simhash : MD.simhashExact]: f.hash,
     [MD.simhashTokens]: String(f.tokens),
+    ...(f.minhash ? { [MD.minhash]: f.minhash } : {}),
   });
   return { url, metadata: md, noIndex: false };
 }
@@ -75,7 +76,14 @@ describe('the page judge', () => {
   it('a canonical whose text changed away releases its duplicates', async () => {
     const old = fingerprint(article(3, 900));
     const { judge, released } = setup([
-      { id: 'id:http://h/c', url: 'http://h/c', kind: 'simhash', hash: old.hash, tokens: old.tokens },
+      {
+        id: 'id:http://h/c',
+        url: 'http://h/c',
+        kind: 'simhash',
+        hash: old.hash,
+        tokens: old.tokens,
+        minhash: old.minhash!,
+      },
     ]);
     const p = pageOf('http://h/c', text);
     await judge.judge(p).verdict;

@@ -3,11 +3,19 @@
  * and Das Sarma used it on 8 billion pages (near-duplicate at Hamming distance <= 3).
  *
  * Normalisation, in one pass over `text.normalize('NFKC').toLowerCase()`: a token is a run of
- * letters, marks and digits; every run of digits inside it is folded to one `0` (so a date, a counter
- * or a page number does not change a feature); scripts written without spaces (Han, Hiragana,
- * Katakana, Thai, Lao, Khmer, Myanmar) give one token per character bigram. Features are shingles of
- * `shingle` consecutive tokens (3 by default: chosen by measurement, scripts/bench/simhash.mjs), each
- * hashed to 64 bits and counted once per occurrence.
+ * letters, marks and digits, digits kept as they are; scripts written without spaces (Han, Hiragana,
+ * Katakana, Thai, Lao, Khmer, Myanmar) give one token per character bigram. Features are the
+ * *distinct* shingles of `shingle` consecutive tokens (3 by default), each hashed to 64 bits and
+ * counted once, however often it occurs: the set of shingles is what the Jaccard similarity of two
+ * texts is measured on, and a feature counted per occurrence let one frequent shingle outweigh all
+ * others. (Until December 2026 every run of digits was folded to `0` and counted per occurrence: on
+ * pages full of numbers the shingle `0 0 0` decided most bits, and 14 unrelated pages of the Python
+ * and PostgreSQL manuals got one identical simhash; test/unit/dedup/fingerprint.test.ts keeps them.)
+ *
+ * In the same pass, the set of shingles gets a MinHash signature (minhash.ts: one permutation, 128
+ * bins of 16 bits) for texts of `shortTokens` tokens or more: near-duplicate candidates are found by
+ * its bands and verified by its estimate of the Jaccard similarity, and the simhash must agree
+ * (decide.ts). The simhash stays the soft-404 comparison (distance <= 3 to a host's not-found page).
  *
  * Texts of fewer than `shortTokens` tokens get an exact signature instead (a 64-bit hash of the token
  * sequence): a few words changed move a short text's simhash too far for the distance to mean
@@ -23,6 +31,10 @@
  * feature costs a few word operations instead of 64 additions: about 0.1 ms per 10 KB of text.
  */
 
+import { MinHasher } from './minhash.js';
+import { fmix } from './mix.js';
+import { ShingleSet } from './shingle-set.js';
+
 export type FingerprintKind = 'simhash' | 'exact';
 
 export interface Fingerprint {
@@ -33,6 +45,8 @@ export interface Fingerprint {
   readonly tokens: number;
   /** The same without the features of the excluded tokens; undefined when none occurred. */
   readonly urlBlind?: string;
+  /** For a simhash: the MinHash signature of the same shingles (minhash.ts), 512 hex digits. */
+  readonly minhash?: string;
 }
 
 export interface FingerprintOptions {
@@ -47,7 +61,7 @@ export const DEFAULT_FINGERPRINT: FingerprintOptions = { shingle: 3, shortTokens
 /** Pages with fewer tokens are never near-duplicates (nor canonicals) of anything. */
 export const MIN_DEDUP_TOKENS = 10;
 
-/** Near-duplicates are at most this far apart (Manku et al.); the keys (keys.ts) are built for it. */
+/** A page this near its host's not-found page is a soft 404 (soft404/profile.ts). */
 export const MAX_DISTANCE = 3;
 
 // Character classes, filled lazily per UTF-16 code unit.
@@ -86,14 +100,8 @@ export function normaliseText(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
-/** murmur3's 32-bit finaliser: every input bit affects every output bit. */
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
+/** One set for every call: fingerprints are computed one at a time, and it keeps its room. */
+const shingleSet = new ShingleSet();
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -170,27 +178,22 @@ export function tokenise(text: string): string[] {
   const s = normaliseText(text);
   const out: string[] = [];
   let cur = '';
-  let prevClass = SEP;
   let prevBigram = -1;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     const cls = classOf(c);
-    if (cls === WORD) cur += s[i];
-    else if (cls === DIGIT) {
-      if (prevClass !== DIGIT) cur += '0';
-    } else {
+    if (cls === WORD || cls === DIGIT) cur += s[i];
+    else {
       if (cur) out.push(cur);
       cur = '';
       if (cls === BIGRAM) {
         if (prevBigram >= 0) out.push(String.fromCharCode(prevBigram, c));
         else if (i + 1 >= s.length || classOf(s.charCodeAt(i + 1)) !== BIGRAM) out.push(s[i]!);
         prevBigram = c;
-        prevClass = cls;
         continue;
       }
     }
     prevBigram = -1;
-    prevClass = cls;
   }
   if (cur) out.push(cur);
   return out;
@@ -216,6 +219,8 @@ export function fingerprint(
   const k = Math.max(1, options.shingle);
   const excluded = exclude.map(tokenHash);
   const all = new Counters();
+  const seen = shingleSet.reset();
+  const mins = new MinHasher();
   const minus = excluded.length > 0 ? new Counters() : undefined;
   // The last k token hashes (ring), and whether each was excluded.
   const ring = new Uint32Array(k);
@@ -251,26 +256,24 @@ export function fingerprint(
       f = (Math.imul(f, 0x9e3779b1) + ring[idx]!) | 0;
       anyEx |= ringEx[idx]!;
     }
+    // Each distinct shingle once: the texts' shingle sets are what is compared.
+    if (!seen.add(f)) return;
     const hi = fmix(f ^ 0x2545f491);
     const lo = fmix((f + 0x6a09e667) | 0);
     all.add(hi, lo);
     if (anyEx && minus) minus.add(hi, lo);
+    mins.add(f);
   };
 
   let h = FNV_OFFSET;
   let inToken = false;
-  let prevClass = SEP;
   let prevBigram = -1;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     let cls = classes[c]!;
     if (cls === UNKNOWN) cls = classOf(c);
-    if (cls === WORD) {
+    if (cls === WORD || cls === DIGIT) {
       h = Math.imul(h ^ c, FNV_PRIME);
-      inToken = true;
-    } else if (cls === DIGIT) {
-      // A run of digits is one '0'.
-      if (prevClass !== DIGIT) h = Math.imul(h ^ 48, FNV_PRIME);
       inToken = true;
     } else {
       if (inToken) emit(h);
@@ -282,12 +285,10 @@ export function fingerprint(
         else if (i + 1 >= s.length || classOf(s.charCodeAt(i + 1)) !== BIGRAM)
           emit(Math.imul(FNV_OFFSET ^ c, FNV_PRIME));
         prevBigram = c;
-        prevClass = cls;
         continue;
       }
     }
     prevBigram = -1;
-    prevClass = cls;
   }
   if (inToken) emit(h);
 
@@ -300,9 +301,10 @@ export function fingerprint(
   }
   const hash = simhashOf(all);
   const blind = minus && minus.total > 0 ? simhashOf(all, minus) : undefined;
+  const minhash = mins.signature();
   return blind === undefined || blind === hash
-    ? { kind: 'simhash', hash, tokens }
-    : { kind: 'simhash', hash, tokens, urlBlind: blind };
+    ? { kind: 'simhash', hash, tokens, minhash }
+    : { kind: 'simhash', hash, tokens, urlBlind: blind, minhash };
 }
 
 const POP = new Uint8Array(256);
@@ -328,3 +330,18 @@ export function lengthRatio(a: number, b: number): number {
 
 /** Texts whose token counts are further apart than this are never near-duplicates. */
 export const MIN_LENGTH_RATIO = 0.8;
+
+/**
+ * The simhash distance of two fingerprints when they are the same kind, of similar length and
+ * within MAX_DISTANCE (exact signatures: equal, distance 0); else undefined. The soft-404 check: a
+ * page against its host's not-found page.
+ */
+export function closeTo(
+  a: { kind: FingerprintKind; hash: string; tokens: number },
+  b: { kind: FingerprintKind; hash: string; tokens: number },
+): number | undefined {
+  if (a.kind !== b.kind || lengthRatio(a.tokens, b.tokens) < MIN_LENGTH_RATIO) return undefined;
+  if (a.kind === 'exact') return a.hash === b.hash ? 0 : undefined;
+  const d = distance(a.hash, b.hash);
+  return d <= MAX_DISTANCE ? d : undefined;
+}

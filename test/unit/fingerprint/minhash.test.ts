@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { lookupKeys } from '../../../src/dedup/keys.js';
+import {
+  BANDS,
+  BINS,
+  bandKeys,
+  isSignature,
+  MinHasher,
+  similarity,
+} from '../../../src/fingerprint/minhash.js';
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The signature of a set of 32-bit shingle hashes. */
+function signatureOf(set: Iterable<number>): string {
+  const m = new MinHasher();
+  for (const x of set) m.add(x);
+  return m.signature()!;
+}
+
+/** Two sets of `size` elements whose Jaccard similarity is `j` (up to rounding). */
+function pair(r: () => number, size: number, j: number): [number[], number[]] {
+  // |A ∩ B| = c, |A| = |B| = size: J = c / (2 size - c).
+  const common = Math.round((2 * size * j) / (1 + j));
+  const fresh = () => (r() * 2 ** 32) >>> 0;
+  const shared = Array.from({ length: common }, fresh);
+  return [
+    [...shared, ...Array.from({ length: size - common }, fresh)],
+    [...shared, ...Array.from({ length: size - common }, fresh)],
+  ];
+}
+
+describe('MinHash signatures', () => {
+  it('are BINS bins of 16 bits, the same for the same set in any order', () => {
+    const r = rng(1);
+    const set = Array.from({ length: 500 }, () => (r() * 2 ** 32) >>> 0);
+    const sig = signatureOf(set);
+    expect(isSignature(sig)).toBe(true);
+    expect(sig).toHaveLength(BINS * 4);
+    expect(signatureOf([...set].reverse())).toBe(sig);
+    expect(new MinHasher().signature()).toBeUndefined();
+    expect(isSignature('abc')).toBe(false);
+  });
+
+  it('estimate the Jaccard similarity within a few standard errors', () => {
+    const r = rng(2);
+    for (const j of [0, 0.2, 0.5, 0.74, 0.9, 1]) {
+      for (const size of [80, 400, 3000]) {
+        const [a, b] = pair(r, size, j);
+        const est = similarity(signatureOf(a), signatureOf(b));
+        const se = Math.sqrt((j * (1 - j)) / BINS);
+        expect(Math.abs(est - j), `J ${j}, ${size} shingles: estimate ${est}`).toBeLessThanOrEqual(
+          4 * se + 0.02,
+        );
+      }
+    }
+  });
+
+  it('bands: near sets share a key almost always, distant ones almost never', () => {
+    const r = rng(3);
+    const shares = (j: number) => {
+      let n = 0;
+      for (let i = 0; i < 200; i++) {
+        const [a, b] = pair(r, 600, j);
+        const ka = new Set(bandKeys(signatureOf(a)));
+        if (bandKeys(signatureOf(b)).some((k) => ka.has(k))) n++;
+      }
+      return n;
+    };
+    expect(shares(0.75)).toBeGreaterThanOrEqual(195);
+    expect(shares(0.1)).toBeLessThanOrEqual(4);
+  });
+
+  it('lookup keys: bands of a long text, the exact signature of a short one, none without a signature', () => {
+    const sig = signatureOf([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const keys = lookupKeys({ kind: 'simhash', hash: '0123456789abcdef', minhash: sig });
+    expect(keys).toHaveLength(BANDS);
+    expect(new Set(keys).size).toBe(BANDS);
+    expect(lookupKeys({ kind: 'exact', hash: '0123456789abcdef' })).toEqual(['x0123456789abcdef']);
+    expect(lookupKeys({ kind: 'simhash', hash: '0123456789abcdef' })).toEqual([]);
+  });
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { ShingleSet } from '../../../src/fingerprint/shingle-set.js';
+
+describe('the shingle set', () => {
+  it('says whether a hash is new, grows past its first size, and empties on reset', () => {
+    const set = new ShingleSet().reset();
+    const added: boolean[] = [];
+    for (let i = 0; i < 20_000; i++) added.push(set.add(i * 2654435761));
+    expect(added.every(Boolean)).toBe(true);
+    for (let i = 0; i < 20_000; i++) expect(set.add(i * 2654435761)).toBe(false);
+    set.reset();
+    expect(set.add(0)).toBe(true);
+    expect(set.add(0)).toBe(false);
+  });
+});
