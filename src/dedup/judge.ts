@@ -1,6 +1,6 @@
 import { ERROR_CAUSE, ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
-import { hostOf } from '../soft404/host-profiles.js';
+import { originOf } from '../soft404/host-profiles.js';
 import type { HostProfile } from '../soft404/profile.js';
 import { isRoot, soft404Page } from '../soft404/profile.js';
 import type { Clock } from '../util/clock.js';
@@ -167,7 +167,7 @@ export class PageJudge {
   judge(page: JudgedPage): Judgment {
     const md = page.metadata;
     const fp = readFingerprint(md);
-    const host = hostOf(page.url);
+    const host = originOf(page.url);
     const profile = host === undefined ? null : this.deps.profiles.get(host);
     // The root is never a soft 404; a host known to say "not found" properly has none.
     const soft =

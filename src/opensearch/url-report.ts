@@ -2,6 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { MD } from '../model/keys.js';
 import type { HostRenderRecord } from '../render/advisor.js';
+import { originOf } from '../soft404/host-profiles.js';
 import { DedupIndex } from './dedup-index.js';
 import { hostRenderRecord } from './render-decisions.js';
 import { documentId, fromStatusSource, partitionKey, type StoredStatus } from './status-doc.js';
@@ -51,6 +52,9 @@ export async function urlReport(
       report.duplicate = {
         of,
         distance: Number(doc.metadata.getFirstValue(MD.duplicateDistance)),
+        ...(doc.metadata.getFirstValue(MD.duplicateSimilarity) === undefined
+          ? {}
+          : { similarity: Number(doc.metadata.getFirstValue(MD.duplicateSimilarity)) }),
         indexed: cfg['dedup.mode'] === 'flag',
       };
     }
@@ -100,22 +104,17 @@ export async function urlReport(
         ...(c._source.duplicateOf ? { duplicateOf: c._source.duplicateOf } : {}),
       }
     : 'not in the content index';
-  // What the host answers to URLs that cannot exist: the evidence behind a soft 404.
-  const host = (() => {
-    try {
-      return new URL(url).hostname.toLowerCase();
-    } catch {
-      return undefined;
-    }
-  })();
+  // What the origin answers to URLs that cannot exist: the evidence behind a soft 404.
+  const host = hostNameOf(url);
+  const origin = originOf(url);
   const profile =
-    host === undefined
+    origin === undefined
       ? null
       : await new DedupIndex(client, {
           content: cfg['opensearch.indexer.index.name'],
           hosts: cfg['opensearch.hosts.index.name'],
         })
-          .profile(host)
+          .profile(origin)
           .catch(() => null);
   if (profile) {
     report.hostProbes = {
@@ -140,4 +139,12 @@ export async function urlReport(
       : await hostRenderRecord(client, cfg['opensearch.hosts.index.name'], host).catch(() => undefined);
   report.rendering = rendering ?? 'no decision';
   return { report, doc, host, rendering, contentText: c ? String(c._source.content ?? '') : undefined };
+}
+
+function hostNameOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }

@@ -1,7 +1,7 @@
 import type { HostProfile } from './profile.js';
 
 /**
- * This process's copy of the soft-404 profiles of the hosts it crawls (each host is crawled by one
+ * This process's copy of the soft-404 profiles of the origins it crawls (each host is crawled by one
  * process, so the copy stays true): null for a host known to have none yet, undefined for a host
  * not looked up yet. Bounded: the least recently used hosts are forgotten (and looked up again).
  */
@@ -30,10 +30,16 @@ export class HostProfiles {
   }
 }
 
-/** The host a profile belongs to: the URL's host name, lowercased (the politeness queue's key). */
-export function hostOf(url: string): string | undefined {
+/**
+ * The origin a profile belongs to: scheme, host and port (`http://127.0.0.1:8080`). Not the host name
+ * alone: two servers on one address (two ports, or http beside https) answer URLs that cannot exist
+ * each in its own way, and a profile keyed by the name let a normal site hide a soft-404 site beside
+ * it. It is also the id of the profile's document in the hosts index.
+ */
+export function originOf(url: string): string | undefined {
   try {
-    return new URL(url).hostname.toLowerCase() || undefined;
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
   } catch {
     return undefined;
   }

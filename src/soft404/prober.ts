@@ -6,7 +6,7 @@ import type { Status } from '../model/status.js';
 import type { ParseInput, ParseResult } from '../parse/types.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
-import { hostOf } from './host-profiles.js';
+import { originOf } from './host-profiles.js';
 import { chooseProbes } from './probe-urls.js';
 import {
   type HostProfile,
@@ -216,7 +216,7 @@ export class Prober {
   }
 
   private record(url: string, answer: ProbeAnswer): void {
-    const host = hostOf(url);
+    const host = originOf(url);
     const st = host === undefined ? undefined : this.hosts.get(host);
     if (!st?.probes?.urls.includes(url) || st.probes.answers.has(url)) return;
     st.probes.answers.set(url, answer);

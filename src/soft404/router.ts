@@ -1,7 +1,7 @@
 import type { FetcherSink } from '../fetch/fetcher.js';
 import type { StatusOutcome } from '../fetch/outcomes.js';
 import { ERROR_CAUSE, ERROR_SOURCE, MD } from '../model/keys.js';
-import { hostOf } from './host-profiles.js';
+import { originOf } from './host-profiles.js';
 import type { Prober } from './prober.js';
 import type { HostProfile } from './profile.js';
 import { soft404Redirect } from './profile.js';
@@ -28,7 +28,7 @@ const isProbe = (md: { getFirstValue(k: string): string | undefined }) =>
  */
 export function routeFetchSink(sink: FetcherSink, deps: RouterDeps): FetcherSink {
   const redirectWhy = (url: string, target: string | undefined) => {
-    const host = hostOf(url);
+    const host = originOf(url);
     return host === undefined ? undefined : soft404Redirect(deps.profiles.get(host), url, target);
   };
   return {
@@ -56,7 +56,7 @@ export function routeFetchSink(sink: FetcherSink, deps: RouterDeps): FetcherSink
           copy.remove(MD.redirTo);
           return sink.status({ ...o, status: 'FETCH_ERROR', metadata: copy });
         }
-        const host = hostOf(o.url);
+        const host = originOf(o.url);
         if (host !== undefined && target !== undefined) deps.prober.redirect(host, o.url, target);
       }
       return sink.status({ ...o, metadata: copy });

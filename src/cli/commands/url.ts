@@ -86,10 +86,13 @@ export const urlCommand: Command = {
               `${d.message ?? ''}; tried again at ${report.nextFetchDate}`,
           );
         }
-        const dup = report.duplicate as { of: string; distance: number; indexed: boolean } | undefined;
+        const dup = report.duplicate as
+          | { of: string; distance: number; similarity?: number; indexed: boolean }
+          | undefined;
         if (dup) {
+          const sim = dup.similarity === undefined ? '' : `similarity ${dup.similarity}, `;
           out(
-            `  near-duplicate of ${dup.of} (distance ${dup.distance}): FETCHED, ${dup.indexed ? 'indexed with duplicateOf' : 'not indexed'}, ` +
+            `  near-duplicate of ${dup.of} (${sim}distance ${dup.distance}): FETCHED, ${dup.indexed ? 'indexed with duplicateOf' : 'not indexed'}, ` +
               'refetched dedup.fetch.interval.factor times less often, its links followed',
           );
         }

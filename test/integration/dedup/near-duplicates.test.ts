@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIN_SIMILARITY } from '../../../src/dedup/decide.js';
+import { BANDS } from '../../../src/fingerprint/minhash.js';
 import { documentId } from '../../../src/opensearch/status-doc.js';
 import { article } from '../../support/articles.js';
 import {
@@ -15,16 +18,20 @@ import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
 import { Site, status } from '../../support/site.js';
 import { articleCopy, articlePage, templatedArticle } from './pages.js';
 
-// Two hosts crawled from their roots: A serves ten copies of one article (each with its own date,
-// read counter and one sentence of its own), B ten different articles inside one heavy template.
+// Three hosts crawled from their roots: A serves ten copies of one article (each with its own date,
+// view counter and one sentence of its own), B ten different articles inside one heavy template, C
+// four real pages of Debian's Python and PostgreSQL manuals that all had one simhash before issue 32.
 const names = uniqueIndexNames('dedup');
 const site = new Site();
 const A = '127.0.26.1';
 const B = '127.0.26.2';
+const C = '127.0.26.3';
+const REAL = ['python-itertools', 'python-statistics', 'postgresql-cube', 'postgresql-tutorial-window'];
 const COPIES = Array.from({ length: 10 }, (_, i) => `/copy/${i}`);
 const TEMPLATED = Array.from({ length: 10 }, (_, i) => `/story/${i}`);
 let a: string;
 let b: string;
+let c: string;
 let conf: string;
 /** Copy 0 answers 404 once this is set; the copy at `changed` tells another story. */
 let gone = false;
@@ -35,9 +42,29 @@ const html = (body: () => string) => (_n: number, _q: IncomingMessage, res: Serv
 };
 
 beforeAll(async () => {
-  await site.start([A, B]);
+  await site.start([A, B, C]);
   a = site.origin(A);
   b = site.origin(B);
+  c = site.origin(C);
+  site.route(
+    C,
+    '/',
+    html(() =>
+      articlePage(
+        'Manuals',
+        '<p>Pages of two manuals.</p>',
+        REAL.map((n) => `/${n}.html`),
+      ),
+    ),
+  );
+  for (const name of REAL) {
+    const page = readFileSync(new URL(`../../fixtures/dedup/${name}.html`, import.meta.url), 'utf8');
+    site.route(
+      C,
+      `/${name}.html`,
+      html(() => page),
+    );
+  }
   // Copy 0 is found first (the root links to it alone) and links to the others: it is the canonical.
   site.route(
     A,
@@ -107,21 +134,23 @@ describe('near-duplicates in a crawl', () => {
   it('ten copies of an article are one canonical and nine duplicate.of it, with one content document', {
     timeout: 120_000,
   }, async () => {
-    await run('--seed', `${a}/`, '--seed', `${b}/`);
+    await run('--seed', `${a}/`, '--seed', `${b}/`, '--seed', `${c}/`);
     const docs = await statusDocs(names.status);
     const copies = COPIES.map((p) => docs.get(`${a}${p}`));
     expect(copies.map((d) => d?.status)).toEqual(Array(10).fill('FETCHED'));
     expect(dupOf(copies[0])).toBeUndefined();
     for (const d of copies.slice(1)) {
       expect(dupOf(d)).toBe(`${a}/copy/0`);
-      expect(Number(d?.metadata['duplicate.distance']?.[0])).toBeLessThanOrEqual(3);
+      // Verified: the MinHash estimate of the texts' Jaccard similarity passed its threshold.
+      expect(Number(d?.metadata['duplicate.similarity']?.[0])).toBeGreaterThanOrEqual(MIN_SIMILARITY);
     }
     const content = await contentDocs(names.content);
     const indexed = COPIES.filter((p) => content.has(documentId(`${a}${p}`)));
     expect(indexed).toEqual(['/copy/0']);
     const canonical = content.get(documentId(`${a}/copy/0`))!;
     expect(canonical.simhash).toMatch(/^[0-9a-f]{16}$/);
-    expect(canonical.simhashKeys).toHaveLength(10);
+    expect(canonical.minhash).toMatch(/^[0-9a-f]{512}$/);
+    expect(canonical.minhashKeys).toHaveLength(BANDS);
     // A duplicate comes back dedup.fetch.interval.factor (4) times later than its canonical.
     const inDays = (d: StatusDocView | undefined) =>
       (Date.parse(d!.nextFetchDate!) - Date.now()) / 86_400_000;
@@ -139,6 +168,17 @@ describe('near-duplicates in a crawl', () => {
     }
   });
 
+  it('real pages that had one fingerprint before are four canonicals, all indexed', async () => {
+    const docs = await statusDocs(names.status);
+    const content = await contentDocs(names.content);
+    for (const name of REAL) {
+      const url = `${c}/${name}.html`;
+      expect(docs.get(url)?.status, url).toBe('FETCHED');
+      expect(dupOf(docs.get(url)), url).toBeUndefined();
+      expect(content.has(documentId(url)), url).toBe(true);
+    }
+  });
+
   it('crawler stats counts the near-duplicates and crawler url says what a page duplicates', async () => {
     const stats = await crawler('stats', '--conf', conf);
     expect(stats.code).toBe(0);
@@ -148,7 +188,9 @@ describe('near-duplicates in a crawl', () => {
     const url = await crawler('url', `${a}/copy/3`, '--conf', conf);
     expect(url.code).toBe(0);
     expect(url.out.join('\n')).toMatch(
-      new RegExp(`near-duplicate of ${a}/copy/0 \\(distance [0-3]\\): FETCHED, not indexed`),
+      new RegExp(
+        `near-duplicate of ${a}/copy/0 \\(similarity 0\\.\\d+, distance \\d+\\): FETCHED, not indexed`,
+      ),
     );
     expect(url.out.join('\n')).toContain('content: not in the content index');
   });

@@ -30,17 +30,16 @@ const paragraphs = (text: string) =>
     .join('\n');
 
 /**
- * Copy `i` of one article of `words` words: its own date, its own read counter, and one sentence of
- * its own in the middle (a correction, an update). At 6,000 words every two copies are within
- * distance 3 (at 3,000 some pairs are 6 apart: simhash at distance 3 tolerates about 1% of changed
- * features, see README).
+ * Copy `i` of one article of `words` words: its own print date, its own view counter, and one
+ * sentence of 14 words of its own in the middle (a correction, an update): about 3% of the words of
+ * a 600-word article. Issue 32: the simhash at distance 3 made 4 canonicals of ten such copies.
  */
-export function articleCopy(i: number, words = 6000): string {
+export function articleCopy(i: number, words = 600): string {
   const sentences = article(7, words).split('. ');
   const half = Math.floor(sentences.length / 2);
-  const own = article(100 + i, 9).slice(0, -1);
+  const own = article(100 + i, 13).slice(0, -1);
   const text = [...sentences.slice(0, half), `Update ${own}`, ...sentences.slice(half)].join('. ');
-  return `<p class="meta">Published 2026-03-${String(10 + i).padStart(2, '0')}, read ${1000 + i * 37} times.</p>${paragraphs(text)}`;
+  return `<p class="meta">Printed 2026-03-${String(10 + i).padStart(2, '0')}, viewed ${1000 + i * 37} times.</p>${paragraphs(text)}`;
 }
 
 /** A heavy template inside the main text: related stories and a newsletter box, 400 words. */

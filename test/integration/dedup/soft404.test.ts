@@ -18,7 +18,8 @@ import { articlePage } from './pages.js';
 // - SOFT answers 200 with its "not found" page (which names the path asked for) to any unknown URL;
 // - REAL answers a real 404;
 // - MOVED redirects every unknown URL to its home page;
-// - POLITE has a Crawl-delay of 1 s and a robots.txt that forbids one of the two probes.
+// - POLITE has a Crawl-delay of 1 s and a robots.txt that forbids one of the two probes;
+// - TWIN answers like SOFT, on REAL's address (another port): each origin is judged by its own probes.
 const names = uniqueIndexNames('soft404');
 const PAGES = ['/a/page-1.html', '/a/page-2.html', '/a/page-3.html', '/b/page-4.html'];
 const BROKEN = ['/a/gone-1.html', '/a/gone-2.html', '/c/gone-3.html'];
@@ -64,7 +65,8 @@ const polite = new ReopenableHost('127.0.26.14', (req, res) => {
   if (body === null) return send(res, 404, 'not found');
   send(res, 200, body);
 });
-const HOSTS = [soft, real, moved, polite];
+const twin = host('127.0.26.12', 50, (req, res) => send(res, 200, notFoundPage(req.url ?? '')));
+const HOSTS = [soft, real, moved, polite, twin];
 let conf: string;
 
 beforeAll(async () => {
@@ -128,12 +130,31 @@ describe('soft 404s in a crawl', () => {
     for (const p of ['/', ...PAGES]) expect(docs.get(`${real.origin}${p}`)?.status).toBe('FETCHED');
     const client = testClient();
     try {
-      const hosts = await client.get({ index: hostsIndexOf(names), id: '127.0.26.12' });
+      // The profile's document is the origin's (scheme, host and port), not the host name's.
+      const hosts = await client.get({ index: hostsIndexOf(names), id: real.origin });
       const profile = (hosts.body._source as { soft404: { verdict: string; answers: unknown[] } }).soft404;
       expect(profile.verdict).toBe('notFound');
       expect(profile.answers).toHaveLength(2);
     } finally {
       await client.close();
+    }
+  });
+
+  it('a soft-404 origin beside a normal one on the same address: each judged by its own probes', async () => {
+    const docs = await statusDocs(names.status);
+    const content = await contentDocs(names.content);
+    expect(probesSeen(twin)).toHaveLength(2);
+    for (const p of BROKEN) {
+      expect(docs.get(`${twin.origin}${p}`)).toMatchObject({
+        status: 'FETCH_ERROR',
+        metadata: { 'error.cause': ['soft404'] },
+      });
+      expect(content.has(documentId(`${twin.origin}${p}`))).toBe(false);
+      expect(docs.get(`${real.origin}${p}`)?.metadata['error.cause']).toBeUndefined();
+    }
+    for (const p of ['/', ...PAGES]) {
+      expect(docs.get(`${twin.origin}${p}`)?.status).toBe('FETCHED');
+      expect(content.has(documentId(`${twin.origin}${p}`))).toBe(true);
     }
   });
 
@@ -168,7 +189,7 @@ describe('soft 404s in a crawl', () => {
   it('crawler stats counts the soft 404s and crawler url shows the evidence', async () => {
     const stats = await crawler('stats', '--conf', conf);
     expect(stats.code).toBe(0);
-    expect(stats.out).toContain(`  soft 404s (soft404.evidence): ${BROKEN.length * 2}`);
+    expect(stats.out).toContain(`  soft 404s (soft404.evidence): ${BROKEN.length * 3}`);
     const url = await crawler('url', `${soft.origin}${BROKEN[0]}`, '--conf', conf);
     expect(url.code).toBe(0);
     const text = url.out.join('\n');

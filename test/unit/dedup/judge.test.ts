@@ -60,7 +60,7 @@ describe('the page judge', () => {
     const verdicts = await Promise.all(pages.map((p) => judge.judge(p).verdict));
     expect(verdicts).toEqual(['index', 'index', 'index']);
     expect(requests).toHaveLength(1);
-    expect(requests[0]!.hosts).toEqual(['h']);
+    expect(requests[0]!.hosts).toEqual(['http://h']);
     expect(requests[0]!.ids).toEqual(['id:http://h/1', 'id:http://h/2', 'id:http://h/3']);
     expect(pages.map((p) => p.metadata.getFirstValue(MD.duplicateOf))).toEqual([
       undefined,
@@ -104,7 +104,7 @@ describe('the page judge', () => {
     const notFound = 'Sorry, this page does not exist any more. Go back home and try the search box instead.';
     const f = fingerprint(notFound);
     profiles.set(
-      'h',
+      'http://h',
       profileOf(
         [
           {

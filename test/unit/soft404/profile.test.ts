@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { originOf } from '../../../src/soft404/host-profiles.js';
 import { chooseProbes, probeUrl } from '../../../src/soft404/probe-urls.js';
 import { isRoot, profileOf, reprobeAt, soft404Page, soft404Redirect } from '../../../src/soft404/profile.js';
 
@@ -78,5 +79,16 @@ describe('host profiles', () => {
     expect(unknown.verdict).toBe('unknown');
     expect(reprobeAt(unknown, 7 * 86_400_000)).toBe(t + 3_600_000);
     expect(reprobeAt(nf, 7 * 86_400_000)).toBe(t + 7 * 86_400_000);
+  });
+});
+
+describe('the key of a profile', () => {
+  it('is the origin: two servers on one address are two profiles', () => {
+    expect(originOf('http://127.0.0.1:8080/a/b.html?x=1')).toBe('http://127.0.0.1:8080');
+    expect(originOf('http://127.0.0.1:8081/a')).toBe('http://127.0.0.1:8081');
+    expect(originOf('https://Example.COM/a')).toBe('https://example.com');
+    expect(originOf('http://example.com:80/')).toBe('http://example.com');
+    expect(originOf('mailto:x@example.com')).toBeUndefined();
+    expect(originOf('not a url')).toBeUndefined();
   });
 });
