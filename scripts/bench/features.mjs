@@ -7,7 +7,8 @@
 // OpenSearch over the rounds, beside the spread (min-max) of the defaults' own runs, which is the
 // noise a difference must beat.
 //
-//   npm run bench:features [-- --hosts 20 --pages 500 --rounds 3]
+//   npm run bench:features [-- --hosts 20 --pages 500 --rounds 3 --only near-dups]
+// (--only: the defaults and the variants whose name contains the word, e.g. the A/B of issue 32)
 // (needs OpenSearch at OPENSEARCH_URL, default http://127.0.0.1:9200; OPENSEARCH_PORT names the
 // local node whose CPU is measured when several run on the machine). Prints a RESULTS.md section.
 
@@ -38,6 +39,10 @@ const variants = {
   'near-dups and soft 404s off': dedupOffSettings(dir, root),
 };
 variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1));
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+if (only)
+  for (const k of Object.keys(variants)) if (k !== 'defaults' && !k.includes(only)) delete variants[k];
 
 const { child, web } = await startSmallWeb(hosts, pages);
 const client = new Client({ node: opensearchUrl });

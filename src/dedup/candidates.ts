@@ -1,4 +1,5 @@
-import type { Candidate, PageFingerprint } from './decide.js';
+import type { PageFingerprint } from '../fingerprint/page.js';
+import type { Candidate } from './decide.js';
 import { lookupKeys } from './keys.js';
 
 /**

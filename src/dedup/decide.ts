@@ -2,8 +2,6 @@ import { distance, type FingerprintKind, lengthRatio, MIN_LENGTH_RATIO } from '.
 import { isSignature, similarity } from '../fingerprint/minhash.js';
 import type { PageFingerprint } from '../fingerprint/page.js';
 
-export { dedupable, type PageFingerprint, readFingerprint } from '../fingerprint/page.js';
-
 /**
  * A candidate is a near-duplicate when the MinHash estimate of the Jaccard similarity of the two
  * texts' shingles reaches this, and the simhash (an independent estimate, of their cosine) agrees

@@ -1,3 +1,4 @@
+import { dedupable, type PageFingerprint, readFingerprint } from '../fingerprint/page.js';
 import { ERROR_CAUSE, ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import { originOf } from '../soft404/host-profiles.js';
@@ -6,14 +7,7 @@ import { isRoot, soft404Page } from '../soft404/profile.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { CandidateSet, RecentCanonicals } from './candidates.js';
-import {
-  type Candidate,
-  decide,
-  dedupable,
-  nearness,
-  type PageFingerprint,
-  readFingerprint,
-} from './decide.js';
+import { type Candidate, decide, nearness } from './decide.js';
 import { lookupKeys } from './keys.js';
 import type { CandidateLookup, LookupRequest, LookupResult } from './ports.js';
 

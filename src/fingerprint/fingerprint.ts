@@ -241,12 +241,15 @@ export function fingerprint(
     for (let j = 0; j < excluded.length; j++) if (excluded[j] === h) ex = 1;
     ringEx[slot] = ex;
     tokens++;
-    e1 = Math.imul(e1 ^ h, FNV_PRIME);
-    e2 = Math.imul(e2 ^ fmix(h), 0x5bd1e995) ^ (e2 >>> 15);
-    if (ex === 0) {
-      b1 = Math.imul(b1 ^ h, FNV_PRIME);
-      b2 = Math.imul(b2 ^ fmix(h), 0x5bd1e995) ^ (b2 >>> 15);
-    } else blindDiffers = true;
+    // The exact signature is only used for texts of fewer than shortTokens tokens.
+    if (tokens <= options.shortTokens) {
+      e1 = Math.imul(e1 ^ h, FNV_PRIME);
+      e2 = Math.imul(e2 ^ fmix(h), 0x5bd1e995) ^ (e2 >>> 15);
+      if (ex === 0) {
+        b1 = Math.imul(b1 ^ h, FNV_PRIME);
+        b2 = Math.imul(b2 ^ fmix(h), 0x5bd1e995) ^ (b2 >>> 15);
+      } else blindDiffers = true;
+    }
     if (tokens < k) return;
     // The shingle of the last k tokens, oldest first.
     let f = 0;

@@ -1,5 +1,5 @@
-import { type PageFingerprint, readFingerprint } from '../dedup/decide.js';
 import type { FetchItem } from '../fetch/ports.js';
+import { type PageFingerprint, readFingerprint } from '../fingerprint/page.js';
 import { MD } from '../model/keys.js';
 import { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CandidateSet, RecentCanonicals } from '../../../src/dedup/candidates.js';
-import { type Candidate, decide, type PageFingerprint, readFingerprint } from '../../../src/dedup/decide.js';
+import { type Candidate, decide } from '../../../src/dedup/decide.js';
+import { type PageFingerprint, readFingerprint } from '../../../src/fingerprint/page.js';
 import { Metadata } from '../../../src/model/metadata.js';
 
 const H = '0123456789abcdef';
