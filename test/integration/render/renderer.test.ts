@@ -74,6 +74,7 @@ function newPool(extra: Partial<ConstructorParameters<typeof BrowserPool>[0]> = 
       pagesMax: 2,
       pageMaxRenders: 100,
       browserMaxRenders: 1000,
+      sandbox: 'auto',
       ...extra,
     },
     log,
