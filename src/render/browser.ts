@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { DOM_WATCH } from './page-render.js';
 import { childWithArg, endedChildrenCpuMs } from './processes.js';
 import { noSandboxWarning, type SandboxMode, type SandboxProbe, sandboxDecision } from './sandbox.js';
 
@@ -216,6 +217,8 @@ export class BrowserPool {
       page.on('crash', () => {
         slot.crashed = true;
       });
+      // When the DOM last changed: a render waits until it stops changing (page-render.ts).
+      await page.addInitScript(DOM_WATCH);
       // Every request of the page goes through the render running on it; none between renders.
       await page.route('**/*', (route) =>
         slot.job ? slot.job(route) : route.abort().catch(() => undefined),

@@ -195,6 +195,43 @@ describe('one render on the system Chromium', () => {
     ]);
   });
 
+  it('waits for text a server sends late (2.5 s): the DOM is taken once requests and DOM settled', async () => {
+    site.route(A, '/late', (_n, q, res) => {
+      setTimeout(() => json({ text: 'late text' })(0, q, res), 2_500);
+    });
+    const patient = new Renderer(pool, gate(), { timeoutMs: 6000, loadEvent: 'load' });
+    const page = await patient.render(
+      doc(
+        '/late-app',
+        script(
+          "fetch('/late').then(r => r.json()).then(d => { document.getElementById('root').textContent = d.text; })",
+        ),
+      ),
+      metadataOf(),
+    );
+    expect(page.outcome).toBe('rendered');
+    expect(page.html).toContain('<div id="root">late text</div>');
+  });
+
+  it('fails a render whose body is still empty at the deadline with requests in flight (render timeout)', async () => {
+    site.route(A, '/never-data', () => {
+      // never answered
+    });
+    const rendering = renderer.render(
+      doc(
+        '/empty-app',
+        script(
+          "fetch('/never-data').then(r => r.json()).then(d => { document.getElementById('root').textContent = d.text; })",
+        ),
+      ),
+      metadataOf(),
+    );
+    await expect(rendering).rejects.toBeInstanceOf(RenderFailure);
+    await expect(rendering).rejects.toThrow(
+      /^render timeout: the body was still empty after 2000 ms \(http\.timeout\), 1 of the page's requests in flight$/,
+    );
+  });
+
   it('keeps the DOM built so far when the page is not loaded by the deadline', async () => {
     site.route(A, '/slow.js', () => {
       // never answered
