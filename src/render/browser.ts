@@ -7,8 +7,8 @@ import { childWithArg, endedChildrenCpuMs } from './processes.js';
 import { noSandboxWarning, type SandboxMode, type SandboxProbe, sandboxDecision } from './sandbox.js';
 
 /**
- * Chromium's flags. Besides headless and the usual container flags (but --no-sandbox, which is
- * added only when the sandbox cannot or must not be used: see sandbox.ts), everything that would make the
+ * Chromium's flags. Besides headless and the usual container flags (not --no-sandbox: added only
+ * when the sandbox cannot or must not be used, see sandbox.ts), everything that would make the
  * browser reach the network by itself is off, and it is given a proxy that does not exist: every
  * request a page makes is answered by the crawler through `page.route` (the document from the bytes
  * it fetched, the rest fetched by the crawler itself), so the browser never needs a network of its
@@ -120,11 +120,6 @@ export class BrowserPool {
   ) {
     const d = sandboxDecision(o.sandbox, probe);
     if (!d.sandbox) this.noSandbox = d.why;
-  }
-
-  /** Why the browser runs without Chromium's sandbox, or undefined when it has it. */
-  get sandboxOffBecause(): string | undefined {
-    return this.noSandbox;
   }
 
   /** A switch Chromium ignores, on this pool's browsers only: how their process is found. */
@@ -298,7 +293,8 @@ export class BrowserPool {
       try {
         return await run(true);
       } catch (e) {
-        if (this.o.sandbox !== 'auto') throw e;
+        // A launch that timed out says nothing about the sandbox (a busy machine): tried again later.
+        if (this.o.sandbox !== 'auto' || (e as Error | undefined)?.name === 'TimeoutError') throw e;
         this.noSandbox = `it did not start with it: ${errorMessage(e).split('\n')[0]}`;
       }
     }
