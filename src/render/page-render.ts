@@ -71,9 +71,14 @@ export const DOM_WATCH = `(() => {
   if (XHR) {
     const send0 = XHR.prototype.send;
     XHR.prototype.send = function (...args) {
-      pending++;
-      this.addEventListener('loadend', () => { pending--; touch(); }, { once: true });
-      return send0.apply(this, args);
+      const result = send0.apply(this, args);
+      // Counted once sent and not done already (a send that throws, or a synchronous request, has
+      // no loadend to come).
+      if (this.readyState !== 4) {
+        pending++;
+        this.addEventListener('loadend', () => { pending--; touch(); }, { once: true });
+      }
+      return result;
     };
   }
   Object.defineProperty(window, '__oscSettle', { value: () => [performance.now() - last, pending] });

@@ -213,6 +213,26 @@ describe('one render on the system Chromium', () => {
     expect(page.html).toContain('<div id="root">late text</div>');
   });
 
+  it('waits for text an XHR brings late (1.5 s)', async () => {
+    site.route(A, '/late-xhr', (_n, q, res) => {
+      setTimeout(() => json({ text: 'xhr text' })(0, q, res), 1_500);
+    });
+    const patient = new Renderer(pool, gate(), { timeoutMs: 6000, loadEvent: 'load' });
+    const page = await patient.render(
+      doc(
+        '/xhr-app',
+        script(
+          "const x = new XMLHttpRequest(); x.open('GET', '/late-xhr');" +
+            "x.onload = () => { document.getElementById('root').textContent = JSON.parse(x.responseText).text; };" +
+            'x.send();',
+        ),
+      ),
+      metadataOf(),
+    );
+    expect(page.outcome).toBe('rendered');
+    expect(page.html).toContain('<div id="root">xhr text</div>');
+  });
+
   it('fails a render whose body is still empty at the deadline with requests in flight (render timeout)', async () => {
     site.route(A, '/never-data', () => {
       // never answered
