@@ -28,7 +28,7 @@ import { runNode } from './proc.mjs';
  * @typedef {{
  *   pages: number, rendered: number, secs: number, pagesPerSec: number,
  *   renderedPerSec: number, crawlerCpuSecs: number, browserCpuSecs: number,
- *   crawlerRssMb: number, browserRssMb: number, plainRendered: number,
+ *   crawlerRssMb: number, browserRssMb: number, plainRendered: number, emptyPages?: number,
  * }} RenderRun
  */
 /**
@@ -268,7 +268,7 @@ export async function renderBench(o) {
   const here = join(o.root, 'scripts/bench');
   const spec = o.quick
     ? { appPages: 40, plainHosts: 2, plainPages: 60 }
-    : { appPages: 200, plainHosts: 4, plainPages: 200 };
+    : { appPages: Number(process.env.BENCH_RENDER_APP_PAGES ?? 200), plainHosts: 4, plainPages: 200 };
   /** @type {(info: any) => void} */
   let listening = () => {};
   const web = runNode([join(here, 'render.mjs'), 'serve', JSON.stringify(spec)], {
@@ -324,8 +324,17 @@ export async function renderBench(o) {
       webPid: web.child.pid,
       log: o.log,
     });
+    // A page indexed without the text its script fetched was taken before its data came.
+    await o.client.indices.refresh({ index: 'bench-content' });
+    const empty = await o.client.count({
+      index: 'bench-content',
+      body: {
+        query: { bool: { must_not: { match_phrase: { content: 'words the script puts on the page' } } } },
+      },
+    });
+    forced.emptyPages = Number(empty.body.count);
     o.log(
-      `  forced: ${forced.rendered} rendered in ${forced.secs.toFixed(1)} s; crawler ${forced.crawlerCpuSecs.toFixed(1)} CPU s, browser ${forced.browserCpuSecs.toFixed(1)}`,
+      `  forced: ${forced.rendered} rendered in ${forced.secs.toFixed(1)} s; crawler ${forced.crawlerCpuSecs.toFixed(1)} CPU s, browser ${forced.browserCpuSecs.toFixed(1)}; ${forced.emptyPages} indexed without their text`,
     );
     await clear();
     o.log('  peer: Crawlee PlaywrightCrawler on the same app and Chromium');

@@ -30,6 +30,7 @@ served on loopback by one process. Debian's Chromium, driven by playwright-core;
 | every app page rendered (a rule; Crawlee renders all) | ${f.rendered} pages in ${f1(f.secs)} s: **${f1(f.renderedPerSec)} rendered pages/s** | ${p.pages} pages in ${f1(p.secs)} s: **${f1(p.pagesPerSec)} pages/s** |
 | CPU per rendered page, crawler process + browser processes | **${f0(ourPerPage)} ms** (${f0(ms(f.crawlerCpuSecs, f.rendered))} crawler + ${f0(ms(f.browserCpuSecs, f.rendered))} browser) | **${f0(peerPerPage)} ms** (${f0(ms(p.nodeCpuSecs, p.pages))} Node.js + ${f0(ms(p.cpuSecs - p.nodeCpuSecs, p.pages))} browser) |
 | peak RSS | crawler ${f.crawlerRssMb} MB, browser ${f.browserRssMb} MB | Node.js ${p.maxRssMb} MB (browser not sampled) |
+| app pages indexed without the text their script fetched | **${f.emptyPages ?? 'n/a'}** | |
 
 Adaptive (the default, no rule): ${a.pages} pages in ${f1(a.secs)} s (${f1(a.pagesPerSec)} pages/s), of which
 **${a.rendered} rendered (${f0((100 * a.rendered) / Math.max(1, a.pages))}% of the pages; the app has ${f0((100 * appPages) / Math.max(1, a.pages))}%)**,

@@ -2,6 +2,7 @@ import { MD } from '../model/keys.js';
 import { Metadata } from '../model/metadata.js';
 import { type Status, statusFromHttpCode } from '../model/status.js';
 import { isoDate } from '../model/values.js';
+import { stampSetCookies } from '../protocol/http/cookies.js';
 
 /** What the fetcher reads of a protocol response. */
 export interface ResponseView {
@@ -58,7 +59,10 @@ export function mergedMetadata(c: ResponseContext): Metadata {
     md.remove(c.prefix + MD.etagHeader);
     md.remove(c.prefix + MD.lastModifiedHeader);
   }
-  for (const [name, values] of Object.entries(c.response.headers)) md.setValues(c.prefix + name, values);
+  for (const [name, values] of Object.entries(c.response.headers)) {
+    // Cookies travel on to other pages in metadata: each carries the host that set it (RFC 6265).
+    md.setValues(c.prefix + name, name === 'set-cookie' ? stampSetCookies(values, c.url) : values);
+  }
   md.setValue(MD.fetchStatusCode, String(c.response.statusCode));
   md.setValue(MD.fetchByteLength, String(c.response.byteLength));
   md.setValue(MD.fetchLoadingTime, String(Math.round(c.response.loadingTimeMs)));

@@ -2,10 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { DOM_WATCH } from './page-render.js';
 import { childWithArg, endedChildrenCpuMs } from './processes.js';
+import { noSandboxWarning, type SandboxMode, type SandboxProbe, sandboxDecision } from './sandbox.js';
 
 /**
- * Chromium's flags. Besides headless and the usual container flags, everything that would make the
+ * Chromium's flags. Besides headless and the usual container flags (not --no-sandbox: added only
+ * when the sandbox cannot or must not be used, see sandbox.ts), everything that would make the
  * browser reach the network by itself is off, and it is given a proxy that does not exist: every
  * request a page makes is answered by the crawler through `page.route` (the document from the bytes
  * it fetched, the rest fetched by the crawler itself), so the browser never needs a network of its
@@ -15,7 +18,6 @@ import { childWithArg, endedChildrenCpuMs } from './processes.js';
  */
 export const CHROMIUM_FLAGS = [
   '--headless',
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
@@ -36,6 +38,8 @@ export interface BrowserOptions {
   readonly pagesMax: number;
   readonly pageMaxRenders: number;
   readonly browserMaxRenders: number;
+  /** `playwright.sandbox` */
+  readonly sandbox: SandboxMode;
 }
 
 /** A reusable page: its context, the browser it belongs to, and the route of the render on it. */
@@ -105,10 +109,18 @@ export class BrowserPool {
   /** Browsers started (or connected to) and browsers that died, for the summary and tests. */
   readonly stats = { launches: 0, deaths: 0, restarts: 0, pagesOpened: 0, endedCpuMs: 0 };
 
+  /** Why the launched browser runs without its sandbox; undefined while it has it. */
+  private noSandbox: string | undefined;
+  private warnedNoSandbox = false;
+
   constructor(
     private readonly o: BrowserOptions,
     private readonly log: Logger,
-  ) {}
+    probe?: SandboxProbe,
+  ) {
+    const d = sandboxDecision(o.sandbox, probe);
+    if (!d.sandbox) this.noSandbox = d.why;
+  }
 
   /** A switch Chromium ignores, on this pool's browsers only: how their process is found. */
   readonly marker = `--os-crawler-browser=${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -200,6 +212,8 @@ export class BrowserPool {
       page.on('crash', () => {
         slot.crashed = true;
       });
+      // When the DOM last changed: a render waits until it stops changing (page-render.ts).
+      await page.addInitScript(DOM_WATCH);
       // Every request of the page goes through the render running on it; none between renders.
       await page.route('**/*', (route) =>
         slot.job ? slot.job(route) : route.abort().catch(() => undefined),
@@ -231,13 +245,7 @@ export class BrowserPool {
       else if (remoteWs !== '') browser = await chromium.connect(remoteWs, { timeout: OPEN_TIMEOUT_MS });
       else {
         if (!executable) throw new Error('no Chromium found (playwright.executable)');
-        browser = await chromium.launch({
-          executablePath: executable,
-          headless: true,
-          chromiumSandbox: false,
-          args: [...CHROMIUM_FLAGS, this.marker],
-          timeout: OPEN_TIMEOUT_MS,
-        });
+        browser = await this.launch(executable);
       }
     } catch (e) {
       this.launchFailedAt = Date.now();
@@ -264,6 +272,36 @@ export class BrowserPool {
       `browser ${cdpUrl || remoteWs ? 'connected' : 'started'} for rendering: ${browser.version()}`,
     );
     return gen;
+  }
+
+  /**
+   * Launches Chromium, with its sandbox unless it was decided otherwise. Under `auto`, a sandboxed
+   * launch that fails (a kernel or seccomp policy that allows no user namespace after all) is tried
+   * once without; then, and whenever it runs without, one warning says why.
+   */
+  private async launch(executable: string): Promise<Browser> {
+    const run = (sandbox: boolean) =>
+      chromium.launch({
+        executablePath: executable,
+        headless: true,
+        // Playwright adds --no-sandbox itself when this is false.
+        chromiumSandbox: sandbox,
+        args: [...CHROMIUM_FLAGS, this.marker],
+        timeout: OPEN_TIMEOUT_MS,
+      });
+    if (this.noSandbox === undefined) {
+      try {
+        return await run(true);
+      } catch (e) {
+        // A launch that timed out says nothing about the sandbox (a busy machine): tried again later.
+        if (this.o.sandbox !== 'auto' || (e as Error | undefined)?.name === 'TimeoutError') throw e;
+        this.noSandbox = `it did not start with it: ${errorMessage(e).split('\n')[0]}`;
+      }
+    }
+    const browser = await run(false);
+    if (!this.warnedNoSandbox) this.log.warn({ sandbox: false }, noSandboxWarning(this.noSandbox));
+    this.warnedNoSandbox = true;
+    return browser;
   }
 
   private died(generation: number, gen: Generation): void {

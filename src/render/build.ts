@@ -59,6 +59,7 @@ export function buildRendering(
       pagesMax: s.pagesMax,
       pageMaxRenders: s.pageMaxRenders,
       browserMaxRenders: s.browserMaxRenders,
+      sandbox: s.sandbox,
     },
     log,
   );

@@ -31,10 +31,69 @@ export class RenderHung extends Error {
   readonly code = 'ERR_RENDER_HUNG';
 }
 
-/** After the load event, requests of the page still in flight are waited for until this quiet... */
+/**
+ * A page whose body was still empty at the render's deadline while some of its requests were in
+ * flight: its content had not arrived, so it is a failed render (FETCH_ERROR, fetched again), never
+ * an empty document.
+ */
+export class RenderTimeout extends Error {
+  readonly code = 'ERR_RENDER_TIMEOUT';
+}
+
+/** After the load event, the page's requests must have settled for this long... */
 const QUIET_MS = 100;
-/** ...for at most this long: a page that polls forever is taken as it is then. */
-const SETTLE_MAX_MS = 2_000;
+/** ...and its DOM must not have changed for this long, before the DOM is taken (or the deadline). */
+const DOM_QUIET_MS = 100;
+
+/**
+ * Run in every document before its own scripts (page.addInitScript, browser.ts): keeps the time of
+ * the last change to the DOM's nodes or text (attributes are left out: an animation changes them
+ * forever without changing the content), and counts the page's fetch() and XHR calls not answered
+ * yet. The count is the page's own: a request reaches the crawler's route (the gate's count) only
+ * some time after the script made it, and a DOM taken in between would miss its data.
+ */
+export const DOM_WATCH = `(() => {
+  let last = performance.now();
+  let pending = 0;
+  const touch = () => { last = performance.now(); };
+  new MutationObserver(touch).observe(document, { subtree: true, childList: true, characterData: true });
+  const fetch0 = window.fetch;
+  if (typeof fetch0 === 'function') {
+    window.fetch = function (...args) {
+      pending++;
+      const done = () => { pending--; touch(); };
+      const p = fetch0.apply(this, args);
+      p.then(done, done);
+      return p;
+    };
+  }
+  const XHR = window.XMLHttpRequest;
+  if (XHR) {
+    const send0 = XHR.prototype.send;
+    XHR.prototype.send = function (...args) {
+      const result = send0.apply(this, args);
+      // Counted once sent and not done already (a send that throws, or a synchronous request, has
+      // no loadend to come).
+      if (this.readyState !== 4) {
+        pending++;
+        this.addEventListener('loadend', () => { pending--; touch(); }, { once: true });
+      }
+      return result;
+    };
+  }
+  Object.defineProperty(window, '__oscSettle', { value: () => [performance.now() - last, pending] });
+})()`;
+
+/**
+ * [ms since the DOM last changed, the page's fetch/XHR calls unanswered], after letting the page's
+ * queued tasks run (an answer that arrived is handled by its script first: two turns of its loop).
+ */
+const PAGE_STATE = `new Promise((r) => setTimeout(r, 0)).then(() => new Promise((r) => setTimeout(r, 0)))
+  .then(() => (typeof __oscSettle === 'function' ? __oscSettle() : [1e9, 0]))`;
+
+/** [the length of the text the body shows, the page's fetch/XHR calls unanswered]. */
+const BODY_STATE = `[document.body ? document.body.innerText.trim().length : 0,
+  typeof __oscSettle === 'function' ? __oscSettle()[1] : 0]`;
 /**
  * Serialising the DOM of a page whose scripts still run takes longer than this (or than the render's
  * own time limit, when shorter) only when it hangs.
@@ -70,11 +129,41 @@ function timeout<T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> {
 const isTimeout = (e: unknown) => (e as Error | undefined)?.name === 'TimeoutError';
 
 /**
+ * Waits, until `deadline`, for the page's requests to have settled (none in flight for QUIET_MS) and
+ * its DOM to have stopped changing (DOM_QUIET_MS). False when the deadline came first. Throws
+ * RenderHung when the page does not answer.
+ */
+async function settle(page: PageSlot['page'], gate: SubrequestGate, deadline: number): Promise<boolean> {
+  for (let now = performance.now(); now < deadline; now = performance.now()) {
+    const quiet = gate.quietFor(now);
+    if (gate.pending > 0 || quiet < QUIET_MS) {
+      await gate.changed(Math.min(gate.pending > 0 ? QUIET_MS : QUIET_MS - quiet, deadline - now));
+      continue;
+    }
+    // A page that cannot say (its context replaced) is taken as it is: page.content() tells the rest.
+    const asked = (page.evaluate(PAGE_STATE) as Promise<[number, number]>).catch((): [number, number] => [
+      DOM_QUIET_MS,
+      0,
+    ]);
+    const state = await timeout(asked, deadline - now + CONTENT_GRACE_MS);
+    if (state === 'timeout') throw new RenderHung('the page stopped answering while it settled');
+    const [dom, own] = state;
+    if (dom >= DOM_QUIET_MS && own === 0 && gate.pending === 0) return true;
+    const left = deadline - performance.now();
+    const wait = own > 0 ? QUIET_MS : Math.max(DOM_QUIET_MS - dom, 1);
+    if (left > 0) await gate.changed(Math.min(wait, left));
+  }
+  return false;
+}
+
+/**
  * Renders one page on a slot: the document is served from the bytes we fetched (the server is not
  * asked again), every other request goes through the gate, a navigation away from the page is
- * refused. Waits for the load event (at most `timeoutMs`), then for the page's requests still in
- * flight to settle, then takes the DOM. A page that misses the deadline keeps the DOM it had
- * (`timeout`). Rejects when the page could not be rendered at all (the browser died, the page hung).
+ * refused. Waits for the load event, then for the page's requests to settle and its DOM to stop
+ * changing, all within `timeoutMs`, then takes the DOM. A page that misses the deadline keeps the
+ * DOM it had (`timeout`), unless its body is still empty with requests in flight: then its content
+ * never came, and it rejects with RenderTimeout. Rejects when the page could not be rendered at all
+ * (the browser died, the page hung).
  */
 export async function renderOn(
   slot: PageSlot,
@@ -118,16 +207,24 @@ export async function renderOn(
     if (!isTimeout(e)) throw e;
     outcome = 'timeout';
   }
-  if (outcome === 'rendered') {
-    // Data a script asked for after the load event (fetch, XHR) is usually what the page shows.
-    const settleUntil = Math.min(deadline, performance.now() + SETTLE_MAX_MS);
-    for (let now = performance.now(); now < settleUntil; now = performance.now()) {
-      if (gate.pending === 0 && gate.quietFor(now) >= QUIET_MS) break;
-      await gate.changed(Math.min(QUIET_MS, settleUntil - now));
-    }
-  }
+  // Data a script asked for after the load event (fetch, XHR) is usually what the page shows.
+  if (outcome === 'rendered' && !(await settle(page, gate, deadline))) outcome = 'timeout';
   const grace = Math.min(CONTENT_GRACE_MS, timing.timeoutMs);
   const html = await timeout(page.content(), Math.max(deadline - performance.now(), 0) + grace);
   if (html === 'timeout') throw new RenderHung(`${doc.url}: the page stopped answering while rendered`);
+  if (outcome === 'timeout') {
+    const asked = (page.evaluate(BODY_STATE) as Promise<[number, number]>).catch((): [number, number] => [
+      1, 0,
+    ]);
+    const state = await timeout(asked, grace);
+    const [text, own] = state === 'timeout' ? [1, 0] : state;
+    const inFlight = Math.max(gate.pending, own);
+    if (text === 0 && inFlight > 0) {
+      throw new RenderTimeout(
+        `render timeout: the body was still empty after ${timing.timeoutMs} ms (http.timeout), ` +
+          `${inFlight} of the page's requests in flight`,
+      );
+    }
+  }
   return { html, outcome, ms: performance.now() - started };
 }

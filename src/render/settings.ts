@@ -3,6 +3,7 @@ import { delimiter, join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../util/errors.js';
 import { parseDelegatorRules, type Route, RouteRules } from './rules.js';
+import type { SandboxMode } from './sandbox.js';
 
 /** The render keys of the configuration, checked. */
 export interface RenderSettings {
@@ -15,6 +16,8 @@ export interface RenderSettings {
   readonly pagesMax: number;
   readonly pageMaxRenders: number;
   readonly browserMaxRenders: number;
+  /** playwright.sandbox */
+  readonly sandbox: SandboxMode;
   readonly subrequestsMax: number;
   /** http.timeout: how long a render waits for its load event. */
   readonly timeoutMs: number;
@@ -96,6 +99,7 @@ export function renderSettings(config: Config): RenderSettings {
     pagesMax: config['playwright.pages.max'],
     pageMaxRenders: config['playwright.page.max.renders'],
     browserMaxRenders: config['playwright.browser.max.renders'],
+    sandbox: config['playwright.sandbox'],
     subrequestsMax: config['playwright.subrequests.max'],
     timeoutMs: config['http.timeout'],
     rules: new RouteRules(parseDelegatorRules(config['protocol.delegator.config']), fallback),

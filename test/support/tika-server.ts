@@ -3,6 +3,8 @@ import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 
 const run = promisify(execFile);
+/** The tests' own Tika port, as the tests' OpenSearch node has 9299 (test-node.ts). */
+export const TIKA_TEST_PORT = '9398';
 export const TIKA_SCRIPT = new URL('../../scripts/tika', import.meta.url).pathname;
 
 async function tikaAnswers(url: string): Promise<boolean> {
@@ -16,7 +18,8 @@ async function tikaAnswers(url: string): Promise<boolean> {
 
 /**
  * The Tika server the integration tests share: TIKA_URL when set; else the embedded server
- * (scripts/tika) on TIKA_TEST_PORT (default 9998), started here in the background, off the critical
+ * (scripts/tika) on TIKA_TEST_PORT (default 9398: never the 9998 of the crawler's own embedded
+ * Tika, which a user's crawls may be using), started here in the background, off the critical
  * path (test files wait for it in test/support/tika.ts), and stopped at the end unless it was
  * already running or TIKA_KEEP=1 (or OPENSEARCH_KEEP=1). Returns the teardown.
  */
@@ -29,7 +32,7 @@ export function startSharedTika(project: TestProject): () => Promise<void> {
     project.provide('tikaUrl', given.replace(/\/$/, ''));
     return async () => {};
   }
-  const port = process.env.TIKA_TEST_PORT ?? '9998';
+  const port = process.env.TIKA_TEST_PORT ?? TIKA_TEST_PORT;
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, TIKA_PORT: port, TIKA_HEAP: process.env.TIKA_HEAP ?? '512m' };
   project.provide('tikaUrl', url);

@@ -26,6 +26,11 @@ export const renderKeys = {
   'playwright.pages.max': int(4, 'pages rendered at once: the reusable browser pages', 1),
   'playwright.page.max.renders': int(100, 'renders after which a page (and its context) is replaced', 1),
   'playwright.browser.max.renders': int(2000, 'renders after which the browser is restarted', 1),
+  'playwright.sandbox': oneOf(
+    ['auto', 'on', 'off'],
+    'auto',
+    "Chromium's sandbox: auto = unless the crawler runs as root or has no user namespaces; on; off",
+  ),
   'playwright.subrequests.max': int(
     100,
     'requests a rendered page may make besides its document; the rest are refused',

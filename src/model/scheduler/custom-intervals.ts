@@ -7,7 +7,7 @@ import { isStatus, STATUSES, type Status } from '../status.js';
 export interface IntervalRule {
   /** The config key as written, e.g. `fetchInterval.FETCHED.isFeed=true`. */
   readonly key: string;
-  /** Only for this status; undefined applies to every status (DISCOVERED and ERROR included). */
+  /** Only for this status; undefined applies to every status but DISCOVERED (ERROR included). */
   readonly status: Status | undefined;
   readonly metadataKey: string;
   readonly metadataValue: string;
@@ -70,9 +70,16 @@ export class CustomIntervals {
     return n;
   }
 
+  /**
+   * The rule for this status and metadata. DISCOVERED takes only rules that name it: a URL is due
+   * at once for its first fetch whatever metadata it carries (a feed found through a page's
+   * <link rel="alternate"> is marked isFeed=true before it was ever fetched), and a rule without a
+   * status applies from that first fetch.
+   */
   match(status: Status, metadata: Metadata): IntervalRule | undefined {
     const hit = (r: IntervalRule) => metadata.hasValue(r.metadataKey, r.metadataValue);
-    return this.byStatus.get(status)?.find(hit) ?? this.byStatus.get(undefined)?.find(hit);
+    const own = this.byStatus.get(status)?.find(hit);
+    return own ?? (status === 'DISCOVERED' ? undefined : this.byStatus.get(undefined)?.find(hit));
   }
 }
 

@@ -22,7 +22,8 @@ export interface DefaultSchedulerOptions {
  * overrides. In order:
  * 1. the metadata `scheduler.delay.mins` (an integer, any status); a non-integer is removed from the
  *    metadata, reported, and the next rules apply instead of failing the update;
- * 2. the first matching custom rule (see CustomIntervals for the precedence);
+ * 2. the first matching custom rule (see CustomIntervals for the precedence; DISCOVERED only takes
+ *    rules that name it);
  * 3. the interval of the status; DISCOVERED is due now.
  * -1 minutes means never, wherever it comes from.
  */

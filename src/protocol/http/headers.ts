@@ -87,10 +87,22 @@ export class RequestHeaders {
     if (since) h['if-modified-since'] = since;
     if (this.s.useCookies) {
       const cookies = md.getValues(`${this.s.prefix}set-cookie`);
-      const cookie = cookies ? cookieHeader(cookies, url, now) : undefined;
+      const cookie = cookies ? cookieHeader(cookies, url, now, linkingHost(md) ?? url.hostname) : undefined;
       if (cookie && FIELD_VALUE.test(cookie)) h.cookie = cookie;
     }
     return h;
+  }
+}
+
+/** The host of the page that linked to a URL (the last of its `url.path`), when known. */
+function linkingHost(md: MetadataView): string | undefined {
+  const path = md.getValues(MD.urlPath);
+  const last = path?.[path.length - 1];
+  if (!last) return undefined;
+  try {
+    return new URL(last).hostname;
+  } catch {
+    return undefined;
   }
 }
 

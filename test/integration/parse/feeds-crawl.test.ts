@@ -64,7 +64,7 @@ beforeAll(async () => {
     ...fastCrawlSettings(names),
     'metadata.persist': persistAlso('error.message'),
     'feed.filter.hours.since.published': HOURS_SINCE_2020,
-    // With a status: a rule for every status would also delay a new feed's first fetch (DISCOVERED).
+    // Feeds refetched every 10 minutes (feed-first-fetch.test.ts has the rule without a status).
     'fetchInterval.FETCHED.isFeed=true': 10,
     'fetchInterval.ERROR.isFeed=true': 60,
   });

@@ -36,6 +36,9 @@ const site = new Site();
 const created: string[] = [];
 
 const APP_PAGES = ['/', '/a', '/b', '/c', '/d', '/e', '/f'];
+/** The app page whose data the server answers SLOW_API_MS late. */
+const SLOW_API_PAGE = '/d';
+const SLOW_API_MS = 1_500;
 const words = (n: number, seed: string) =>
   Array.from({ length: n }, (_, i) => `${seed}${i % 7 === 0 ? '.' : ''}`).join(' ');
 
@@ -104,7 +107,11 @@ beforeAll(async () => {
   );
   for (const p of APP_PAGES)
     site.route(APP, `/api/page?path=${encodeURIComponent(p)}`, (_n, _q, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(apiPage(p)));
+      const answer = () =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(apiPage(p)));
+      // One page's data comes late, as from a slow API: its render must wait for it.
+      if (p === SLOW_API_PAGE) setTimeout(answer, SLOW_API_MS);
+      else answer();
     });
   // A page that never finishes loading: its links are in the DOM at once, a script never comes.
   site.route(APP, '/hang', (_n, _q, res) => {
@@ -202,6 +209,10 @@ describe('rendering in a crawl, with no rule configured (adaptive)', () => {
       (c) => String(c.url).startsWith(app) && String(c.content).includes('rendered-only-text'),
     );
     expect(appText.length).toBeGreaterThanOrEqual(APP_PAGES.length - 1);
+    // The page whose data came 1.5 s late was indexed with it, not empty.
+    const slow = content.find((c) => c.url === `${app}${SLOW_API_PAGE}`);
+    expect(String(slow?.content)).toContain('rendered-only-text');
+    expect(docs.get(`${app}${SLOW_API_PAGE}`)?.metadata['render.outcome']).toEqual(['rendered']);
 
     // Each main document was asked for once; no image at all; the excluded host never.
     const host = site.hosts.get(APP)!;

@@ -74,6 +74,7 @@ function newPool(extra: Partial<ConstructorParameters<typeof BrowserPool>[0]> = 
       pagesMax: 2,
       pageMaxRenders: 100,
       browserMaxRenders: 1000,
+      sandbox: 'auto',
       ...extra,
     },
     log,
@@ -192,6 +193,63 @@ describe('one render on the system Chromium', () => {
     expect(reports).toEqual([
       { page: `${site.origin(A)}/busy-page`, url: `${site.origin(A)}/busy`, code: 503 },
     ]);
+  });
+
+  it('waits for text a server sends late (2.5 s): the DOM is taken once requests and DOM settled', async () => {
+    site.route(A, '/late', (_n, q, res) => {
+      setTimeout(() => json({ text: 'late text' })(0, q, res), 2_500);
+    });
+    const patient = new Renderer(pool, gate(), { timeoutMs: 6000, loadEvent: 'load' });
+    const page = await patient.render(
+      doc(
+        '/late-app',
+        script(
+          "fetch('/late').then(r => r.json()).then(d => { document.getElementById('root').textContent = d.text; })",
+        ),
+      ),
+      metadataOf(),
+    );
+    expect(page.outcome).toBe('rendered');
+    expect(page.html).toContain('<div id="root">late text</div>');
+  });
+
+  it('waits for text an XHR brings late (1.5 s)', async () => {
+    site.route(A, '/late-xhr', (_n, q, res) => {
+      setTimeout(() => json({ text: 'xhr text' })(0, q, res), 1_500);
+    });
+    const patient = new Renderer(pool, gate(), { timeoutMs: 6000, loadEvent: 'load' });
+    const page = await patient.render(
+      doc(
+        '/xhr-app',
+        script(
+          "const x = new XMLHttpRequest(); x.open('GET', '/late-xhr');" +
+            "x.onload = () => { document.getElementById('root').textContent = JSON.parse(x.responseText).text; };" +
+            'x.send();',
+        ),
+      ),
+      metadataOf(),
+    );
+    expect(page.outcome).toBe('rendered');
+    expect(page.html).toContain('<div id="root">xhr text</div>');
+  });
+
+  it('fails a render whose body is still empty at the deadline with requests in flight (render timeout)', async () => {
+    site.route(A, '/never-data', () => {
+      // never answered
+    });
+    const rendering = renderer.render(
+      doc(
+        '/empty-app',
+        script(
+          "fetch('/never-data').then(r => r.json()).then(d => { document.getElementById('root').textContent = d.text; })",
+        ),
+      ),
+      metadataOf(),
+    );
+    await expect(rendering).rejects.toBeInstanceOf(RenderFailure);
+    await expect(rendering).rejects.toThrow(
+      /^render timeout: the body was still empty after 2000 ms \(http\.timeout\), 1 of the page's requests in flight$/,
+    );
   });
 
   it('keeps the DOM built so far when the page is not loaded by the deadline', async () => {

@@ -96,10 +96,17 @@ describe('custom intervals', () => {
     expect(minutes(s, 'FETCHED')).toBe(1440);
   });
 
-  it('a rule without a status applies to DISCOVERED and ERROR too', () => {
+  it('a rule without a status applies to ERROR too, but never delays a first fetch (DISCOVERED)', () => {
     const s = scheduler({ 'fetchInterval.isFeed=true': 10 });
-    expect(minutes(s, 'DISCOVERED', md({ isFeed: 'true' }))).toBe(10);
     expect(minutes(s, 'ERROR', md({ isFeed: 'true' }))).toBe(10);
+    expect(minutes(s, 'DISCOVERED', md({ isFeed: 'true' }))).toBe(0);
+    expect(s.schedule('DISCOVERED', md({ isFeed: 'true' })).rule).toBe('DISCOVERED: due now');
+  });
+
+  it('a rule that names DISCOVERED schedules it, as it asks', () => {
+    const s = scheduler({ 'fetchInterval.isFeed=true': 10, 'fetchInterval.DISCOVERED.later=yes': 30 });
+    expect(minutes(s, 'DISCOVERED', md({ isFeed: 'true', later: 'yes' }))).toBe(30);
+    expect(minutes(s, 'DISCOVERED', md({ isFeed: 'true' }))).toBe(0);
   });
 
   it('matches any of the metadata values', () => {
