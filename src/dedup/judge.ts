@@ -209,10 +209,13 @@ export class PageJudge {
     const batch = this.queue.splice(0, this.options.maxBatch);
     try {
       const result = await this.lookupWithRetries(batch);
+      // Once per group: every page of it looks its candidates up in the same set.
+      const found = new CandidateSet();
+      for (const c of result?.candidates ?? []) found.add(c);
       for (const it of batch) {
         let v: Verdict;
         try {
-          v = result ? this.decideItem(it, result) : this.fallback(it);
+          v = result ? this.decideItem(it, result, found) : this.fallback(it);
         } catch (e) {
           this.deps.log.warn({ url: it.page.url, err: errorMessage(e) }, 'near-duplicate judgment failed');
           v = this.fallback(it);
@@ -270,7 +273,7 @@ export class PageJudge {
     }
   }
 
-  private decideItem(it: Item, result: LookupResult): Verdict {
+  private decideItem(it: Item, result: LookupResult, found: CandidateSet): Verdict {
     const { page, fp, host } = it;
     let profile: HostProfile | null | undefined;
     if (host !== undefined) {
@@ -284,8 +287,6 @@ export class PageJudge {
     page.metadata.remove(MD.soft404Evidence);
     if (!it.dedup || !fp) return this.notDuplicate(page.metadata);
 
-    const found = new CandidateSet();
-    for (const c of result.candidates) found.add(c);
     const self = found.byDocument(it.selfId);
     // A canonical whose text changed away: its near-duplicates no longer duplicate it.
     if (self && self.duplicateOf === undefined && nearness(fp, self) === undefined) {

@@ -55,9 +55,17 @@ export class MinHasher {
 
 const SIGNATURE_RE = /^[0-9a-f]{512}$/;
 
-/** Whether a stored value is a signature of this kind (an old or foreign document's may not be). */
-export function isSignature(s: string | undefined): s is string {
+/**
+ * Whether a value read from outside (metadata, a stored document) is a signature of this kind: an
+ * old or foreign document's may not be. Checked where it is read; past that, `isSignature` suffices.
+ */
+export function validSignature(s: string | undefined): s is string {
   return s !== undefined && SIGNATURE_RE.test(s);
+}
+
+/** Whether a fingerprint carries a signature (validated where it was read). */
+export function isSignature(s: string | undefined): s is string {
+  return s !== undefined && s.length === BINS * HEX_PER_BIN;
 }
 
 /** The estimated Jaccard similarity of the texts of two signatures: the share of equal bins. */

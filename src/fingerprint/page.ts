@@ -1,7 +1,7 @@
 import { MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import { type FingerprintKind, MIN_DEDUP_TOKENS } from './fingerprint.js';
-import { isSignature } from './minhash.js';
+import { validSignature } from './minhash.js';
 
 /** A page's fingerprint as SimhashParseFilter left it in the metadata. */
 export interface PageFingerprint {
@@ -27,7 +27,7 @@ export function readFingerprint(md: Metadata): PageFingerprint | undefined {
     hash,
     tokens: Number.isFinite(tokens) ? tokens : 0,
     urlBlind: md.getFirstValue(MD.simhashUrlBlind) ?? hash,
-    ...(simhash !== undefined && isSignature(minhash) ? { minhash } : {}),
+    ...(simhash !== undefined && validSignature(minhash) ? { minhash } : {}),
   };
 }
 

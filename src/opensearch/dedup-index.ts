@@ -1,6 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Candidate } from '../dedup/decide.js';
 import type { CandidateLookup, LookupRequest, LookupResult } from '../dedup/ports.js';
+import { validSignature } from '../fingerprint/minhash.js';
 import type { HostProfile } from '../soft404/profile.js';
 import { hostProfilesOf, hostsSearch, saveHostProfile } from './hosts-index.js';
 
@@ -72,7 +73,7 @@ export class DedupIndex implements CandidateLookup {
           kind: s.simhash ? 'simhash' : 'exact',
           hash,
           tokens: s.simhashTokens ?? 0,
-          ...(s.minhash ? { minhash: s.minhash } : {}),
+          ...(validSignature(s.minhash) ? { minhash: s.minhash } : {}),
           ...(s.duplicateOf ? { duplicateOf: s.duplicateOf } : {}),
         });
       }

@@ -7,6 +7,7 @@ import {
   isSignature,
   MinHasher,
   similarity,
+  validSignature,
 } from '../../../src/fingerprint/minhash.js';
 
 function rng(seed: number): () => number {
@@ -48,7 +49,9 @@ describe('MinHash signatures', () => {
     expect(sig).toHaveLength(BINS * 4);
     expect(signatureOf([...set].reverse())).toBe(sig);
     expect(new MinHasher().signature()).toBeUndefined();
-    expect(isSignature('abc')).toBe(false);
+    expect(validSignature('abc')).toBe(false);
+    expect(validSignature('g'.repeat(512))).toBe(false);
+    expect(validSignature(sig)).toBe(true);
   });
 
   it('estimate the Jaccard similarity within a few standard errors', () => {
