@@ -14,6 +14,7 @@ import { ensureCrawlIndices } from '../opensearch/crawl-indices.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
 import type { DueWriter } from '../opensearch/due.js';
 import { ClusterOutage } from '../opensearch/outage.js';
+import { RenderDecisions } from '../opensearch/render-decisions.js';
 import { Spout } from '../opensearch/spout/spout.js';
 import { StatusWriter } from '../opensearch/status-store.js';
 import { TransitionsIndex } from '../opensearch/transitions.js';
@@ -333,7 +334,12 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       );
     }
     // Rendering (src/render) wraps the HTTP protocol; robots.txt never goes through it.
-    const rendering = buildRendering(config, { http: protocol, client, clock, log });
+    const rendering = buildRendering(config, {
+      http: protocol,
+      decisions: () => new RenderDecisions(client, config, log),
+      clock,
+      log,
+    });
     closers.push(() => rendering.close());
     const robots = robotsSource(new RobotsService(config, { protocol, clock }));
     const inline = createPageParser(config, { filter, clock, log });

@@ -35,6 +35,8 @@ export interface HostRenderRecord {
 export interface DecisionStore {
   load(host: string): Promise<HostRenderRecord | undefined>;
   save(host: string, record: HostRenderRecord): void;
+  /** Resolves once every save asked for so far is done (or failed); called when the crawl ends. */
+  flush?(): Promise<void>;
 }
 
 /** What to do with one page: leave it, render it, or render it as a sample and compare. */

@@ -1,12 +1,10 @@
-import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import type { FetchProtocol } from '../fetch/ports.js';
-import { RenderDecisions } from '../opensearch/render-decisions.js';
 import type { HttpProtocol } from '../protocol/http/client.js';
 import { loadURLFilters } from '../urlfilters/load.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
-import { RenderAdvisor } from './advisor.js';
+import { type DecisionStore, RenderAdvisor } from './advisor.js';
 import { BrowserPool } from './browser.js';
 import { pageInspector } from './inspect.js';
 import { endedChildrenCpuMs } from './processes.js';
@@ -19,7 +17,6 @@ export interface Rendering {
   readonly protocol: FetchProtocol;
   /** Set when pages may be rendered. */
   readonly renderer?: Renderer;
-  readonly decisions?: RenderDecisions;
   /** Closes the browser (waits for nothing else); once, after the crawl. */
   close(): Promise<void>;
 }
@@ -31,9 +28,15 @@ export interface Rendering {
  */
 export function buildRendering(
   config: Config,
-  deps: { http: HttpProtocol; client: Client; clock: Clock; log: Logger },
+  deps: {
+    http: HttpProtocol;
+    /** Where adaptive rendering keeps its per-host decisions (the hosts index, from the layer above). */
+    decisions: () => DecisionStore;
+    clock: Clock;
+    log: Logger;
+  },
 ): Rendering {
-  const { http, client, clock, log } = deps;
+  const { http, clock, log } = deps;
   const s = renderSettings(config);
   const off = { protocol: http, close: async () => undefined };
   if (!s.rules.mayRender) {
@@ -78,7 +81,7 @@ export function buildRendering(
     { timeoutMs: s.timeoutMs, loadEvent: s.loadEvent },
   );
   const adaptive = s.adaptive || s.rules.rules.some((r) => r.route === 'adaptive');
-  const decisions = adaptive ? new RenderDecisions(client, config, log) : undefined;
+  const decisions = adaptive ? deps.decisions() : undefined;
   const advisor = decisions
     ? new RenderAdvisor(
         { samples: s.samples, scanPages: s.scanPages, recheckMs: s.recheckMs },
@@ -109,11 +112,10 @@ export function buildRendering(
   return {
     protocol,
     renderer,
-    ...(decisions ? { decisions } : {}),
     async close() {
       const before = endedChildrenCpuMs();
       await renderer.close();
-      await decisions?.flush();
+      await decisions?.flush?.();
       const r = renderer.stats;
       // The browsers were waited for once closed: their CPU is the growth of the children's CPU.
       const browserCpuMs = endedChildrenCpuMs() - before + pool.stats.endedCpuMs;
