@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { DOM_WATCH } from './page-render.js';
+import { DOM_WATCH } from './dom-watch.js';
 import { childWithArg, endedChildrenCpuMs } from './processes.js';
 import { noSandboxWarning, type SandboxMode, type SandboxProbe, sandboxDecision } from './sandbox.js';
 
