@@ -41,11 +41,12 @@ const MAIN_ROLES = new Set(['main', 'article']);
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 // Class and id words of boilerplate (matched on the joined, lowercased class and id).
 const UNLIKELY =
-  /(?:^|[^a-z])(?:ad-break|agegate|banner|breadcrumbs?|combx|comments?|commentlist|community|consent|cookies?|disqus|footer|gdpr|masthead|menu|navbar|nav|navigation|newsletter|pager|pagination|popup|modal|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|skyscraper|social|sponsor|subscribe|supplemental|toolbar|widget|tags|tagcloud|byline|author|meta|signup|login|print|promo|outbrain|taboola)(?:$|[^a-z])|(?:^|[^a-z])ads?(?:$|[^a-z])/;
+  /(?:^|[^a-z])(?:ad-break|agegate|banner|breadcrumbs?|combx|comments?|commentlist|community|consent|cookies?|disqus|footer|gdpr|masthead|menu|navbar|nav|navigation|newsletter|pager|pagination|popup|modal|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|skyscraper|social|sponsor|subscribe|supplemental|toolbar|widget|tags|tagcloud|byline|author|meta|signup|login|promo|outbrain|taboola)(?:$|[^a-z])|(?:^|[^a-z])ads?(?:$|[^a-z])/;
 // Words that say "content": an element with one of them is kept unless a strong word says otherwise.
 const MAYBE = /(?:^|[^a-z])(?:article|body|content|entry|main|post|story|text)(?:$|[^a-z])/;
 const STRONG =
   /(?:^|[^a-z])(?:comments?|commentlist|cookies?|consent|share|sharing|social|related|sidebar|breadcrumbs?|newsletter|navbar|menu|footer|popup|modal|disqus|outbrain|taboola)(?:$|[^a-z])/;
+const COMMENTS = /comment|disqus|replies|respond|discussion/;
 const NEVER_DROP_BY_HINT = new Set([
   'body',
   'html',
@@ -94,6 +95,9 @@ function dropOnClose(n: Node): boolean {
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
   const hint = hintOf(n.attrs);
   if (hint === '' || !UNLIKELY.test(hint)) return false;
+  // A block of prose is content whatever its class says ("sidebar-and-content-body", "modal-enabled"),
+  // unless it names reader comments, which are prose too.
+  if (n.paras >= 4 && n.linkChars < n.chars * 0.25 && !COMMENTS.test(hint)) return false;
   return STRONG.test(hint) || !MAYBE.test(hint);
 }
 
