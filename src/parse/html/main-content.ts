@@ -39,13 +39,19 @@ const BOILERPLATE_ROLES = new Set([
 ]);
 const MAIN_ROLES = new Set(['main', 'article']);
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
-// Class and id words of boilerplate (matched on the joined, lowercased class and id).
-const UNLIKELY =
-  /(?:^|[^a-z])(?:ad-break|agegate|banner|breadcrumbs?|combx|comments?|commentlist|community|consent|cookies?|disqus|footer|gdpr|masthead|menu|navbar|nav|navigation|newsletter|pager|pagination|popup|modal|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|skyscraper|social|sponsor|subscribe|supplemental|toolbar|widget|tags|tagcloud|byline|author|meta|signup|login|promo|outbrain|taboola)(?:$|[^a-z])|(?:^|[^a-z])ads?(?:$|[^a-z])/;
+// Class and id words of boilerplate, matched on the joined, lowercased class and id at the start of
+// a word (so "relatedposts", "sharedaddy", "navbar" match, "download" does not). Strong words drop an
+// element even when a content word is there too ("entry-meta", "author-box--content").
+const STRONG_WORDS =
+  'breadcrumb|byline|comment|consent|cookie|disqus|footer|gdpr|menu|meta|modal|nav|newsletter|outbrain|' +
+  'pagination|pager|popup|rating|related|share|sharing|sidebar|social|subscribe|taboola|tags|tagcloud|' +
+  'author|signup|login|shoutbox|agegate';
+const WEAK_WORDS = 'banner|combx|community|header|masthead|promo|remark|replies|rss|skip|skyscraper|sponsor|supplemental|toolbar|widget';
+const STRONG = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS})`);
+const UNLIKELY = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS}|${WEAK_WORDS})|(?:^|[^a-z])ads?(?:$|[^a-z])`);
 // Words that say "content": an element with one of them is kept unless a strong word says otherwise.
 const MAYBE = /(?:^|[^a-z])(?:article|body|content|entry|main|post|story|text)(?:$|[^a-z])/;
-const STRONG =
-  /(?:^|[^a-z])(?:comments?|commentlist|cookies?|consent|share|sharing|social|related|sidebar|breadcrumbs?|newsletter|navbar|menu|footer|popup|modal|disqus|outbrain|taboola)(?:$|[^a-z])/;
+const CAPTION = /(?:^|[^a-z])(?:caption|credit|legend)/;
 const COMMENTS = /comment|disqus|replies|respond|discussion/;
 const NEVER_DROP_BY_HINT = new Set([
   'body',
@@ -92,8 +98,9 @@ function dropOnClose(n: Node): boolean {
   if (isMainSignal(n)) n.flags |= FLAG.HAS_MAIN;
   if (PROSE.has(n.tag) && n.chars >= 25) n.paras++;
   if (n.tag === 'header') return !insideArticle(n);
-  if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
   const hint = hintOf(n.attrs);
+  if (n.tag === 'figcaption' || (hint !== '' && n.paras < 2 && CAPTION.test(hint))) n.flags |= FLAG.CAPTION;
+  if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
   if (hint === '' || !UNLIKELY.test(hint)) return false;
   // A block of prose is content whatever its class says ("sidebar-and-content-body", "modal-enabled"),
   // unless it names reader comments, which are prose too.

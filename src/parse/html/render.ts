@@ -31,6 +31,9 @@ const BR_RUN = /\s*\u0001\s*/g;
 
 class Renderer {
   private length = 0;
+  /** The top-level blocks and, beside them, their heading level (0 for other blocks). */
+  readonly top: string[] = [];
+  readonly levels: number[] = [];
 
   constructor(
     private readonly o: RenderOptions,
@@ -42,7 +45,7 @@ class Renderer {
   }
 
   private skipped(n: Node): boolean {
-    if (n.flags & FLAG.DROP) return true;
+    if (n.flags & FLAG.DROP || (n.flags & FLAG.CAPTION && !this.o.markdown)) return true;
     return (
       this.pruneLinks &&
       n.chars > 0 &&
@@ -83,8 +86,9 @@ class Renderer {
     flush();
   }
 
-  private push(out: string[], block: string): void {
+  private push(out: string[], block: string, level = 0): void {
     out.push(block);
+    if (out === this.top) this.levels.push(level);
     this.length += block.length + 1;
   }
 
@@ -93,7 +97,7 @@ class Renderer {
     const level = HEADINGS[n.tag];
     if (level !== undefined) {
       const t = this.finishInline(this.inlineKids(n));
-      if (t !== '') this.push(out, md ? `${'#'.repeat(level)} ${t}` : t);
+      if (t !== '') this.push(out, md ? `${'#'.repeat(level)} ${t}` : t, level);
       return;
     }
     switch (n.tag) {
@@ -318,10 +322,20 @@ function prefixLines(s: string, prefix: string, blank: string): string {
 
 /** The main content as text (markdown false) or Markdown, cut at `maxLength` characters. */
 export function render(main: MainContent, o: RenderOptions): string {
-  const out: string[] = [];
   const r = new Renderer(o, main.pruneLinks);
+  const out = r.top;
   if (main.only) r.blocks(main.root, out, main.only);
   else r.block(main.root, out);
-  const s = out.join(o.markdown ? '\n\n' : '\n');
+  // A heading with nothing under it titled what was left out ("Related posts" over a dropped list).
+  const kept: string[] = [];
+  let next = 0;
+  for (let i = out.length - 1; i >= 0; i--) {
+    const level = r.levels[i]!;
+    if (level > 0 && (next === 0 ? i === out.length - 1 || kept.length === 0 : next <= level)) continue;
+    kept.push(out[i]!);
+    next = level;
+  }
+  kept.reverse();
+  const s = kept.join(o.markdown ? '\n\n' : '\n');
   return o.maxLength > 0 && s.length > o.maxLength ? s.slice(0, o.maxLength) : s;
 }

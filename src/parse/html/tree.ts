@@ -36,6 +36,8 @@ export const FLAG = {
   HAS_MAIN: 8,
   /** Inside `<pre>`: whitespace is kept. */
   PRE: 16,
+  /** A caption or image credit: part of a figure, written in the Markdown beside its image only. */
+  CAPTION: 32,
 } as const;
 
 /** Never text; no node is built for them nor their descendants. */
