@@ -104,8 +104,11 @@ function dropOnClose(n: Node): boolean {
   if (hint === '' || !UNLIKELY.test(hint)) return false;
   // A block of prose is content whatever its class says ("sidebar-and-content-body", "modal-enabled"),
   // unless it names reader comments, which are prose too.
-  if (n.paras >= 4 && n.linkChars < n.chars * 0.25 && !COMMENTS.test(hint)) return false;
-  return STRONG.test(hint) || !MAYBE.test(hint);
+  const prose = n.linkChars < n.chars * 0.25;
+  if (prose && (n.paras >= 4 || n.chars >= 1500) && !COMMENTS.test(hint)) return false;
+  if (STRONG.test(hint)) return true;
+  // A weak word ("widget", "header", "skip") drops only what is short or mostly links.
+  return !MAYBE.test(hint) && (n.chars < 200 || !prose);
 }
 
 /** A tree builder with the boilerplate rules of this extractor. */
