@@ -46,7 +46,8 @@ const STRONG_WORDS =
   'breadcrumb|byline|comment|consent|cookie|disqus|footer|gdpr|menu|meta|modal|nav|newsletter|outbrain|' +
   'pagination|pager|popup|rating|related|share|sharing|sidebar|social|subscribe|taboola|tags|tagcloud|' +
   'author|signup|login|shoutbox|agegate';
-const WEAK_WORDS = 'banner|combx|community|header|masthead|promo|remark|replies|rss|skip|skyscraper|sponsor|supplemental|toolbar|widget';
+const WEAK_WORDS =
+  'banner|combx|community|header|masthead|promo|remark|replies|rss|skip|skyscraper|sponsor|supplemental|toolbar|widget';
 const STRONG = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS})`);
 const UNLIKELY = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS}|${WEAK_WORDS})|(?:^|[^a-z])ads?(?:$|[^a-z])`);
 // Words that say "content": an element with one of them is kept unless a strong word says otherwise.

@@ -4,8 +4,9 @@ import { FLAG, type Node } from './tree.js';
 /**
  * Writes the main content (src/parse/html/main-content.ts) as plain text or as Markdown, in one walk
  * of the light tree:
- * - text: whitespace collapsed within a block, one line per block (paragraph, heading, list item,
- *   table row), `<pre>` kept as is;
+ * - text: as the whole-page text (src/parse/html/text.ts) reads: whitespace runs collapsed to one
+ *   space, blocks (paragraphs, headings, list items, table cells) separated by a space, `<pre>`
+ *   kept as is;
  * - Markdown (CommonMark + GFM tables): ATX headings, `**strong**`, `*emphasis*`, inline code, nested
  *   lists, fenced code keeping its lines (language from a `language-*` / `lang-*` class), block
  *   quotes, tables with a header row, links and images made absolute against the base URL.
@@ -22,7 +23,8 @@ export interface RenderOptions {
 
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const LINK_DENSE_CONTAINERS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'span', 'form', 'p']);
-const WS = /[\t\n\f\r \u00a0]+/g;
+// Whitespace runs that are not already one space: replacing every lone space is the slow part.
+const WS = /[\t\n\f\r \u00a0]{2,}|[\t\n\f\r\u00a0]/g;
 const MD_SPECIAL = /[\\`*_[\]<]/g;
 const MD_LINE_START = /^(?:#{1,6}(?:\s|$)|[-+*]\s|\d{1,9}[.)]\s|>|=+\s*$|`{3}|~{3})/;
 /** Stands for a hard line break until whitespace is collapsed. */
@@ -112,7 +114,7 @@ class Renderer {
         const inner: string[] = [];
         this.blocks(n, inner);
         if (inner.length === 0) return;
-        this.push(out, md ? prefixLines(inner.join('\n\n'), '> ', '>') : inner.join('\n'));
+        this.push(out, md ? prefixLines(inner.join('\n\n'), '> ', '>') : inner.join(' '));
         return;
       }
       case 'table':
@@ -151,7 +153,7 @@ class Renderer {
       else this.block(k, inner);
       if (inner.length === 0) continue;
       if (!md) {
-        items.push(inner.join('\n'));
+        items.push(inner.join(' '));
         continue;
       }
       const marker = ordered ? `${i++}. ` : '- ';
@@ -159,7 +161,7 @@ class Renderer {
       const body = inner.join('\n\n');
       items.push(marker + body.replace(/\n(?=.)/g, `\n${pad}`));
     }
-    if (items.length > 0) this.push(out, items.join('\n'));
+    if (items.length > 0) this.push(out, items.join(md ? '\n' : ' '));
   }
 
   /** A data table as rows of cells; false for a layout table (written as blocks instead). */
@@ -187,7 +189,7 @@ class Renderer {
     const lines: string[] = [];
     for (const [i, r] of text.entries()) {
       if (!md) {
-        const line = r.filter((c) => c !== '').join('\t');
+        const line = r.filter((c) => c !== '').join(' ');
         if (line !== '') lines.push(line);
         continue;
       }
@@ -195,7 +197,7 @@ class Renderer {
       lines.push(`| ${r.join(' | ')} |`);
       if (i === 0) lines.push(`|${' --- |'.repeat(width)}`);
     }
-    if (lines.length > 0) this.push(out, lines.join('\n'));
+    if (lines.length > 0) this.push(out, lines.join(md ? '\n' : ' '));
     return true;
   }
 
@@ -273,9 +275,13 @@ class Renderer {
   }
 
   private finishInline(s: string): string {
-    const t = s.replace(WS, ' ').replace(BR_RUN, BR).trim();
-    const br = this.o.markdown ? '\\\n' : '\n';
-    return t.includes(BR) ? t.replace(/^\u0001+|\u0001+$/g, '').replaceAll(BR, br) : t;
+    const t = s.replace(WS, ' ').trim();
+    if (!t.includes(BR)) return t;
+    const br = this.o.markdown ? '\\\n' : ' ';
+    return t
+      .replace(BR_RUN, BR)
+      .replace(/^\u0001+|\u0001+$/g, '')
+      .replaceAll(BR, br);
   }
 }
 
@@ -336,6 +342,6 @@ export function render(main: MainContent, o: RenderOptions): string {
     next = level;
   }
   kept.reverse();
-  const s = kept.join(o.markdown ? '\n\n' : '\n');
+  const s = kept.join(o.markdown ? '\n\n' : ' ');
   return o.maxLength > 0 && s.length > o.maxLength ? s.slice(0, o.maxLength) : s;
 }
