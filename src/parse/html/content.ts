@@ -30,7 +30,9 @@ export function mainContent(
     const roots: Node[] = [];
     collectMatches(tree.root, selector, roots);
     if (!md) return { text: undefined, markdown: undefined };
-    const parts = roots.map((root) => render({ root, pruneLinks: false }, { ...opts, markdown: true }));
+    const parts = roots.map((root) =>
+      render({ root, pruneLinks: false, selected: true }, { ...opts, markdown: true }),
+    );
     return { text: undefined, markdown: detach(parts.filter((p) => p !== '').join('\n\n')) };
   }
   const main = selectMainContent(tree);
@@ -41,7 +43,7 @@ export function mainContent(
 /** The outermost elements a selector matches (nested matches count once, as in the text). */
 function collectMatches(n: Node, selector: TextSettings['include'][number], out: Node[]): void {
   for (const k of n.kids) {
-    if (typeof k === 'string' || k.flags & FLAG.DROP) continue;
+    if (typeof k === 'string' || k.flags & FLAG.EXCLUDED) continue;
     if (matches(selector, k.tag, k.attrs)) out.push(k);
     else collectMatches(k, selector, out);
   }

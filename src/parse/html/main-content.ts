@@ -23,6 +23,8 @@ export interface MainContent {
   readonly only?: ReadonlySet<Node>;
   /** Left out: link-dense blocks (false on link listings, where the links are the content). */
   readonly pruneLinks: boolean;
+  /** What an include selector matched: all of it but textextractor.exclude.tags, boilerplate or not. */
+  readonly selected?: boolean;
 }
 
 const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'footer', 'menu', 'dialog']);
@@ -66,6 +68,7 @@ const NEVER_DROP_BY_HINT = new Set([
   'tbody',
   'table',
 ]);
+const HEADING = /^h[1-6]$/;
 const PROSE = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd']);
 
 const hintOf = (attrs: Readonly<Record<string, string>>): string => {
@@ -114,12 +117,7 @@ function dropOnClose(n: Node): boolean {
 
 /** A tree builder with the boilerplate rules of this extractor. */
 export function mainContentTree(excludeTags: ReadonlySet<string>): TreeBuilder {
-  const drop =
-    excludeTags.size === 0
-      ? dropOnOpen
-      : (tag: string, attrs: Readonly<Record<string, string>>) =>
-          excludeTags.has(tag) || dropOnOpen(tag, attrs);
-  return new TreeBuilder(drop, dropOnClose);
+  return new TreeBuilder(dropOnOpen, dropOnClose, excludeTags);
 }
 
 const density = (n: Node) => (n.chars === 0 ? 0 : n.linkChars / n.chars);
@@ -193,6 +191,17 @@ function bestCandidate(body: Node): Node | undefined {
   return best;
 }
 
+/** A heading right before the candidate (only text or dropped elements between): its title. */
+function precedes(heading: Node, best: Node, parent: Node): boolean {
+  const kids = parent.kids;
+  for (let i = kids.indexOf(heading) + 1; i < kids.length; i++) {
+    const k = kids[i]!;
+    if (k === best) return true;
+    if (typeof k !== 'string' && !(k.flags & FLAG.DROP) && k.chars > 0) return false;
+  }
+  return false;
+}
+
 /** Picks the main content of a built tree. */
 export function selectMainContent(tree: TreeBuilder): MainContent {
   const body = tree.body();
@@ -210,6 +219,7 @@ export function selectMainContent(tree: TreeBuilder): MainContent {
     if (typeof k === 'string' || k.flags & FLAG.DROP) continue;
     if (
       k === best ||
+      (HEADING.test(k.tag) && k.chars > 0 && precedes(k, best, parent)) ||
       k.score >= threshold ||
       (k.chars >= 80 && density(k) < 0.25 && (PROSE.has(k.tag) || k.paras > 0))
     )

@@ -27,6 +27,9 @@ const LINK_DENSE_CONTAINERS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'tabl
 const WS = /[\t\n\f\r \u00a0]{2,}|[\t\n\f\r\u00a0]/g;
 const MD_SPECIAL = /[\\`*_[\]<]/g;
 const MD_LINE_START = /^(?:#{1,6}(?:\s|$)|[-+*]\s|\d{1,9}[.)]\s|>|=+\s*$|`{3}|~{3})/;
+const NESTED_LIST = /^(?:- |\d{1,9}\. )/;
+/** A permalink to a heading ("¶", "#", "§"): an icon, not text. */
+const PERMALINK = /^[^\p{L}\p{N}]?$/u;
 /** Stands for a hard line break until whitespace is collapsed. */
 const BR = '\u0001';
 const BR_RUN = /\s*\u0001\s*/g;
@@ -40,6 +43,8 @@ class Renderer {
   constructor(
     private readonly o: RenderOptions,
     private readonly pruneLinks: boolean,
+    /** Only excluded tags are skipped (what an include selector matched is kept whole). */
+    private readonly selected = false,
   ) {}
 
   private get full(): boolean {
@@ -47,6 +52,7 @@ class Renderer {
   }
 
   private skipped(n: Node): boolean {
+    if (this.selected) return (n.flags & FLAG.EXCLUDED) !== 0;
     if (n.flags & FLAG.DROP || (n.flags & FLAG.CAPTION && !this.o.markdown)) return true;
     return (
       this.pruneLinks &&
@@ -158,7 +164,9 @@ class Renderer {
       }
       const marker = ordered ? `${i++}. ` : '- ';
       const pad = ' '.repeat(marker.length);
-      const body = inner.join('\n\n');
+      // A nested list follows its item's text on the next line: the list stays tight.
+      let body = inner[0]!;
+      for (let j = 1; j < inner.length; j++) body += (NESTED_LIST.test(inner[j]!) ? '\n' : '\n\n') + inner[j];
       items.push(marker + body.replace(/\n(?=.)/g, `\n${pad}`));
     }
     if (items.length > 0) this.push(out, items.join(md ? '\n' : ' '));
@@ -169,7 +177,7 @@ class Renderer {
     const rows: Node[] = [];
     const collect = (t: Node): boolean => {
       for (const k of t.kids) {
-        if (typeof k === 'string' || k.flags & FLAG.DROP) continue;
+        if (typeof k === 'string' || this.skipped(k)) continue;
         if (k.tag === 'tr') rows.push(k);
         else if (k.tag === 'thead' || k.tag === 'tbody' || k.tag === 'tfoot') collect(k);
         else if (k.tag === 'table') return false;
@@ -220,6 +228,7 @@ class Renderer {
     if (n.tag === 'br') return BR;
     if (n.tag === 'img') return this.image(n);
     const inner = this.inlineKids(n);
+    if (n.tag === 'a' && n.attrs.href?.startsWith('#') && PERMALINK.test(inner.trim())) return '';
     if (!this.o.markdown) return inner;
     switch (n.tag) {
       case 'a': {
@@ -328,7 +337,7 @@ function prefixLines(s: string, prefix: string, blank: string): string {
 
 /** The main content as text (markdown false) or Markdown, cut at `maxLength` characters. */
 export function render(main: MainContent, o: RenderOptions): string {
-  const r = new Renderer(o, main.pruneLinks);
+  const r = new Renderer(o, main.pruneLinks, main.selected);
   const out = r.top;
   if (main.only) r.blocks(main.root, out, main.only);
   else r.block(main.root, out);

@@ -36,6 +36,8 @@ export const FLAG = {
   HAS_MAIN: 8,
   /** Inside `<pre>`: whitespace is kept. */
   PRE: 16,
+  /** textextractor.exclude.tags: left out even of what an include selector matched. */
+  EXCLUDED: 64,
   /** A caption or image credit: part of a figure, written in the Markdown beside its image only. */
   CAPTION: 32,
 } as const;
@@ -99,6 +101,7 @@ export class TreeBuilder {
   constructor(
     private readonly dropOnOpen: DropRule,
     private readonly dropOnClose: LateDropRule,
+    private readonly excludeTags: ReadonlySet<string> = new Set(),
   ) {}
 
   onOpen(tag: string, attrs: Readonly<Record<string, string>>): void {
@@ -113,7 +116,8 @@ export class TreeBuilder {
     const node = newNode(tag, parent, attrs);
     if (BLOCK_TAGS.has(tag)) node.flags |= FLAG.BLOCK;
     if (tag === 'pre' || (parent.flags & FLAG.PRE) !== 0) node.flags |= FLAG.PRE;
-    if (this.dropOnOpen(tag, attrs)) node.flags |= FLAG.DROP;
+    if (this.excludeTags.has(tag)) node.flags |= FLAG.DROP | FLAG.EXCLUDED;
+    else if (this.dropOnOpen(tag, attrs)) node.flags |= FLAG.DROP;
     if (tag === 'a') this.inLink++;
     parent.kids.push(node);
     this.current = node;
