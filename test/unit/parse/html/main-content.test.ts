@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractHtml } from '../../../../src/parse/html/extract.js';
 import { defaultParseConfig, type ParseConfig, parseSettings } from '../../../../src/parse/settings.js';
+import { fromWire, toWire } from '../../../../src/parse/worker/protocol.js';
 import { expectParsed, parse } from '../support.js';
 import { ARTICLE, BODY_ONLY, HOME, MOBILE_MENU, SPHINX, STRUCTURE } from './pages.js';
 
@@ -156,5 +157,14 @@ describe('options', () => {
     const ex = extractHtml(ARTICLE, { ...s.text, mainText: true }, undefined, PAGE);
     expect(ex.mainText).toBe(ex.text);
     expect(ex.text.startsWith('Spring arrives in the city')).toBe(true);
+  });
+});
+
+describe('the Markdown crosses to the indexer', () => {
+  it('a parser thread sends it with the text (worker protocol)', () => {
+    const r = parse(PAGE, BODY_ONLY);
+    const back = expectParsed(fromWire(JSON.parse(JSON.stringify(toWire(r)))));
+    expect(back.markdown).toBe(expectParsed(r).markdown);
+    expect(back.markdown?.startsWith('# Opening hours')).toBe(true);
   });
 });
