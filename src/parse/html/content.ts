@@ -1,6 +1,6 @@
 import type { TextSettings } from '../settings.js';
 import { detach } from '../strings.js';
-import { selectMainContent } from './main-content.js';
+import { type MainContent, selectMainContent } from './main-content.js';
 import { render } from './render.js';
 import { matches } from './selectors.js';
 import { FLAG, type Node, type TreeBuilder } from './tree.js';
@@ -35,9 +35,14 @@ export function mainContent(
     );
     return { text: undefined, markdown: detach(parts.filter((p) => p !== '').join('\n\n')) };
   }
-  const main = selectMainContent(tree);
-  const text = detach(render(main, { ...opts, markdown: false }));
-  return { text, markdown: md ? detach(render(main, { ...opts, markdown: true })) : undefined };
+  let main: MainContent = selectMainContent(tree);
+  let text = render(main, { ...opts, markdown: false });
+  // A page whose every element reads as boilerplate keeps its whole text rather than none.
+  if (text === '') {
+    main = { root: tree.body(), pruneLinks: false, selected: true };
+    text = render(main, { ...opts, markdown: false });
+  }
+  return { text: detach(text), markdown: md ? detach(render(main, { ...opts, markdown: true })) : undefined };
 }
 
 /** The outermost elements a selector matches (nested matches count once, as in the text). */

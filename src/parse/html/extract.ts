@@ -90,7 +90,11 @@ export class HtmlExtractor implements Partial<Handler> {
     private readonly base?: () => URL | undefined,
   ) {
     const main = !textSettings.wholePage && !textSettings.noText;
-    this.text = new TextCollector(main ? { ...textSettings, mainText: false } : textSettings);
+    // With main content and no include selector, the body's text is not needed: the collector only
+    // tracks raw elements (for anchors) then, and include selectors when there are some.
+    this.text = new TextCollector(
+      main ? { ...textSettings, mainText: false, noText: textSettings.include.length === 0 } : textSettings,
+    );
     this.tree = main ? mainContentTree(textSettings.excludeTags) : undefined;
   }
 
@@ -164,8 +168,7 @@ export class HtmlExtractor implements Partial<Handler> {
     this.out.mainText = this.text.mainResult();
     if (!this.tree) return;
     const main = mainContent(this.tree, this.textSettings, this.text.includedIndex(), this.base?.());
-    // A page whose every element reads as boilerplate keeps its whole text rather than none.
-    if (main.text !== undefined && (main.text !== '' || this.out.text === '')) this.out.text = main.text;
+    if (main.text !== undefined) this.out.text = main.text;
     if (this.textSettings.mainText) this.out.mainText = this.out.text;
     this.out.markdown = main.markdown;
   }

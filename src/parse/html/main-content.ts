@@ -123,12 +123,13 @@ export function mainContentTree(excludeTags: ReadonlySet<string>): TreeBuilder {
 const density = (n: Node) => (n.chars === 0 ? 0 : n.linkChars / n.chars);
 
 /** Kept elements of the subtree, depth first (dropped subtrees skipped). */
-function* elements(n: Node): Generator<Node> {
+function elements(n: Node, out: Node[] = []): Node[] {
   for (const k of n.kids) {
     if (typeof k === 'string' || k.flags & FLAG.DROP) continue;
-    yield k;
-    if (k.kids.length > 0) yield* elements(k);
+    out.push(k);
+    if (k.kids.length > 0) elements(k, out);
   }
+  return out;
 }
 
 /** The declared main container: articleBody, a dominant article, main / role=main. */
