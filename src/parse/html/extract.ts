@@ -3,7 +3,6 @@ import { isFeedLink } from '../feed/links.js';
 import type { TextSettings } from '../settings.js';
 import { collapseSpace } from '../strings.js';
 import { mainContent } from './content.js';
-import { baseUrlOf } from './links.js';
 import { mainContentTree } from './main-content.js';
 import { TextCollector } from './text.js';
 import type { TreeBuilder } from './tree.js';
@@ -225,20 +224,19 @@ function tee(a: Partial<Handler>, b: Partial<Handler>): Partial<Handler> {
 }
 
 /**
- * Runs the pass over a decoded page; `dom` receives the same events when given. `pageUrl` resolves
- * the Markdown's links and images (with the page's `<base href>`); without it they stay as written.
+ * Runs the pass over a decoded page; `dom` receives the same events when given. `baseOf` gives the
+ * URL the Markdown's links and images resolve against from the page's `<base href>` (the parser's
+ * `baseUrlOf`); without it they stay as written.
  */
 export function extractHtml(
   html: string,
   textSettings: TextSettings,
   dom?: Partial<Handler>,
-  pageUrl?: string,
+  baseOf?: (baseHref: string | undefined) => URL,
 ): Extracted {
-  let base: URL | undefined;
-  const extractor = new HtmlExtractor(textSettings, () => {
-    if (pageUrl !== undefined) base = baseUrlOf(pageUrl, extractor.out.baseHref);
-    return base;
-  });
+  const extractor: HtmlExtractor = new HtmlExtractor(textSettings, (): URL | undefined =>
+    baseOf?.(extractor.out.baseHref),
+  );
   const handler = dom ? tee(extractor, dom) : extractor;
   const parser = new Parser(handler, {
     decodeEntities: true,

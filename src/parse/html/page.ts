@@ -99,7 +99,7 @@ function parse(
 
   md.setValue(MD.parsedBy, PARSED_BY.html);
   const dom = deps.filters?.needsDom ? new DomHandler() : undefined;
-  const ex = extractHtml(decode(content, charset), s.text, dom, url);
+  const ex = extractHtml(decode(content, charset), s.text, dom, (href) => baseUrlOf(url, href));
   if (!s.robotsMetaSkip && ex.robots !== undefined) applyDirectives(robots, [ex.robots]);
   const base = baseUrlOf(url, ex.baseHref);
   const collector = new OutlinkCollector(url, input.metadata, deps.transfer, deps.urlFilter, {

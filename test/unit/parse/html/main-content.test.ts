@@ -154,7 +154,7 @@ describe('options', () => {
 
   it('the text fingerprints and language detection read (mainText) is the main text', () => {
     const s = parseSettings(defaultParseConfig());
-    const ex = extractHtml(ARTICLE, { ...s.text, mainText: true }, undefined, PAGE);
+    const ex = extractHtml(ARTICLE, { ...s.text, mainText: true });
     expect(ex.mainText).toBe(ex.text);
     expect(ex.text.startsWith('Spring arrives in the city')).toBe(true);
   });
