@@ -109,7 +109,8 @@ export function contentUrl(url: string, md: Metadata, canonicalKey: string): str
 /**
  * The content document of a FETCHED page: url (the page's own, so deletion can find it), canonical,
  * title/description/keywords and other fields from indexer.md.mapping, text, host, fetch time,
- * signature, and `trimmed` (the reason) when the fetch cut the body at a limit.
+ * signature, `markdown` (the main content as Markdown, when the parser wrote it; cut at the same
+ * limit as the text), and `trimmed` (the reason) when the fetch cut the body at a limit.
  */
 export function contentDocument(
   url: string,
@@ -118,6 +119,7 @@ export function contentDocument(
   o: IndexerOptions,
   mapping: readonly Mapping[],
   now: number,
+  markdown?: string,
 ): { id: string; doc: Record<string, unknown> } {
   const target = contentUrl(url, md, o.canonicalKey);
   const doc: Record<string, unknown> = { url };
@@ -125,6 +127,8 @@ export function contentDocument(
   const trimmed = text.trim();
   const content = o.textMaxLength >= 0 ? trimmed.slice(0, o.textMaxLength) : trimmed;
   if (!(o.ignoreEmptyFields && content === '')) doc.content = content;
+  if (markdown !== undefined && markdown !== '')
+    doc.markdown = o.textMaxLength >= 0 ? markdown.slice(0, o.textMaxLength) : markdown;
   doc.host = new URL(url).hostname.toLowerCase();
   doc.fetchTime = isoDate(now);
   const signature = md.getFirstValue(MD.signature);

@@ -46,7 +46,12 @@ export class ContentWriter {
   }
 
   async index(
-    page: { readonly url: string; readonly metadata: Metadata; readonly text: string },
+    page: {
+      readonly url: string;
+      readonly metadata: Metadata;
+      readonly text: string;
+      readonly markdown?: string;
+    },
     settled: (outcome: ContentWrite) => void,
   ): Promise<void> {
     const d = this.deps;
@@ -59,7 +64,15 @@ export class ContentWriter {
       return;
     }
     await d.bulk.ready();
-    const { id, doc } = contentDocument(url, metadata, text, d.options, this.mapping, d.clock.now());
+    const { id, doc } = contentDocument(
+      url,
+      metadata,
+      text,
+      d.options,
+      this.mapping,
+      d.clock.now(),
+      page.markdown,
+    );
     void d.bulk.add({ op: 'index', index: d.index, id, doc }).then((result) => {
       if (result.ok) {
         settled({ kind: 'indexed' });

@@ -32,6 +32,8 @@ export async function urlReport(
   rendering: HostRenderRecord | undefined;
   /** The page's text as indexed (the content document's content field), when it is indexed. */
   contentText: string | undefined;
+  /** The page's main content as Markdown (the markdown field), when it is indexed with one. */
+  contentMarkdown: string | undefined;
 }> {
   const id = documentId(url);
   const res = await client.search({
@@ -98,6 +100,7 @@ export async function urlReport(
         canonical: c._source.canonical,
         fetchTime: c._source.fetchTime,
         characters: String(c._source.content ?? '').length,
+        ...(typeof c._source.markdown === 'string' ? { markdownCharacters: c._source.markdown.length } : {}),
         ...(c._source.simhash || c._source.simhashExact
           ? { fingerprint: c._source.simhash ?? `exact ${c._source.simhashExact}` }
           : {}),
@@ -138,7 +141,14 @@ export async function urlReport(
       ? undefined
       : await hostRenderRecord(client, cfg['opensearch.hosts.index.name'], host).catch(() => undefined);
   report.rendering = rendering ?? 'no decision';
-  return { report, doc, host, rendering, contentText: c ? String(c._source.content ?? '') : undefined };
+  return {
+    report,
+    doc,
+    host,
+    rendering,
+    contentText: c ? String(c._source.content ?? '') : undefined,
+    contentMarkdown: typeof c?._source.markdown === 'string' ? c._source.markdown : undefined,
+  };
 }
 
 function hostNameOf(url: string): string | undefined {

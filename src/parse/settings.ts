@@ -46,6 +46,13 @@ export interface TextSettings {
   readonly maxLength: number;
   /** Also collect the main text (without nav, header, footer, aside): a parse filter needs it. */
   readonly mainText?: boolean;
+  /**
+   * The text of the whole body (textextractor.whole.page) instead of the main content; no Markdown.
+   * Undefined = false.
+   */
+  readonly wholePage?: boolean;
+  /** The main content as Markdown too (textextractor.markdown). Undefined = true. */
+  readonly markdown?: boolean;
 }
 
 export interface SitemapSettings {
@@ -139,6 +146,8 @@ export function parseSettings(config: ParseConfig): ParseSettings {
       include,
       excludeTags: new Set(config['textextractor.exclude.tags'].map((t) => t.trim().toLowerCase())),
       noText: config['textextractor.no.text'],
+      wholePage: config['textextractor.whole.page'],
+      markdown: config['textextractor.markdown'] && !config['textextractor.whole.page'],
       maxLength: config['textextractor.skip.after'],
     },
     robotsNoFollowStrict: config['robots.noFollow.strict'],

@@ -39,6 +39,8 @@ export interface ParsedPage {
   readonly metadata: Metadata;
   /** The extracted text; a copy, so it does not keep the page in memory. */
   readonly text: string;
+  /** The main content as Markdown (HTML pages with textextractor.markdown on); a copy too. */
+  readonly markdown?: string;
   /** Empty when `parser.emitOutlinks` is false. */
   readonly outlinks: readonly Outlink[];
   /** robots noindex (meta or header): the indexer must not index the text. */

@@ -28,9 +28,16 @@ export class IndexerStage {
    * Resolves once the content store accepted the page (backpressure). FETCHED goes on with
    * `linksStored`, when given: the page's outlinks still being stored.
    */
-  index(url: string, metadata: Metadata, text: string, linksStored?: Promise<boolean>): Promise<void> {
+  index(
+    url: string,
+    metadata: Metadata,
+    text: string,
+    linksStored?: Promise<boolean>,
+    markdown?: string,
+  ): Promise<void> {
     const d = this.deps;
-    return d.content.index({ url, metadata, text }, (outcome) => {
+    const page = markdown === undefined ? { url, metadata, text } : { url, metadata, text, markdown };
+    return d.content.index(page, (outcome) => {
       switch (outcome.kind) {
         case 'indexed':
         case 'skipped': {

@@ -239,7 +239,7 @@ export class PageStage {
       });
     }
     const links = linksDone ? written : await this.outlinks(page.outlinks);
-    await this.indexer.index(page.url, page.metadata, page.text, links?.stored);
+    await this.indexer.index(page.url, page.metadata, page.text, links?.stored, page.markdown);
   }
 
   /**
@@ -249,7 +249,7 @@ export class PageStage {
   private async finish(url: string, result: ParsedPage | ParseStatus): Promise<void> {
     const written = await this.outlinks(result.outlinks);
     if (result.kind === 'parsed')
-      await this.indexer.index(url, result.metadata, result.text, written?.stored);
+      await this.indexer.index(url, result.metadata, result.text, written?.stored, result.markdown);
     else await this.settleAfter(written?.stored, { url, status: result.status, metadata: result.metadata });
   }
 

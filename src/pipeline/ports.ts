@@ -152,6 +152,8 @@ export interface ContentPage {
   readonly url: string;
   readonly metadata: Metadata;
   readonly text: string;
+  /** The main content as Markdown (HTML pages), stored in the `markdown` field. */
+  readonly markdown?: string;
 }
 
 // Defined beside the content writer, which cannot import the pipeline.

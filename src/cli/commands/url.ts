@@ -19,7 +19,7 @@ function terminalSafe(text: string): string {
 export const urlCommand: Command = {
   name: 'url',
   summary: 'explain one URL: its status document, when it is due, its transitions and content',
-  usage: 'crawler url URL [--robots] [--json | --text] [options]',
+  usage: 'crawler url URL [--robots] [--json | --text | --markdown] [options]',
   options: {
     robots: {
       type: 'boolean',
@@ -29,6 +29,10 @@ export const urlCommand: Command = {
     text: {
       type: 'boolean',
       description: "print only the page's text as indexed (the content document's content field)",
+    },
+    markdown: {
+      type: 'boolean',
+      description: "print only the page's main content as Markdown (the content document's markdown field)",
     },
   },
   async run({ positionals, values, config, log, out }) {
@@ -46,7 +50,24 @@ export const urlCommand: Command = {
     const cfg = config();
     const { client } = await connect(cfg, log);
     try {
-      const { report, doc, host, rendering, contentText } = await urlReport(client, cfg, url, Date.now());
+      const { report, doc, host, rendering, contentText, contentMarkdown } = await urlReport(
+        client,
+        cfg,
+        url,
+        Date.now(),
+      );
+      if (values.markdown) {
+        if (contentMarkdown === undefined) {
+          log.warn(
+            contentText === undefined
+              ? `${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`
+              : `${url} is indexed without Markdown (not HTML, or textextractor.markdown is false)`,
+          );
+          return 1;
+        }
+        out(terminalSafe(contentMarkdown));
+        return 0;
+      }
       if (values.text) {
         if (contentText === undefined) {
           log.warn(`${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`);

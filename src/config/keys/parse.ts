@@ -39,6 +39,11 @@ export const parseKeys = {
   ),
   'textextractor.exclude.tags': list([], 'elements whose text is left out (tag names)'),
   'textextractor.no.text': bool(false, 'extract no text at all'),
+  'textextractor.whole.page': bool(
+    false,
+    'the text of the whole body (menus, sidebars, footers included) instead of the main content; no Markdown',
+  ),
+  'textextractor.markdown': bool(true, 'also write the main content as Markdown (the markdown field)'),
   'textextractor.skip.after': int(-1, 'keep at most this many characters of text; -1 = all', -1),
   'robots.noFollow.strict': bool(
     true,

@@ -2,7 +2,10 @@ import { type Handler, Parser } from 'htmlparser2';
 import { isFeedLink } from '../feed/links.js';
 import type { TextSettings } from '../settings.js';
 import { collapseSpace } from '../strings.js';
+import { mainContent } from './content.js';
+import { mainContentTree } from './main-content.js';
 import { TextCollector } from './text.js';
+import type { TreeBuilder } from './tree.js';
 
 /** A link as written in the page: not resolved, not filtered. */
 export interface RawLink {
@@ -29,8 +32,14 @@ export interface Extracted {
   /** hrefs of `<link rel="alternate">` to RSS, Atom and JSON feeds. */
   readonly feeds: string[];
   text: string;
-  /** The body's text without nav, header, footer, aside; only with `TextSettings.mainText`. */
+  /**
+   * The text near-duplicate fingerprints are made of, only with `TextSettings.mainText`: the main
+   * content's text (the same as `text`), or with `wholePage` the body's text without nav, header,
+   * footer and aside.
+   */
   mainText: string | undefined;
+  /** The main content as Markdown; undefined when `TextSettings.markdown` is off. */
+  markdown: string | undefined;
 }
 
 const ANCHOR_MAX = 1024;
@@ -65,19 +74,32 @@ export class HtmlExtractor implements Partial<Handler> {
     feeds: [],
     text: '',
     mainText: undefined,
+    markdown: undefined,
   };
   private readonly text: TextCollector;
+  /** The light tree of the main-content extraction; undefined with `wholePage` or no text. */
+  private readonly tree: TreeBuilder | undefined;
   private foreign = 0;
   private titleParts: string[] | undefined;
   private titleDone = false;
   private anchor: { link: RawLink; parts: string[]; length: number } | undefined;
 
-  constructor(textSettings: TextSettings) {
-    this.text = new TextCollector(textSettings);
+  constructor(
+    private readonly textSettings: TextSettings,
+    private readonly base?: () => URL | undefined,
+  ) {
+    const main = !textSettings.wholePage && !textSettings.noText;
+    // With main content and no include selector, the body's text is not needed: the collector only
+    // tracks raw elements (for anchors) then, and include selectors when there are some.
+    this.text = new TextCollector(
+      main ? { ...textSettings, mainText: false, noText: textSettings.include.length === 0 } : textSettings,
+    );
+    this.tree = main ? mainContentTree(textSettings.excludeTags) : undefined;
   }
 
   onopentag(name: string, attribs: { [s: string]: string }): void {
     this.text.open(name, attribs);
+    this.tree?.onOpen(name, attribs);
     switch (name) {
       case 'a':
       case 'area': {
@@ -116,6 +138,7 @@ export class HtmlExtractor implements Partial<Handler> {
 
   onclosetag(name: string): void {
     this.text.close(name);
+    this.tree?.onClose(name);
     if (name === 'a') this.endAnchor();
     else if (name === 'title' && this.titleParts) {
       this.out.title = collapseSpace(this.titleParts.join(''));
@@ -130,6 +153,7 @@ export class HtmlExtractor implements Partial<Handler> {
       return;
     }
     this.text.text(data);
+    this.tree?.onText(data);
     const a = this.anchor;
     if (a && a.length < ANCHOR_MAX && !this.text.inRawElement) {
       a.parts.push(data);
@@ -141,6 +165,11 @@ export class HtmlExtractor implements Partial<Handler> {
     this.endAnchor();
     this.out.text = this.text.result();
     this.out.mainText = this.text.mainResult();
+    if (!this.tree) return;
+    const main = mainContent(this.tree, this.textSettings, this.text.includedIndex(), this.base?.());
+    if (main.text !== undefined) this.out.text = main.text;
+    if (this.textSettings.mainText) this.out.mainText = this.out.text;
+    this.out.markdown = main.markdown;
   }
 
   private endAnchor(): void {
@@ -194,9 +223,20 @@ function tee(a: Partial<Handler>, b: Partial<Handler>): Partial<Handler> {
   return out as Partial<Handler>;
 }
 
-/** Runs the pass over a decoded page; `dom` receives the same events when given. */
-export function extractHtml(html: string, textSettings: TextSettings, dom?: Partial<Handler>): Extracted {
-  const extractor = new HtmlExtractor(textSettings);
+/**
+ * Runs the pass over a decoded page; `dom` receives the same events when given. `baseOf` gives the
+ * URL the Markdown's links and images resolve against from the page's `<base href>` (the parser's
+ * `baseUrlOf`); without it they stay as written.
+ */
+export function extractHtml(
+  html: string,
+  textSettings: TextSettings,
+  dom?: Partial<Handler>,
+  baseOf?: (baseHref: string | undefined) => URL,
+): Extracted {
+  const extractor: HtmlExtractor = new HtmlExtractor(textSettings, (): URL | undefined =>
+    baseOf?.(extractor.out.baseHref),
+  );
   const handler = dom ? tee(extractor, dom) : extractor;
   const parser = new Parser(handler, {
     decodeEntities: true,

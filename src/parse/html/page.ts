@@ -99,7 +99,7 @@ function parse(
 
   md.setValue(MD.parsedBy, PARSED_BY.html);
   const dom = deps.filters?.needsDom ? new DomHandler() : undefined;
-  const ex = extractHtml(decode(content, charset), s.text, dom);
+  const ex = extractHtml(decode(content, charset), s.text, dom, (href) => baseUrlOf(url, href));
   if (!s.robotsMetaSkip && ex.robots !== undefined) applyDirectives(robots, [ex.robots]);
   const base = baseUrlOf(url, ex.baseHref);
   const collector = new OutlinkCollector(url, input.metadata, deps.transfer, deps.urlFilter, {
@@ -130,12 +130,22 @@ function parse(
   addPageLinks(collector, ex.links, base, { pageNoFollow: robots.noFollow, strict: s.robotsNoFollowStrict });
   const doc = dom ? load(dom.root) : null;
   beforeFilters?.(md);
-  return finish(input, md, deps, { text: ex.text, mainText: ex.mainText, robots, collector, base, doc });
+  return finish(input, md, deps, {
+    text: ex.text,
+    mainText: ex.mainText,
+    markdown: ex.markdown,
+    robots,
+    collector,
+    base,
+    doc,
+  });
 }
 
 interface Parsed {
   readonly text: string;
   readonly mainText?: string | undefined;
+  /** The main content as Markdown (HTML pages, unless textextractor.markdown is false). */
+  readonly markdown?: string | undefined;
   readonly robots: ReturnType<typeof noDirectives>;
   readonly collector: OutlinkCollector | undefined;
   readonly base: URL | undefined;
@@ -168,6 +178,7 @@ function finish(input: ParseInput, md: Metadata, deps: ParserDeps, p: Parsed): P
     metadata: md,
     // The extracted text is already a copy; only a text a filter put there needs copying.
     text: context.text === p.text ? p.text : detach(context.text),
+    ...(p.markdown === undefined ? {} : { markdown: p.markdown }),
     outlinks: s.emitOutlinks && collector ? collector.outlinks() : [],
     noIndex: p.robots.noIndex,
   };

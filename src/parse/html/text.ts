@@ -192,6 +192,11 @@ export class TextCollector {
     for (let i = 0; i < this.active.length; i++) if (this.active[i]! > 0) this.included[i]!.space();
   }
 
+  /** The index of the first include selector that matched; -1 when none did. */
+  includedIndex(): number {
+    return this.matched.indexOf(true);
+  }
+
   /** The text of the first include selector that matched, else of the whole body. */
   result(): string {
     if (this.settings.noText) return '';

@@ -18,6 +18,7 @@ export interface WireResult {
   readonly mediaType?: string;
   readonly metadata: MetadataJSON;
   readonly text?: string;
+  readonly markdown?: string;
   readonly noIndex?: boolean;
   readonly sitemap?: SitemapStats;
   readonly outlinks: readonly { readonly url: string; readonly metadata: MetadataJSON }[];
@@ -38,6 +39,7 @@ export function toWire(r: ParseResult): WireResult {
         url: r.url,
         metadata: r.metadata.toJSON(),
         text: r.text,
+        ...(r.markdown === undefined ? {} : { markdown: r.markdown }),
         noIndex: r.noIndex,
         outlinks,
       }
@@ -57,7 +59,15 @@ export function fromWire(w: WireResult): ParseResult {
   if (w.kind === 'document')
     return { kind: 'document', url: w.url, metadata, mediaType: w.mediaType ?? '', outlinks: [] };
   return w.kind === 'parsed'
-    ? { kind: 'parsed', url: w.url, metadata, text: w.text ?? '', noIndex: w.noIndex === true, outlinks }
+    ? {
+        kind: 'parsed',
+        url: w.url,
+        metadata,
+        text: w.text ?? '',
+        ...(w.markdown === undefined ? {} : { markdown: w.markdown }),
+        noIndex: w.noIndex === true,
+        outlinks,
+      }
     : {
         kind: 'status',
         url: w.url,

@@ -78,6 +78,15 @@ describe('content documents', () => {
     expect(doc.content).toBe('abc');
   });
 
+  it('hold the Markdown when the parser wrote one, cut at the same limit; none otherwise', () => {
+    const o = { ...options, textMaxLength: 5 };
+    const { doc } = contentDocument('http://a.test/', new Metadata(), 'abcdef', o, mapping, 0, '# Title');
+    expect(doc.markdown).toBe('# Tit');
+    expect(
+      contentDocument('http://a.test/', new Metadata(), 'abc', options, mapping, 0).doc,
+    ).not.toHaveProperty('markdown');
+  });
+
   it('map key[n], prefix* and leave out blank fields when asked', () => {
     const md = Metadata.of({ 'parse.title': ['first', 'second'], 'og.a': 'x', 'og.b': 'y', empty: ' ' });
     const m = parseMapping(['parse.title[1]=title', 'og.*', 'empty']);

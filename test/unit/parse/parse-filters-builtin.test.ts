@@ -125,7 +125,9 @@ describe('built-in filters', () => {
     });
     expect(f.needsDom).toBe(true);
     const html = '<p class="byline"> By  Ann </p><h2>One</h2><h2>Two</h2><a href="mailto:x@y.z">m</a>';
-    const r = expectParsed(parse(PAGE, html, undefined, { filters: f }));
+    // The whole page's text: the main content would leave the byline out.
+    const config = { 'textextractor.whole.page': true };
+    const r = expectParsed(parse(PAGE, html, undefined, { filters: f, config }));
     expect(r.metadata.getValues('author')).toEqual(['By Ann']);
     expect(r.metadata.getValues('headings')).toEqual(['One', 'Two']);
     expect(r.metadata.has('missing')).toBe(false);

@@ -5,12 +5,19 @@ import { defaultParseConfig, parseSettings } from '../../../src/parse/settings.j
 import { ConfigError } from '../../../src/util/errors.js';
 import { expectParsed, fixture, parse } from './support.js';
 
+/** The whole body's text (textextractor.whole.page), StormCrawler's; main content: test/unit/parse/html. */
 const text = (html: string, config: Partial<ParseConfig> = {}) =>
-  expectParsed(parse('https://x.test/', html, undefined, { config })).text;
+  expectParsed(
+    parse('https://x.test/', html, undefined, { config: { 'textextractor.whole.page': true, ...config } }),
+  ).text;
 
 describe('text of the body', () => {
   it('the article fixture: head, script, style, noscript, template and iframe are never text', () => {
-    const t = expectParsed(parse('https://www.example.com/articles/a.html', fixture('article.html'))).text;
+    const t = expectParsed(
+      parse('https://www.example.com/articles/a.html', fixture('article.html'), undefined, {
+        config: { 'textextractor.whole.page': true },
+      }),
+    ).text;
     expect(t).toBe(
       'Home | About us Example&Article First paragraph with bold and italic words. Second line after a break. ' +
         '  keep   this\n  spacing one two See the related article and another site. Related, again the related article ' +

@@ -1,0 +1,55 @@
+import type { TextSettings } from '../settings.js';
+import { detach } from '../strings.js';
+import { type MainContent, selectMainContent } from './main-content.js';
+import { render } from './render.js';
+import { matches } from './selectors.js';
+import { FLAG, type Node, type TreeBuilder } from './tree.js';
+
+/** The page's main content as text and Markdown. */
+export interface PageContent {
+  /** undefined when an include selector matched: its text (TextCollector's) wins. */
+  readonly text: string | undefined;
+  readonly markdown: string | undefined;
+}
+
+/**
+ * The main content of a built tree. With `textextractor.include.pattern` matching (`included` is the
+ * index of the first selector that matched, else -1), the matched elements are the content, as in
+ * StormCrawler; otherwise the extractor chooses (src/parse/html/main-content.ts).
+ */
+export function mainContent(
+  tree: TreeBuilder,
+  s: TextSettings,
+  included: number,
+  base: URL | undefined,
+): PageContent {
+  const md = s.markdown !== false;
+  const opts = { base, maxLength: s.maxLength };
+  if (included >= 0) {
+    const selector = s.include[included]!;
+    const roots: Node[] = [];
+    collectMatches(tree.root, selector, roots);
+    if (!md) return { text: undefined, markdown: undefined };
+    const parts = roots.map((root) =>
+      render({ root, pruneLinks: false, selected: true }, { ...opts, markdown: true }),
+    );
+    return { text: undefined, markdown: detach(parts.filter((p) => p !== '').join('\n\n')) };
+  }
+  let main: MainContent = selectMainContent(tree);
+  let text = render(main, { ...opts, markdown: false });
+  // A page whose every element reads as boilerplate keeps its whole text rather than none.
+  if (text === '') {
+    main = { root: tree.body(), pruneLinks: false, selected: true };
+    text = render(main, { ...opts, markdown: false });
+  }
+  return { text: detach(text), markdown: md ? detach(render(main, { ...opts, markdown: true })) : undefined };
+}
+
+/** The outermost elements a selector matches (nested matches count once, as in the text). */
+function collectMatches(n: Node, selector: TextSettings['include'][number], out: Node[]): void {
+  for (const k of n.kids) {
+    if (typeof k === 'string' || k.flags & FLAG.EXCLUDED) continue;
+    if (matches(selector, k.tag, k.attrs)) out.push(k);
+    else collectMatches(k, selector, out);
+  }
+}

@@ -1,0 +1,232 @@
+import { FLAG, type Node, TreeBuilder } from './tree.js';
+
+/**
+ * Main-content extraction over the light tree (src/parse/html/tree.ts), after Readability and
+ * trafilatura, kept general (no per-site rules):
+ * 1. Boilerplate is dropped while the tree is built: nav, aside, footer, menu, dialog, header outside
+ *    an article; ARIA landmarks navigation, banner, contentinfo, complementary, search; hidden
+ *    elements (hidden, aria-hidden, inline display:none); elements whose class or id names a menu,
+ *    sidebar, comments, share buttons, related links, cookie banner, footer... (unless they hold the
+ *    page's declared main content).
+ * 2. The main container is what the page declares (schema.org articleBody, one dominant `<article>`,
+ *    `<main>`, role=main), else the block with the best prose score (paragraph text, discounted by
+ *    link density) with those of its siblings that read as prose; a candidate holding too little of
+ *    the page falls back to the whole body (home pages, listings, docs), boilerplate still dropped.
+ * 3. Inside it, link-dense blocks (link lists, tag clouds) are left out, unless the container itself
+ *    is mostly links (a listing page: the links are its content).
+ */
+
+/** The chosen content: a root element and, when siblings joined it, the kids of its parent to keep. */
+export interface MainContent {
+  readonly root: Node;
+  /** When set, only these kids of `root` are rendered (the candidate and its prose siblings). */
+  readonly only?: ReadonlySet<Node>;
+  /** Left out: link-dense blocks (false on link listings, where the links are the content). */
+  readonly pruneLinks: boolean;
+  /** What an include selector matched: all of it but textextractor.exclude.tags, boilerplate or not. */
+  readonly selected?: boolean;
+}
+
+const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'footer', 'menu', 'dialog']);
+const BOILERPLATE_ROLES = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+]);
+const MAIN_ROLES = new Set(['main', 'article']);
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+// Class and id words of boilerplate, matched on the joined, lowercased class and id at the start of
+// a word (so "relatedposts", "sharedaddy", "navbar" match, "download" does not). Strong words drop an
+// element even when a content word is there too ("entry-meta", "author-box--content").
+const STRONG_WORDS =
+  'breadcrumb|byline|comment|consent|cookie|disqus|footer|gdpr|menu|meta|modal|nav|newsletter|outbrain|' +
+  'pagination|pager|popup|rating|related|share|sharing|sidebar|social|subscribe|taboola|tags|tagcloud|' +
+  'author|signup|login|shoutbox|agegate';
+const WEAK_WORDS =
+  'banner|combx|community|header|masthead|promo|remark|replies|rss|skip|skyscraper|sponsor|supplemental|toolbar|widget';
+const STRONG = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS})`);
+const UNLIKELY = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS}|${WEAK_WORDS})|(?:^|[^a-z])ads?(?:$|[^a-z])`);
+// Words that say "content": an element with one of them is kept unless a strong word says otherwise.
+const MAYBE = /(?:^|[^a-z])(?:article|body|content|entry|main|post|story|text)(?:$|[^a-z])/;
+const CAPTION = /(?:^|[^a-z])(?:caption|credit|legend)/;
+const COMMENTS = /comment|disqus|replies|respond|discussion/;
+const NEVER_DROP_BY_HINT = new Set([
+  'body',
+  'html',
+  'main',
+  'article',
+  'a',
+  'td',
+  'th',
+  'tr',
+  'tbody',
+  'table',
+]);
+const HEADING = /^h[1-6]$/;
+const PROSE = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd']);
+
+const hintOf = (attrs: Readonly<Record<string, string>>): string => {
+  const c = attrs.class;
+  const i = attrs.id;
+  if (c === undefined) return i === undefined ? '' : i.toLowerCase();
+  return i === undefined ? c.toLowerCase() : `${c} ${i}`.toLowerCase();
+};
+
+function dropOnOpen(tag: string, attrs: Readonly<Record<string, string>>): boolean {
+  if (BOILERPLATE_TAGS.has(tag)) return true;
+  const role = attrs.role;
+  if (role !== undefined && BOILERPLATE_ROLES.has(role.trim().toLowerCase())) return true;
+  if (attrs.hidden !== undefined || attrs['aria-hidden'] === 'true') return true;
+  const style = attrs.style;
+  return style !== undefined && HIDDEN_STYLE.test(style);
+}
+
+const isMainSignal = (n: Node): boolean =>
+  n.tag === 'article' ||
+  n.tag === 'main' ||
+  (n.attrs.role !== undefined && MAIN_ROLES.has(n.attrs.role.toLowerCase())) ||
+  n.attrs.itemprop?.toLowerCase().includes('articlebody') === true;
+
+function insideArticle(n: Node): boolean {
+  for (let p = n.parent; p; p = p.parent) if (p.tag === 'article' || p.tag === 'main') return true;
+  return false;
+}
+
+function dropOnClose(n: Node): boolean {
+  if (isMainSignal(n)) n.flags |= FLAG.HAS_MAIN;
+  if (PROSE.has(n.tag) && n.chars >= 25) n.paras++;
+  if (n.tag === 'header') return !insideArticle(n);
+  const hint = hintOf(n.attrs);
+  if (n.tag === 'figcaption' || (hint !== '' && n.paras < 2 && CAPTION.test(hint))) n.flags |= FLAG.CAPTION;
+  if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
+  if (hint === '' || !UNLIKELY.test(hint)) return false;
+  // A block of prose is content whatever its class says ("sidebar-and-content-body", "modal-enabled"),
+  // unless it names reader comments, which are prose too.
+  const prose = n.linkChars < n.chars * 0.25;
+  if (prose && (n.paras >= 4 || n.chars >= 1500) && !COMMENTS.test(hint)) return false;
+  if (STRONG.test(hint)) return true;
+  // A weak word ("widget", "header", "skip") drops only what is short or mostly links.
+  return !MAYBE.test(hint) && (n.chars < 200 || !prose);
+}
+
+/** A tree builder with the boilerplate rules of this extractor. */
+export function mainContentTree(excludeTags: ReadonlySet<string>): TreeBuilder {
+  return new TreeBuilder(dropOnOpen, dropOnClose, excludeTags);
+}
+
+const density = (n: Node) => (n.chars === 0 ? 0 : n.linkChars / n.chars);
+
+/** Kept elements of the subtree, depth first (dropped subtrees skipped). */
+function elements(n: Node, out: Node[] = []): Node[] {
+  for (const k of n.kids) {
+    if (typeof k === 'string' || k.flags & FLAG.DROP) continue;
+    out.push(k);
+    if (k.kids.length > 0) elements(k, out);
+  }
+  return out;
+}
+
+/** The declared main container: articleBody, a dominant article, main / role=main. */
+function declared(body: Node): Node | undefined {
+  let articleBody: Node | undefined;
+  let main: Node | undefined;
+  const articles: Node[] = [];
+  for (const n of elements(body)) {
+    if (!(n.flags & FLAG.HAS_MAIN)) continue;
+    if (n.attrs.itemprop?.toLowerCase().includes('articlebody')) {
+      if (!articleBody || n.chars > articleBody.chars) articleBody = n;
+    } else if (n.tag === 'article' || n.attrs.role?.toLowerCase() === 'article') {
+      articles.push(n);
+    } else if (n.tag === 'main' || n.attrs.role?.toLowerCase() === 'main') {
+      if (!main || n.chars > main.chars) main = n;
+    }
+  }
+  if (articleBody && articleBody.chars >= 200) return articleBody;
+  // Articles nested in articles (comments): the outermost count.
+  const outer = articles.filter((a) => !articles.some((b) => b !== a && contains(b, a)));
+  if (outer.length > 0) {
+    const total = outer.reduce((s, a) => s + a.chars, 0);
+    const best = outer.reduce((a, b) => (b.chars > a.chars ? b : a));
+    if (best.chars >= 200 && best.chars >= total * 0.6) return best;
+  }
+  if (main && main.chars >= 200) return main;
+  return undefined;
+}
+
+function contains(outer: Node, inner: Node): boolean {
+  for (let p = inner.parent; p; p = p.parent) if (p === outer) return true;
+  return false;
+}
+
+/** Readability's candidate: prose scores summed into parents (half into grandparents). */
+function bestCandidate(body: Node): Node | undefined {
+  const scored: Node[] = [];
+  for (const n of elements(body)) {
+    if (!PROSE.has(n.tag) || n.chars < 25) continue;
+    const s = 1 + Math.min(n.chars / 100, 3);
+    const p = n.parent;
+    if (!p) continue;
+    if (p.score === 0) scored.push(p);
+    p.score += s;
+    const g = p.parent;
+    if (g) {
+      if (g.score === 0) scored.push(g);
+      g.score += s / 2;
+    }
+  }
+  let best: Node | undefined;
+  let bestScore = 0;
+  for (const n of scored) {
+    const s = n.score * (1 - density(n));
+    if (s > bestScore) {
+      best = n;
+      bestScore = s;
+    }
+  }
+  return best;
+}
+
+/** A heading right before the candidate (only text or dropped elements between): its title. */
+function precedes(heading: Node, best: Node, parent: Node): boolean {
+  const kids = parent.kids;
+  for (let i = kids.indexOf(heading) + 1; i < kids.length; i++) {
+    const k = kids[i]!;
+    if (k === best) return true;
+    if (typeof k !== 'string' && !(k.flags & FLAG.DROP) && k.chars > 0) return false;
+  }
+  return false;
+}
+
+/** Picks the main content of a built tree. */
+export function selectMainContent(tree: TreeBuilder): MainContent {
+  const body = tree.body();
+  const pruneOf = (n: Node) => density(n) < 0.5;
+  const sig = declared(body);
+  if (sig) return { root: sig, pruneLinks: pruneOf(sig) };
+  const best = bestCandidate(body);
+  if (!best || best.chars < body.chars * 0.3) return { root: body, pruneLinks: pruneOf(body) };
+  const parent = best.parent;
+  if (!parent) return { root: best, pruneLinks: pruneOf(best) };
+  // Siblings that read as prose join the candidate (split articles, a lead before the body).
+  const only = new Set<Node>();
+  const threshold = Math.max(10, best.score * 0.2);
+  for (const k of parent.kids) {
+    if (typeof k === 'string' || k.flags & FLAG.DROP) continue;
+    if (
+      k === best ||
+      (HEADING.test(k.tag) && k.chars > 0 && precedes(k, best, parent)) ||
+      k.score >= threshold ||
+      (k.chars >= 80 && density(k) < 0.25 && (PROSE.has(k.tag) || k.paras > 0))
+    )
+      only.add(k);
+  }
+  return only.size === 1
+    ? { root: best, pruneLinks: pruneOf(best) }
+    : { root: parent, only, pruneLinks: pruneOf(parent) };
+}

@@ -1,0 +1,356 @@
+import type { MainContent } from './main-content.js';
+import { FLAG, type Node } from './tree.js';
+
+/**
+ * Writes the main content (src/parse/html/main-content.ts) as plain text or as Markdown, in one walk
+ * of the light tree:
+ * - text: as the whole-page text (src/parse/html/text.ts) reads: whitespace runs collapsed to one
+ *   space, blocks (paragraphs, headings, list items, table cells) separated by a space, `<pre>`
+ *   kept as is;
+ * - Markdown (CommonMark + GFM tables): ATX headings, `**strong**`, `*emphasis*`, inline code, nested
+ *   lists, fenced code keeping its lines (language from a `language-*` / `lang-*` class), block
+ *   quotes, tables with a header row, links and images made absolute against the base URL.
+ * Layout tables (nested tables, one column) are written as the blocks they hold.
+ */
+
+export interface RenderOptions {
+  readonly markdown: boolean;
+  /** Resolves links and images; undefined leaves them as written. */
+  readonly base: URL | undefined;
+  /** -1 = no limit. */
+  readonly maxLength: number;
+}
+
+const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+const LINK_DENSE_CONTAINERS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'span', 'form', 'p']);
+// Whitespace runs that are not already one space: replacing every lone space is the slow part.
+const WS = /[\t\n\f\r \u00a0]{2,}|[\t\n\f\r\u00a0]/g;
+const MD_SPECIAL = /[\\`*_[\]<]/g;
+const MD_LINE_START = /^(?:#{1,6}(?:\s|$)|[-+*]\s|\d{1,9}[.)]\s|>|=+\s*$|`{3}|~{3})/;
+const NESTED_LIST = /^(?:- |\d{1,9}\. )/;
+/** A permalink to a heading ("¶", "#", "§"): an icon, not text. */
+const PERMALINK = /^[^\p{L}\p{N}]?$/u;
+/** Stands for a hard line break until whitespace is collapsed. */
+const BR = '\u0001';
+const BR_RUN = /\s*\u0001\s*/g;
+
+class Renderer {
+  private length = 0;
+  /** The top-level blocks and, beside them, their heading level (0 for other blocks). */
+  readonly top: string[] = [];
+  readonly levels: number[] = [];
+
+  constructor(
+    private readonly o: RenderOptions,
+    private readonly pruneLinks: boolean,
+    /** Only excluded tags are skipped (what an include selector matched is kept whole). */
+    private readonly selected = false,
+  ) {}
+
+  private get full(): boolean {
+    return this.o.maxLength > 0 && this.length >= this.o.maxLength;
+  }
+
+  private skipped(n: Node): boolean {
+    if (this.selected) return (n.flags & FLAG.EXCLUDED) !== 0;
+    if (n.flags & FLAG.DROP || (n.flags & FLAG.CAPTION && !this.o.markdown)) return true;
+    return (
+      this.pruneLinks &&
+      n.chars > 0 &&
+      n.linkChars > n.chars * (n.tag === 'p' ? 0.8 : 0.5) &&
+      LINK_DENSE_CONTAINERS.has(n.tag)
+    );
+  }
+
+  /** The blocks of a container, in order. */
+  blocks(n: Node, out: string[], only?: ReadonlySet<Node>): void {
+    let para: string[] = [];
+    const flush = () => {
+      if (para.length === 0) return;
+      const t = this.finishInline(para.join(''));
+      para = [];
+      if (t !== '') this.push(out, this.o.markdown && MD_LINE_START.test(t) ? `\\${t}` : t);
+    };
+    for (const k of n.kids) {
+      if (this.full) break;
+      if (typeof k === 'string') {
+        if (n.flags & FLAG.PRE) para.push(k);
+        else para.push(this.escape(k));
+        continue;
+      }
+      if (only && !only.has(k)) continue;
+      if (this.skipped(k)) continue;
+      if (!(k.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK))) {
+        para.push(this.inline(k));
+        continue;
+      }
+      if (k.tag === 'br') {
+        para.push(BR);
+        continue;
+      }
+      flush();
+      this.block(k, out);
+    }
+    flush();
+  }
+
+  private push(out: string[], block: string, level = 0): void {
+    out.push(block);
+    if (out === this.top) this.levels.push(level);
+    this.length += block.length + 1;
+  }
+
+  block(n: Node, out: string[]): void {
+    const md = this.o.markdown;
+    const level = HEADINGS[n.tag];
+    if (level !== undefined) {
+      const t = this.finishInline(this.inlineKids(n));
+      if (t !== '') this.push(out, md ? `${'#'.repeat(level)} ${t}` : t, level);
+      return;
+    }
+    switch (n.tag) {
+      case 'pre':
+        this.pre(n, out);
+        return;
+      case 'ul':
+      case 'ol':
+        this.list(n, out);
+        return;
+      case 'blockquote': {
+        const inner: string[] = [];
+        this.blocks(n, inner);
+        if (inner.length === 0) return;
+        this.push(out, md ? prefixLines(inner.join('\n\n'), '> ', '>') : inner.join(' '));
+        return;
+      }
+      case 'table':
+        if (this.table(n, out)) return;
+        break;
+      case 'hr':
+        if (md) this.push(out, '---');
+        return;
+    }
+    this.blocks(n, out);
+  }
+
+  private pre(n: Node, out: string[]): void {
+    let code = rawText(n);
+    if (code.startsWith('\n')) code = code.slice(1);
+    code = code.replace(/\s+$/, '');
+    if (code === '') return;
+    if (!this.o.markdown) {
+      this.push(out, code);
+      return;
+    }
+    const fence = code.includes('```') ? '~~~~' : '```';
+    this.push(out, `${fence}${languageOf(n)}\n${code}\n${fence}`);
+  }
+
+  private list(n: Node, out: string[]): void {
+    const md = this.o.markdown;
+    const ordered = n.tag === 'ol';
+    let i = Number.parseInt(n.attrs.start ?? '1', 10);
+    if (!Number.isFinite(i)) i = 1;
+    const items: string[] = [];
+    for (const k of n.kids) {
+      if (typeof k === 'string' || this.skipped(k)) continue;
+      const inner: string[] = [];
+      if (k.tag === 'li') this.blocks(k, inner);
+      else this.block(k, inner);
+      if (inner.length === 0) continue;
+      if (!md) {
+        items.push(inner.join(' '));
+        continue;
+      }
+      const marker = ordered ? `${i++}. ` : '- ';
+      const pad = ' '.repeat(marker.length);
+      // A nested list follows its item's text on the next line: the list stays tight.
+      let body = inner[0]!;
+      for (let j = 1; j < inner.length; j++) body += (NESTED_LIST.test(inner[j]!) ? '\n' : '\n\n') + inner[j];
+      items.push(marker + body.replace(/\n(?=.)/g, `\n${pad}`));
+    }
+    if (items.length > 0) this.push(out, items.join(md ? '\n' : ' '));
+  }
+
+  /** A data table as rows of cells; false for a layout table (written as blocks instead). */
+  private table(n: Node, out: string[]): boolean {
+    const rows: Node[] = [];
+    const collect = (t: Node): boolean => {
+      for (const k of t.kids) {
+        if (typeof k === 'string' || this.skipped(k)) continue;
+        if (k.tag === 'tr') rows.push(k);
+        else if (k.tag === 'thead' || k.tag === 'tbody' || k.tag === 'tfoot') collect(k);
+        else if (k.tag === 'table') return false;
+      }
+      return true;
+    };
+    if (!collect(n) || rows.length === 0) return false;
+    const cells = rows.map((r) =>
+      r.kids
+        .filter((c): c is Node => typeof c !== 'string' && (c.tag === 'td' || c.tag === 'th'))
+        .map((c) => c),
+    );
+    const width = Math.max(...cells.map((r) => r.length));
+    if (width <= 1 || cells.some((r) => r.some((c) => hasTable(c)))) return false;
+    const md = this.o.markdown;
+    const text = cells.map((r) => r.map((c) => this.cell(c)));
+    const lines: string[] = [];
+    for (const [i, r] of text.entries()) {
+      if (!md) {
+        const line = r.filter((c) => c !== '').join(' ');
+        if (line !== '') lines.push(line);
+        continue;
+      }
+      while (r.length < width) r.push('');
+      lines.push(`| ${r.join(' | ')} |`);
+      if (i === 0) lines.push(`|${' --- |'.repeat(width)}`);
+    }
+    if (lines.length > 0) this.push(out, lines.join(md ? '\n' : ' '));
+    return true;
+  }
+
+  private cell(c: Node): string {
+    const t = this.finishInline(this.inlineKids(c)).replace(/\n/g, ' ');
+    return this.o.markdown ? t.replace(/\|/g, '\\|') : t;
+  }
+
+  /** Inline content of an element, blocks flattened (headings and cells hold inline text only). */
+  private inlineKids(n: Node): string {
+    let s = '';
+    for (const k of n.kids) {
+      if (typeof k === 'string') s += this.escape(k);
+      else if (!this.skipped(k)) s += k.flags & FLAG.BLOCK ? ` ${this.inline(k)} ` : this.inline(k);
+    }
+    return s;
+  }
+
+  private inline(n: Node): string {
+    if (n.tag === 'br') return BR;
+    if (n.tag === 'img') return this.image(n);
+    const inner = this.inlineKids(n);
+    if (n.tag === 'a' && n.attrs.href?.startsWith('#') && PERMALINK.test(inner.trim())) return '';
+    if (!this.o.markdown) return inner;
+    switch (n.tag) {
+      case 'a': {
+        const href = this.url(n.attrs.href);
+        const t = inner.replace(WS, ' ').trim();
+        return href === undefined || t === '' ? inner : wrap(inner, `[${t}](${href})`);
+      }
+      case 'strong':
+      case 'b':
+        return emphasis(inner, '**');
+      case 'em':
+      case 'i':
+        return emphasis(inner, '*');
+      case 'code':
+      case 'kbd':
+      case 'samp': {
+        if (n.flags & FLAG.PRE) return inner;
+        const raw = rawText(n).replace(WS, ' ');
+        if (raw.trim() === '') return inner;
+        const tick = raw.includes('`') ? '``' : '`';
+        return wrap(raw, `${tick}${raw.trim()}${tick}`);
+      }
+      default:
+        return inner;
+    }
+  }
+
+  private image(n: Node): string {
+    if (!this.o.markdown) return '';
+    const src = this.url(n.attrs.src ?? n.attrs['data-src']);
+    if (src === undefined || src.startsWith('data:')) return '';
+    const alt = (n.attrs.alt ?? '')
+      .replace(WS, ' ')
+      .trim()
+      .replace(/[[\]\\]/g, '\\$&');
+    return `![${alt}](${src})`;
+  }
+
+  private url(href: string | undefined): string | undefined {
+    if (href === undefined || href.trim() === '') return undefined;
+    let u: string;
+    try {
+      u = this.o.base ? new URL(href.trim(), this.o.base).href : href.trim();
+    } catch {
+      return undefined;
+    }
+    if (/^(?:javascript|vbscript):/i.test(u)) return undefined;
+    return /[\s()<>]/.test(u) ? `<${u.replace(/[<>\s]/g, encodeURIComponent)}>` : u;
+  }
+
+  private escape(s: string): string {
+    return this.o.markdown ? s.replace(MD_SPECIAL, '\\$&') : s;
+  }
+
+  private finishInline(s: string): string {
+    const t = s.replace(WS, ' ').trim();
+    if (!t.includes(BR)) return t;
+    const br = this.o.markdown ? '\\\n' : ' ';
+    return t
+      .replace(BR_RUN, BR)
+      .replace(/^\u0001+|\u0001+$/g, '')
+      .replaceAll(BR, br);
+  }
+}
+
+/** Strong or emphasis markers inside the text's own leading and trailing spaces. */
+function emphasis(inner: string, mark: string): string {
+  return inner.trim() === '' ? inner : wrap(inner, `${mark}${inner.trim()}${mark}`);
+}
+
+/** `core` with the leading and trailing whitespace of `around`. */
+function wrap(around: string, core: string): string {
+  const lead = /^\s/.test(around) ? ' ' : '';
+  const trail = /\s$/.test(around) ? ' ' : '';
+  return lead + core + trail;
+}
+
+function rawText(n: Node): string {
+  let s = '';
+  for (const k of n.kids) {
+    if (typeof k === 'string') s += k;
+    else if (k.tag === 'br') s += '\n';
+    else if (!(k.flags & FLAG.DROP)) s += rawText(k);
+  }
+  return s;
+}
+
+function languageOf(pre: Node): string {
+  const classes = [pre.attrs.class ?? ''];
+  for (const k of pre.kids) if (typeof k !== 'string' && k.tag === 'code') classes.push(k.attrs.class ?? '');
+  const m = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/i.exec(classes.join(' '));
+  return m ? m[1]!.toLowerCase() : '';
+}
+
+function hasTable(n: Node): boolean {
+  for (const k of n.kids) if (typeof k !== 'string' && (k.tag === 'table' || hasTable(k))) return true;
+  return false;
+}
+
+function prefixLines(s: string, prefix: string, blank: string): string {
+  return s
+    .split('\n')
+    .map((l) => (l === '' ? blank : prefix + l))
+    .join('\n');
+}
+
+/** The main content as text (markdown false) or Markdown, cut at `maxLength` characters. */
+export function render(main: MainContent, o: RenderOptions): string {
+  const r = new Renderer(o, main.pruneLinks, main.selected);
+  const out = r.top;
+  if (main.only) r.blocks(main.root, out, main.only);
+  else r.block(main.root, out);
+  // A heading with nothing under it titled what was left out ("Related posts" over a dropped list).
+  const kept: string[] = [];
+  let next = 0;
+  for (let i = out.length - 1; i >= 0; i--) {
+    const level = r.levels[i]!;
+    if (level > 0 && (next === 0 ? i === out.length - 1 || kept.length === 0 : next <= level)) continue;
+    kept.push(out[i]!);
+    next = level;
+  }
+  kept.reverse();
+  const s = kept.join(o.markdown ? '\n\n' : ' ');
+  return o.maxLength > 0 && s.length > o.maxLength ? s.slice(0, o.maxLength) : s;
+}

@@ -1,0 +1,174 @@
+/**
+ * A light element tree built from the streaming parser's events, for main-content extraction: the
+ * page is tokenised once (src/parse/html/extract.ts) and this tree sees the same events. It keeps
+ * only what the extractor and the Markdown writer read: tag, the parser's attribute object (no copy),
+ * children (elements and raw text), and per element the count of visible text characters and of
+ * those inside links, summed on close. What browsers never render (head, script, style...) gets no
+ * node at all.
+ */
+
+/** An element of the light tree. */
+export interface Node {
+  readonly tag: string;
+  readonly parent: Node | undefined;
+  readonly attrs: Readonly<Record<string, string>>;
+  readonly kids: (Node | string)[];
+  /** Bit set of `FLAG`. */
+  flags: number;
+  /** Non-space text characters of the subtree (dropped descendants not counted). */
+  chars: number;
+  /** The part of `chars` inside `<a>`. */
+  linkChars: number;
+  /** Paragraph-like descendants (p, pre, td, li with text...): how much prose the subtree holds. */
+  paras: number;
+  /** Readability-style content score, set by the extractor. */
+  score: number;
+}
+
+export const FLAG = {
+  /** Boilerplate or hidden: left out of the main content with its subtree. */
+  DROP: 1,
+  /** A block element (separates words, ends a paragraph). */
+  BLOCK: 2,
+  /** Some descendant is a block (an inline element that wraps blocks renders as a block). */
+  HAS_BLOCK: 4,
+  /** The element or a descendant says it is the main content (article, main, articleBody). */
+  HAS_MAIN: 8,
+  /** Inside `<pre>`: whitespace is kept. */
+  PRE: 16,
+  /** textextractor.exclude.tags: left out even of what an include selector matched. */
+  EXCLUDED: 64,
+  /** A caption or image credit: part of a figure, written in the Markdown beside its image only. */
+  CAPTION: 32,
+} as const;
+
+/** Never text; no node is built for them nor their descendants. */
+const SKIP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'noembed',
+  'title',
+  'head',
+  'svg',
+  'math',
+  'object',
+  'embed',
+  'canvas',
+  'select',
+  'option',
+  'button',
+  'textarea',
+  'input',
+  'audio',
+  'video',
+  'map',
+]);
+
+export const BLOCK_TAGS = new Set(
+  (
+    'address article aside blockquote body center dd details dialog dir div dl dt fieldset figcaption ' +
+    'figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr li main menu nav ol p pre section summary ' +
+    'table tbody thead tfoot tr td th caption ul br html listing legend search'
+  ).split(' '),
+);
+
+const isSpaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
+
+/** Non-space characters of a text chunk, counted without allocating. */
+function visibleChars(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (!isSpaceCode(s.charCodeAt(i))) n++;
+  return n;
+}
+
+/** Decides, when an element opens, whether it is boilerplate whatever its content. */
+export type DropRule = (tag: string, attrs: Readonly<Record<string, string>>) => boolean;
+/** Decides, when an element closes (its subtree known), whether it is boilerplate. */
+export type LateDropRule = (node: Node) => boolean;
+
+export class TreeBuilder {
+  readonly root: Node = newNode('#root', undefined, {});
+  private current: Node = this.root;
+  private skip = 0;
+  private inLink = 0;
+  private inHead = false;
+  /** Open nodes and nodes skipped (undefined), in the parser's order, to match closes to opens. */
+  private readonly open: (Node | undefined)[] = [];
+
+  constructor(
+    private readonly dropOnOpen: DropRule,
+    private readonly dropOnClose: LateDropRule,
+    private readonly excludeTags: ReadonlySet<string> = new Set(),
+  ) {}
+
+  onOpen(tag: string, attrs: Readonly<Record<string, string>>): void {
+    if (tag === 'head') this.inHead = true;
+    else if (tag === 'body') this.inHead = false;
+    if (this.skip > 0 || SKIP.has(tag) || (this.inHead && tag !== 'body')) {
+      if (this.skip > 0 || SKIP.has(tag)) this.skip++;
+      this.open.push(undefined);
+      return;
+    }
+    const parent = this.current;
+    const node = newNode(tag, parent, attrs);
+    if (BLOCK_TAGS.has(tag)) node.flags |= FLAG.BLOCK;
+    if (tag === 'pre' || (parent.flags & FLAG.PRE) !== 0) node.flags |= FLAG.PRE;
+    if (this.excludeTags.has(tag)) node.flags |= FLAG.DROP | FLAG.EXCLUDED;
+    else if (this.dropOnOpen(tag, attrs)) node.flags |= FLAG.DROP;
+    if (tag === 'a') this.inLink++;
+    parent.kids.push(node);
+    this.current = node;
+    this.open.push(node);
+  }
+
+  onClose(tag: string): void {
+    const node = this.open.pop();
+    if (node === undefined) {
+      if (this.skip > 0) this.skip--;
+      if (tag === 'head') this.inHead = false;
+      return;
+    }
+    if (tag === 'a') this.inLink--;
+    const parent = node.parent ?? this.root;
+    this.current = parent;
+    if (!(node.flags & FLAG.DROP) && this.dropOnClose(node)) node.flags |= FLAG.DROP;
+    if (node.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK)) parent.flags |= FLAG.HAS_BLOCK;
+    if (node.flags & FLAG.HAS_MAIN) parent.flags |= FLAG.HAS_MAIN;
+    if (node.flags & FLAG.DROP) return;
+    parent.chars += node.chars;
+    parent.linkChars += node.linkChars;
+    parent.paras += node.paras;
+  }
+
+  onText(data: string): void {
+    if (this.skip > 0) return;
+    if (this.inHead) {
+      if (data.trim() === '') return;
+      this.inHead = false;
+    }
+    const node = this.current;
+    node.kids.push(data);
+    const n = visibleChars(data);
+    node.chars += n;
+    if (this.inLink > 0) node.linkChars += n;
+  }
+
+  /** The `<body>` element (the root when the page has none). */
+  body(): Node {
+    for (const k of this.root.kids) {
+      if (typeof k !== 'string' && k.tag === 'html') {
+        for (const b of k.kids) if (typeof b !== 'string' && b.tag === 'body') return b;
+        return k;
+      }
+      if (typeof k !== 'string' && k.tag === 'body') return k;
+    }
+    return this.root;
+  }
+}
+
+function newNode(tag: string, parent: Node | undefined, attrs: Readonly<Record<string, string>>): Node {
+  return { tag, parent, attrs, kids: [], flags: 0, chars: 0, linkChars: 0, paras: 0, score: 0 };
+}
