@@ -42,7 +42,8 @@ export function parseDocument(input: ParseInput, tika: TikaDocument, deps: Parse
   };
   const result = parseHtml(
     { url: input.url, metadata: md, content: Buffer.from(tika.xhtml, 'utf8') },
-    deps,
+    // Every page of a document is its content: nothing in it is a site's boilerplate.
+    { ...deps, settings: { ...deps.settings, text: { ...deps.settings.text, document: true } } },
     addTikaMetadata,
   );
   restore(result.metadata);

@@ -51,6 +51,11 @@ export interface TextSettings {
    * Undefined = false.
    */
   readonly wholePage?: boolean;
+  /**
+   * A document's XHTML (Tika): all of its body is its content (a PDF has no menus), as text and
+   * Markdown; the extractor chooses nothing.
+   */
+  readonly document?: boolean;
   /** The main content as Markdown too (textextractor.markdown). Undefined = true. */
   readonly markdown?: boolean;
 }

@@ -35,7 +35,9 @@ export function mainContent(
     );
     return { text: undefined, markdown: detach(parts.filter((p) => p !== '').join('\n\n')) };
   }
-  let main: MainContent = selectMainContent(tree);
+  let main: MainContent = s.document
+    ? { root: tree.body(), pruneLinks: false, selected: true }
+    : selectMainContent(tree);
   let text = render(main, { ...opts, markdown: false });
   // A page whose every element reads as boilerplate keeps its whole text rather than none.
   if (text === '') {

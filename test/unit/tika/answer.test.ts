@@ -64,6 +64,9 @@ describe("a document's XHTML through the page extraction", () => {
     if (r.kind !== 'parsed') throw new Error(`expected parsed, got ${r.kind}`);
     expect(r.text).toContain('First page: the crawler reads documents through Apache Tika.');
     expect(r.text).toContain('Second page: every page of a PDF reaches the content index.');
+    // Markdown from Tika's XHTML: every page, nothing chosen away as if it were a site's menu.
+    expect(r.markdown).toContain('First page: the crawler reads documents through Apache Tika.');
+    expect(r.markdown).toContain('Second page: every page of a PDF reaches the content index.');
     expect(r.outlinks.map((o) => o.url)).toEqual(['https://docs.test/reports/linked-from-pdf.html']);
     const md = r.metadata;
     expect(md.getFirstValue('parse.title')).toBe('Annual Report on Crawling');
