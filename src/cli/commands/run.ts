@@ -211,6 +211,8 @@ export const runCommand: Command = {
     // A worker's summary goes to the supervisor, which prints one line for all.
     if (!asWorker) out(outcomeLine(summary));
     if (!asWorker && crawl.cluster && usesEmbedded(cfg, crawl.cluster)) log.info(stillRunningMessage());
+    // Another crawl owns the share now: this one stopped without writing (its line said so).
+    if (crawl.leaseLost() !== undefined) return EXIT.failed;
     return crawler.metrics.abandoned > 0 ? EXIT.incomplete : EXIT.ok;
   },
 };

@@ -84,9 +84,10 @@ export async function supervise(o: SuperviseOptions): Promise<number> {
     throw e;
   }
   const supervisor = new Supervisor(o, workers, cluster.url);
-  stopWhenLost(lease, () => supervisor.stop(), log);
+  stopWhenLost(lease, () => supervisor.abandon(), log);
   try {
-    return await supervisor.run();
+    const code = await supervisor.run();
+    return lease.lost !== undefined ? EXIT.failed : code;
   } finally {
     await lease.release();
     await cluster.client.close();
@@ -210,6 +211,15 @@ class Supervisor {
   /** Stops the run as a first SIGTERM would: every worker drains and exits. */
   stop(): void {
     this.stopAll('SIGTERM');
+  }
+
+  /**
+   * The lease was lost: every worker is killed (SIGKILL) rather than drained, so that none writes
+   * another update to shards another crawl owns now; what they held keeps its previous state.
+   */
+  abandon(): void {
+    this.stopAll('SIGTERM');
+    this.kill('SIGKILL');
   }
 
   private start(slot: Slot): void {
