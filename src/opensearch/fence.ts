@@ -24,7 +24,14 @@ export interface Instant {
   readonly mono: number;
 }
 
-export const instantNow = (): Instant => ({ wall: Date.now(), mono: performance.now() });
+/**
+ * Now, on both clocks. The monotonic one is the system's (process.hrtime), not this process's
+ * (performance.now): a worker process compares the instants its supervisor sends with its own.
+ */
+export const instantNow = (): Instant => ({
+  wall: Date.now(),
+  mono: Number(process.hrtime.bigint() / 1000n) / 1000,
+});
 
 /**
  * Milliseconds since `then`, the larger of the two clocks' answers: the wall clock counts the time a

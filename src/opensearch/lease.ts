@@ -51,6 +51,7 @@ export class ShareLease implements WriteFence {
   private released = false;
   private renewing: Promise<void> | undefined;
   private readonly lostListeners: ((by: string) => void)[] = [];
+  private readonly confirmedListeners: ((at: Instant) => void)[] = [];
   /** When the last request that confirmed the whole lease was sent. */
   private confirmed: Instant = { wall: Number.NEGATIVE_INFINITY, mono: Number.NEGATIVE_INFINITY };
   /** Renewals failed in a row (the cluster did not answer): the first is a warning. */
@@ -86,6 +87,21 @@ export class ShareLease implements WriteFence {
   onLost(listener: (by: string) => void): void {
     if (this.lostBy !== undefined) listener(this.lostBy);
     else this.lostListeners.push(listener);
+  }
+
+  /** When the lease was last confirmed (the sending of the request that did). */
+  get confirmedAt(): Instant {
+    return this.confirmed;
+  }
+
+  /** Told each time a renewal confirms the lease (`run --workers` passes it on to its workers). */
+  onConfirmed(listener: (at: Instant) => void): void {
+    this.confirmedListeners.push(listener);
+  }
+
+  /** Renews now rather than at the next tick (a worker's writes wait for it). Never throws. */
+  renewNow(): Promise<void> {
+    return this.renew();
   }
 
   /** See WriteFence. */
@@ -211,6 +227,7 @@ export class ShareLease implements WriteFence {
     );
     if (lostShards.length === 0) {
       this.confirmed = sent;
+      for (const l of this.confirmedListeners) l(sent);
       if (this.failures > 0)
         this.log.info(
           `renewed the lease on this crawl's status shards again after ${this.failures} failed tries`,

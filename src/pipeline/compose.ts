@@ -253,6 +253,8 @@ export interface CrawlOptions {
   readonly seeds?: readonly string[];
   /** `crawler run`: take the lease on this process's share of the status shards (see lease.ts). */
   readonly lease?: boolean;
+  /** A worker of `run --workers`: the fence of its supervisor's lease (without a lease of its own). */
+  readonly fence?: WriteFence;
   /** Sees every transition record once written (the demo's table). */
   readonly onTransition?: (record: TransitionRecord) => void;
 }
@@ -351,7 +353,16 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const inline = createPageParser(config, { filter, clock, log });
     const outage = new ClusterOutage(clock, log);
     const meters = crawlMeters();
-    const stores = buildStores(client, config, clock, log, options.onTransition, outage, meters, lease);
+    const stores = buildStores(
+      client,
+      config,
+      clock,
+      log,
+      options.onTransition,
+      outage,
+      meters,
+      lease ?? options.fence,
+    );
     closers.push(() => stores.close());
     await inject(client, config, stores, filter, options.seeds ?? [], log, clock);
     await inline.ready;

@@ -22,6 +22,7 @@ import { EXIT } from '../exit.js';
 import { type StopSignal, StopSignals } from '../signals.js';
 import { Aggregate, outcomeLine } from './aggregate.js';
 import { autoWorkers, isLocalCluster } from './count.js';
+import { leaseMessage } from './lease-relay.js';
 import { type FromWorker, type ToWorker, WORKER_ENV } from './messages.js';
 import { OnceCoordinator, type OnceStep } from './once.js';
 import { RESTARTS, type RestartOptions, RestartPolicy } from './restart.js';
@@ -83,7 +84,7 @@ export async function supervise(o: SuperviseOptions): Promise<number> {
     await cluster.client.close();
     throw e;
   }
-  const supervisor = new Supervisor(o, workers, cluster.url);
+  const supervisor = new Supervisor(o, workers, cluster.url, lease);
   stopWhenLost(lease, () => supervisor.abandon(), log);
   try {
     const code = await supervisor.run();
@@ -140,7 +141,10 @@ class Supervisor {
     private readonly o: SuperviseOptions,
     private readonly workers: number,
     private readonly cluster: string | undefined,
+    /** The lease the workers write under: each hears when it was confirmed (lease-relay.ts). */
+    private readonly lease?: ShareLease,
   ) {
+    lease?.onConfirmed(() => this.sendAll(leaseMessage(lease)));
     const restarts = o.restarts ?? RESTARTS;
     this.slots = Array.from({ length: workers }, (_, worker) => ({
       worker,
@@ -296,8 +300,16 @@ class Supervisor {
   private message(slot: Slot, pid: number, m: FromWorker): void {
     const once = this.once;
     switch (m.type) {
+      case 'lease-ask':
+        // Answered at once (the worker may just have missed a message) and again once renewed.
+        if (this.lease) {
+          this.sendTo(slot, leaseMessage(this.lease));
+          void this.lease.renewNow();
+        }
+        return;
       case 'listening':
         slot.listening = true;
+        if (this.lease) this.sendTo(slot, leaseMessage(this.lease));
         // A stop asked while it was starting: it gets the signal now.
         if (this.workersSignalled) this.signalWorker(slot, this.stopSignal);
         return;
@@ -342,14 +354,15 @@ class Supervisor {
   }
 
   private sendAll(m: ToWorker): void {
-    for (const s of this.slots) {
-      if (s.proc?.connected) {
-        try {
-          s.proc.send(m);
-        } catch {
-          // It is exiting; its 'close' follows.
-        }
-      }
+    for (const s of this.slots) this.sendTo(s, m);
+  }
+
+  private sendTo(slot: Slot, m: ToWorker): void {
+    if (!slot.proc?.connected) return;
+    try {
+      slot.proc.send(m);
+    } catch {
+      // It is exiting; its 'close' follows.
     }
   }
 

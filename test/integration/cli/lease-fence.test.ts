@@ -50,13 +50,14 @@ function conf(
   status: string,
   label: string,
   agent: string,
+  shards = 2,
 ): { content: string; transitions: string; path: string } {
   const own = uniqueIndexNames(label);
   const transitions = own.content.replace(/-content$/, '-transitions');
   created.push(own.content, transitions);
   const path = writeConf({
     ...fastCrawlSettings({ status, content: own.content }),
-    'opensearch.status.shards': 2,
+    'opensearch.status.shards': shards,
     'opensearch.lease.index.name': LEASES,
     'opensearch.lease.ttl': TTL_MS,
     'status.transitions.index.name': transitions,
@@ -224,4 +225,75 @@ describe('the lease fences the writes of a crawl', () => {
       }
     }
   }, 180_000);
+
+  it('run --workers: a supervisor frozen past its lease stops its workers writing, and kills them once it wakes to find the lease taken', async () => {
+    const status = uniqueIndexNames('fence-workers').status;
+    created.push(status);
+    const w = conf(status, 'fence-workers', 'workerbot', 4);
+    const seeds = HOSTS.flatMap((h) => ['--seed', `${site.origin(h)}/p0`]);
+    const supervisor = spawnCrawler(['run', '--workers', '2', '--conf', w.path, ...seeds]);
+    try {
+      await until(async () => (await count(w.content)) >= 8, 90_000, 'the workers to index pages');
+      // The supervisor alone is frozen: its workers (their own process group) go on fetching.
+      supervisor.proc.kill('SIGSTOP');
+      await until(
+        async () => {
+          const docs = await leases(status);
+          return docs.length === 4 && docs.every((d) => Number(d.expiresAt) < Date.now() - 500);
+        },
+        60_000,
+        "the supervisor's lease to expire",
+      );
+      // Two thirds of the TTL after the last renewal the workers' writes stopped: none from here on.
+      const contentBefore = await count(w.content);
+      const transitionsBefore = await count(w.transitions);
+      // Unfenced, four workers' hosts would index a few pages a second meanwhile.
+      const since = Date.now();
+      await until(() => Date.now() > since + TTL_MS / 2, 60_000, 'half a TTL more');
+      expect(await count(w.content)).toBe(contentBefore);
+      expect(await count(w.transitions)).toBe(transitionsBefore);
+      // Another crawl takes the share; the supervisor wakes, finds it taken, and kills its workers.
+      const client = testClient();
+      try {
+        const now = Date.now();
+        for (const shard of [0, 1, 2, 3]) {
+          await client.index({
+            index: LEASES,
+            id: leaseId(status, shard),
+            refresh: true,
+            body: {
+              statusIndex: status,
+              shard,
+              token: 'taker',
+              host: 'taker-host',
+              boot: 'another-boot',
+              pid: 78,
+              share: 'all shards',
+              shards: [0, 1, 2, 3],
+              since: now,
+              renewedAt: now,
+              expiresAt: now + 600_000,
+            },
+          });
+        }
+      } finally {
+        await client.close();
+      }
+      supervisor.proc.kill('SIGCONT');
+      expect(await supervisor.exited).toBe(3);
+      const lines = warnings(supervisor).filter((l) => l.includes('lease'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^the lease on this crawl's status shards was taken by pid 78 on host taker-host/,
+      );
+      expect(await count(w.content)).toBe(contentBefore);
+      expect(await count(w.transitions)).toBe(transitionsBefore);
+    } finally {
+      if (supervisor.proc.exitCode === null && supervisor.proc.signalCode === null) {
+        supervisor.proc.kill('SIGCONT');
+        supervisor.proc.kill('SIGTERM');
+        await supervisor.exited;
+      }
+    }
+  }, 240_000);
 });
