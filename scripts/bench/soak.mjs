@@ -13,6 +13,7 @@
 //   - every URL due before the end was fetched or carries a recorded reason (a deferral, ERROR);
 //   - no content document without a fetch behind it (FETCHED, or FETCH_ERROR after a 200: a failed
 //     refetch keeps the last content, as in StormCrawler), none twice;
+//   - no content document whose URL is ERROR or REDIRECTION (deleted, or removed by the reconcile);
 //   - no URL fetched twice at the same time (two workers, or a worker and its restarted self);
 //   - the crawler's RSS does not trend upward over the last two thirds of the run.
 // The summary goes to scripts/bench/sections/soak.md, which report.mjs appends to RESULTS.md (and
@@ -233,6 +234,8 @@ writeFileSync(
     // The soak's pages are alike: all indexed, and no soft-404 probes (the checks measure the cluster).
     'dedup.mode: "off"',
     'soft404.enabled: false',
+    // The reconcile (content of ERROR/REDIRECTION URLs left by a killed worker) several times a run.
+    'opensearch.indexer.reconcile.interval: "5m"',
     '',
   ].join('\n'),
 );
@@ -438,6 +441,10 @@ const orphans = [...contentByUrl.keys()].filter(
   (u) => byUrl.get(u)?.status !== 'FETCHED' && !keptAfterError.has(u),
 );
 const contentTwice = [...contentByUrl.values()].filter((n) => n > 1).length;
+// ... and none of a URL whose status is ERROR or REDIRECTION (its deletion, or the reconcile, removed it).
+const goneWithContent = [...contentByUrl.keys()].filter((u) =>
+  ['ERROR', 'REDIRECTION'].includes(byUrl.get(u)?.status),
+);
 // 4. No URL fetched twice at the same time.
 /** @type {Map<string, import('./soak-web.mjs').Logged[]>} */
 const requestsByUrl = new Map();
@@ -497,6 +504,11 @@ const invariants = [
     `${orphans.length} (FETCH_ERROR keeping its last content: ${keptAfterError.size})`,
   ],
   ['no content document twice', contentTwice === 0, `${contentTwice}`],
+  [
+    'no content document whose URL is ERROR or REDIRECTION',
+    goneWithContent.length === 0,
+    `${goneWithContent.length}`,
+  ],
   ['no URL fetched twice at the same time', overlaps === 0, `${overlaps}`],
   [
     'crawler RSS flat over the last two thirds',

@@ -8,7 +8,7 @@ export const EXIT = {
   /**
    * The command could not run: an option value it refuses, OpenSearch unreachable or refusing (a
    * missing index, a query it cannot parse), a scale-out that cannot work, a worker of `run
-   * --workers` that keeps dying.
+   * --workers` that keeps dying, a `run` whose lease on its status shards another crawl took.
    */
   failed: 3,
   /** A bug: the message carries the stack trace for a report. */
@@ -22,7 +22,7 @@ export const EXIT_HELP = [
   '  2    the command line cannot be read, or the configuration is invalid; nothing was done',
   '  3    could not run: an option value refused, OpenSearch unreachable or refusing (a missing',
   '       index: run "crawler init"; a query it cannot parse), --instances (x --workers) above the',
-  '       shard count, a worker of run --workers that keeps dying',
+  '       shard count, a worker of run --workers that keeps dying, a run whose lease another took',
   '  4    internal error (a bug; the message has the stack trace)',
   '  130  a second SIGINT/SIGTERM during `run`: exited at once',
 ].join('\n');

@@ -2,6 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import type { WriteFence } from './fence.js';
 import { ClusterOutage, errorType, shardUnavailable, statusOf } from './outage.js';
 
 export interface BulkAction {
@@ -11,6 +12,11 @@ export interface BulkAction {
   readonly id: string;
   readonly routing?: string;
   readonly doc?: object;
+  /**
+   * Retried after every temporary failure (429, 5xx), not `maxAttempts` times only: for writes that
+   * must not be lost, such as the deletion of an ERROR page's content.
+   */
+  readonly untilWritten?: true;
 }
 
 export type BulkResult =
@@ -36,6 +42,13 @@ const CLOSED: BulkResult = {
   closed: true,
 };
 
+const FENCED: BulkResult = {
+  ok: false,
+  status: 0,
+  error: "not written: the crawl's lease on its status shards was lost",
+  closed: true,
+};
+
 export interface BulkWriterOptions {
   /** Flush when this many actions are buffered (opensearch.<type>.bulkActions). */
   readonly maxActions: number;
@@ -58,6 +71,11 @@ export interface BulkWriterOptions {
   readonly shardWaitMs?: number;
   /** Told the duration in ms of each bulk request OpenSearch answered (metrics). */
   readonly onRequest?: (ms: number) => void;
+  /**
+   * Asked before each request (the crawl's lease, fence.ts): a request waits while it says wait, and
+   * when it says never the writer closes, every action it holds settling as not written (`closed`).
+   */
+  readonly fence?: WriteFence;
 }
 
 interface Pending {
@@ -100,6 +118,8 @@ export class BulkWriter {
   /** Wakes the requests sleeping before their next attempt. */
   private readonly sleepers = new Set<() => void>();
   private closed = false;
+  /** What actions not written settle with once closed: closed by the owner, or by the fence. */
+  private closedWith = CLOSED;
   /** `sendNow` found every request slot taken: the buffer goes when a request returns. */
   private sendWhenFree = false;
   private readonly outage: ClusterOutage;
@@ -161,13 +181,14 @@ export class BulkWriter {
    * not written (`closed`). Requests in flight settle theirs when they return.
    */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     const buffered = this.buffer;
     this.buffer = [];
     this.bytes = 0;
-    for (const p of [...buffered, ...this.retrying]) p.settle(CLOSED);
+    for (const p of [...buffered, ...this.retrying]) p.settle(this.closedWith);
     this.retrying.clear();
     this.waitingForShards.clear();
     for (const wake of [...this.sleepers]) wake();
@@ -177,7 +198,7 @@ export class BulkWriter {
 
   /** Queues an action (after `ready`); resolves when OpenSearch settled it, never rejects. */
   add(action: BulkAction): Promise<BulkResult> {
-    if (this.closed) return Promise.resolve(CLOSED);
+    if (this.closed) return Promise.resolve(this.closedWith);
     this.pendingCount++;
     const meta: Record<string, string> = { _index: action.index };
     if (action.id !== '') meta._id = action.id;
@@ -201,7 +222,7 @@ export class BulkWriter {
 
   private push(p: Pending): void {
     if (this.closed) {
-      p.settle(CLOSED);
+      p.settle(this.closedWith);
       return;
     }
     this.buffer.push(p);
@@ -232,8 +253,15 @@ export class BulkWriter {
     this.inFlight++;
     try {
       for (let attempt = 0; ; attempt++) {
+        const fence = this.options.fence?.admit() ?? true;
+        if (fence !== true && !(await fence) && !this.closed) {
+          // The lease was lost: another crawl owns these shards now. Nothing more is written; the
+          // URLs keep their previous state and come back when due, to their new owner.
+          this.closedWith = FENCED;
+          this.close();
+        }
         if (this.closed) {
-          for (const p of batch) p.settle(CLOSED);
+          for (const p of batch) p.settle(this.closedWith);
           return;
         }
         try {
@@ -301,7 +329,7 @@ export class BulkWriter {
         );
       } else if (status === 404 && p.action.op === 'delete') {
         p.settle({ ok: true, status, result: 'not_found' });
-      } else if (TEMPORARY(status) && ++p.attempts < this.options.maxAttempts) {
+      } else if (TEMPORARY(status) && (++p.attempts < this.options.maxAttempts || p.action.untilWritten)) {
         retry.push(p);
       } else {
         p.settle({
@@ -322,7 +350,7 @@ export class BulkWriter {
       this.outage.shardsAvailable(this);
     }
     if (retry.length > 0 && this.closed) {
-      for (const p of retry) p.settle(CLOSED);
+      for (const p of retry) p.settle(this.closedWith);
     } else if (retry.length > 0) {
       for (const p of retry) this.retrying.add(p);
       const first = retry[0]!;

@@ -4,6 +4,7 @@ import { isoDate } from '../model/values.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
+import { NO_FENCE, type WriteFence } from './fence.js';
 import { metadataField } from './status-doc.js';
 
 /**
@@ -36,6 +37,8 @@ export class DueWriter {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly intervalMs = 2000,
+    /** The crawl's lease: these are status writes too. */
+    private readonly fence: WriteFence = NO_FENCE,
   ) {}
 
   /** The near-duplicates of `url` become due. */
@@ -107,6 +110,8 @@ export class DueWriter {
       });
     }
     if (urls.length > 0) should.push({ terms: { url: urls } });
+    const admitted = this.fence.admit();
+    if (admitted !== true && !(await admitted)) return;
     try {
       const res = await this.client.updateByQuery({
         index: this.index,

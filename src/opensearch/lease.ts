@@ -1,160 +1,61 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
 import type { Client } from '@opensearch-project/opensearch';
 import { ClusterError, CrawlerError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { MAPPINGS_DIR } from './paths.js';
+import { ageOf, FRESH_SHARE, type Instant, instantNow, type WriteFence } from './fence.js';
+import {
+  deadHere,
+  ensureLeaseIndex,
+  type Holder,
+  holderOf,
+  type LeaseRequest,
+  leaseId,
+  RELEASE,
+  RENEW,
+  refusal,
+  type Self,
+  TAKE,
+  thisProcess,
+} from './lease-docs.js';
+
+export { deadHere, type Holder, type LeaseRequest, leaseId, refusal, type Self, thisProcess };
 
 /*
  * One owner per share of the status index. A crawl takes a lease on the status shards it reads: one
  * small document per shard in the lease index, written by a script that runs on the cluster (so the
  * cluster's clock decides expiry, whatever the clocks of the crawl machines say). It renews the lease
  * every third of opensearch.lease.ttl while it runs and releases it at exit. A second process whose
- * shards overlap refuses to start. Nothing here runs per URL.
+ * shards overlap refuses to start. The lease is also the fence of the crawl's writes (fence.ts): a
+ * check of two clocks per bulk request, nothing per URL.
  */
-
-/** Who holds a lease, as its document says. */
-export interface Holder {
-  readonly token: string;
-  readonly host: string;
-  /** The Linux boot id of the holder's machine ("" when unknown). */
-  readonly boot: string;
-  readonly pid: number;
-  /** Its share in words, e.g. "all shards", "instance 0 of 2". */
-  readonly share: string;
-  readonly shards: readonly number[];
-  /** Epoch ms, by the cluster's clock. */
-  readonly since: number;
-  readonly renewedAt: number;
-  readonly expiresAt: number;
-}
-
-/** This process as a holder (its token is new for each lease). */
-export interface Self {
-  readonly host: string;
-  readonly boot: string;
-  readonly pid: number;
-  /** Whether a process of this machine is alive. */
-  alive(pid: number): boolean;
-}
-
-export interface LeaseRequest {
-  /** The lease index (opensearch.lease.index.name). */
-  readonly index: string;
-  readonly statusIndex: string;
-  readonly shards: readonly number[];
-  /** The share in words, for the holder's document and the messages of others. */
-  readonly share: string;
-  readonly ttlMs: number;
-}
-
-function bootId(): string {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return '';
-  }
-}
-
-export const thisProcess: Self = {
-  host: hostname(),
-  boot: bootId(),
-  pid: process.pid,
-  alive(pid) {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  },
-};
-
-/**
- * Takes the lease when nobody holds it, when it expired, when it is ours (a renewal), or when it is
- * held by `params.stale` (a holder of this machine whose process is gone). Otherwise nothing.
- */
-const TAKE = [
-  'def s = ctx._source;',
-  'boolean free = s.token == null || s.token == params.token',
-  '  || (params.stale != null && s.token == params.stale) || s.expiresAt == null || s.expiresAt < ctx._now;',
-  "if (!free) { ctx.op = 'none'; } else {",
-  '  if (s.token != params.token) { s.since = ctx._now; }',
-  '  s.token = params.token; s.statusIndex = params.statusIndex; s.shard = params.shard;',
-  '  s.host = params.host; s.boot = params.boot; s.pid = params.pid; s.share = params.share;',
-  '  s.shards = params.shards; s.renewedAt = ctx._now; s.expiresAt = ctx._now + params.ttl;',
-  '}',
-].join('\n');
-
-const RELEASE = "if (ctx._source.token == params.token) { ctx.op = 'delete'; } else { ctx.op = 'none'; }";
-
-/** The lease document of one status shard. */
-export const leaseId = (statusIndex: string, shard: number) => `${statusIndex}#${shard}`;
-
-function holderOf(source: Record<string, unknown>): Holder {
-  const num = (v: unknown) => (typeof v === 'number' ? v : Number(v) || 0);
-  return {
-    token: String(source.token ?? ''),
-    host: String(source.host ?? '?'),
-    boot: String(source.boot ?? ''),
-    pid: num(source.pid),
-    share: String(source.share ?? '?'),
-    shards: Array.isArray(source.shards) ? source.shards.map(num) : [],
-    since: num(source.since),
-    renewedAt: num(source.renewedAt),
-    expiresAt: num(source.expiresAt),
-  };
-}
-
-/** True when `holder` ran on this machine (same host and boot) and its process is gone. */
-export function deadHere(holder: Holder, self: Self): boolean {
-  return (
-    holder.boot !== '' && holder.host === self.host && holder.boot === self.boot && !self.alive(holder.pid)
-  );
-}
-
-/** Why a crawl cannot start: who holds which of its shards, and what to do. */
-export function refusal(request: LeaseRequest, held: ReadonlyMap<number, Holder>, now: number): string {
-  const byHolder = new Map<string, { holder: Holder; shards: number[] }>();
-  for (const [shard, holder] of [...held].sort((a, b) => a[0] - b[0])) {
-    const entry = byHolder.get(holder.token) ?? { holder, shards: [] };
-    entry.shards.push(shard);
-    byHolder.set(holder.token, entry);
-  }
-  const ttl = Math.round(request.ttlMs / 1000);
-  const holders = [...byHolder.values()].map(({ holder: h, shards }) => {
-    const since = Math.min(...shards.map((s) => held.get(s)!.since));
-    const ago = Math.max(0, Math.round((now - h.renewedAt) / 1000));
-    return (
-      `shard${shards.length === 1 ? '' : 's'} ${shards.join(',')} to pid ${h.pid} on host ${h.host} (${h.share}) ` +
-      `since ${new Date(since).toISOString()}, renewed ${ago} s ago`
-    );
-  });
-  return (
-    `status index "${request.statusIndex}": this crawl's share (${request.share}) overlaps one another ` +
-    `crawl holds: ${holders.join('; ')}. Two crawls reading the same shards fetch the same hosts and ` +
-    "overwrite each other's statuses. Stop that crawl first, or give each its own --instances M " +
-    `--instance I; a holder that was killed lets go ${ttl} s after its last renewal (opensearch.lease.ttl), ` +
-    'at once when it ran on this machine'
-  );
-}
 
 type BulkItem = { update?: { status?: number; result?: string; error?: { type?: string; reason?: string } } };
 
+/** A renewal's per-shard result: 'noop' (another holds it) and 'missing' (deleted) mean lost. */
+type Outcome = 'created' | 'updated' | 'noop' | 'missing';
+
 /**
- * A lease on a share of the status shards. `acquire` takes it or throws a CrawlerError naming the
- * holder; it is then renewed until `release`. If a renewal finds the lease taken by another (this
- * process stalled past the TTL and another crawl started), `onLost` listeners are told once.
+ * A lease on a share of the status shards, and the fence of the crawl's writes (fence.ts). `acquire`
+ * takes it or throws a CrawlerError naming the holder; it is then renewed every third of the TTL
+ * until `release`. `admit` lets writes go while the lease was confirmed less than two thirds of the
+ * TTL ago (the moment a confirming request was sent counts, so at least a third of the TTL is left
+ * on the cluster's clock); past that, writes wait for a renewal, asked for at once. A renewal that
+ * finds the lease taken by another (this process stalled past the TTL and another crawl started)
+ * or deleted makes it lost for good: `admit` answers false, and `onLost` listeners are told, those
+ * registered later too.
  */
-export class ShareLease {
+export class ShareLease implements WriteFence {
   private readonly token = randomBytes(12).toString('hex');
   private timer: NodeJS.Timeout | undefined;
-  private lost = false;
+  private lostBy: string | undefined;
   private released = false;
   private renewing: Promise<void> | undefined;
   private readonly lostListeners: ((by: string) => void)[] = [];
+  private readonly confirmedListeners: ((at: Instant) => void)[] = [];
+  /** When the last request that confirmed the whole lease was sent. */
+  private confirmed: Instant = { wall: Number.NEGATIVE_INFINITY, mono: Number.NEGATIVE_INFINITY };
+  /** Renewals failed in a row (the cluster did not answer): the first is a warning. */
+  private failures = 0;
 
   private constructor(
     private readonly client: Client,
@@ -177,9 +78,36 @@ export class ShareLease {
     return lease;
   }
 
-  /** Called once if the lease is found taken by another crawl, with who took it. */
+  /** Who took the lease, once it is lost. */
+  get lost(): string | undefined {
+    return this.lostBy;
+  }
+
+  /** Told once, with who took it, when the lease is lost: at once if it was lost already. */
   onLost(listener: (by: string) => void): void {
-    this.lostListeners.push(listener);
+    if (this.lostBy !== undefined) listener(this.lostBy);
+    else this.lostListeners.push(listener);
+  }
+
+  /** When the lease was last confirmed (the sending of the request that did). */
+  get confirmedAt(): Instant {
+    return this.confirmed;
+  }
+
+  /** Told each time a renewal confirms the lease (`run --workers` passes it on to its workers). */
+  onConfirmed(listener: (at: Instant) => void): void {
+    this.confirmedListeners.push(listener);
+  }
+
+  /** Renews now rather than at the next tick (a worker's writes wait for it). Never throws. */
+  renewNow(): Promise<void> {
+    return this.renew();
+  }
+
+  /** See WriteFence. */
+  admit(): true | Promise<boolean> {
+    if (this.fresh()) return true;
+    return this.waitForRenewal();
   }
 
   /** Stops renewing and deletes the lease documents that are still ours. Never throws. */
@@ -205,7 +133,36 @@ export class ShareLease {
     }
   }
 
+  private fresh(): boolean {
+    return (
+      !this.released && this.lostBy === undefined && ageOf(this.confirmed) < this.request.ttlMs * FRESH_SHARE
+    );
+  }
+
+  private async waitForRenewal(): Promise<boolean> {
+    for (;;) {
+      if (this.released || this.lostBy !== undefined) return false;
+      if (this.fresh()) return true;
+      await this.renew();
+      // The renewal failed (the cluster did not answer): the writes keep waiting, and ask again.
+      if (!this.fresh() && !this.released && this.lostBy === undefined)
+        await sleep(Math.max(200, Math.floor(this.request.ttlMs / 10)));
+    }
+  }
+
+  /** Takes every shard of the share, or none: what it took is released when any part fails. */
   private async take(): Promise<void> {
+    const sent = instantNow();
+    try {
+      await this.takeAll();
+      this.confirmed = sent;
+    } catch (e) {
+      await this.release();
+      throw e;
+    }
+  }
+
+  private async takeAll(): Promise<void> {
     let pending = [...this.request.shards];
     for (let attempt = 1; ; attempt++) {
       const results = await this.update(pending);
@@ -235,10 +192,8 @@ export class ShareLease {
       }
       if (pending.length === 0) return;
       // A document gone meanwhile (its holder let go) is tried again; one still held is a refusal.
-      if (holders.size > 0 || attempt >= 3) {
-        await this.release();
+      if (holders.size > 0 || attempt >= 3)
         throw new CrawlerError('SHARE_LEASED', refusal(this.request, holders, Date.now()));
-      }
     }
   }
 
@@ -250,49 +205,78 @@ export class ShareLease {
   }
 
   private async renewOnce(): Promise<void> {
-    if (this.released || this.lost) return;
-    let results: string[];
+    if (this.released || this.lostBy !== undefined) return;
+    const sent = instantNow();
+    let results: Outcome[];
     try {
-      results = await this.update(this.request.shards);
+      results = await this.update(this.request.shards, undefined, RENEW);
     } catch (e) {
-      // The cluster does not answer: the next renewal tries again (the crawl logs the outage).
-      this.log.debug({ err: errorMessage(e) }, 'lease renewal failed');
+      // The next renewal tries again; writes wait once the last one is two thirds of the TTL old.
+      if (this.failures++ === 0) {
+        const left = Math.max(0, Math.round((this.request.ttlMs - ageOf(this.confirmed)) / 1000));
+        this.log.warn(
+          { err: errorMessage(e) },
+          `could not renew the lease on this crawl's status shards (index "${this.request.index}"); ` +
+            `trying again, and writes wait once it is two thirds of opensearch.lease.ttl old (it expires in ${left} s)`,
+        );
+      } else this.log.debug({ err: errorMessage(e), failures: this.failures }, 'lease renewal failed again');
       return;
     }
-    const lostShards = this.request.shards.filter((_, i) => results[i] === 'noop');
-    if (lostShards.length === 0 || this.released) return;
-    this.lost = true;
+    const lostShards = this.request.shards.filter(
+      (_, i) => results[i] === 'noop' || results[i] === 'missing',
+    );
+    if (lostShards.length === 0) {
+      this.confirmed = sent;
+      for (const l of this.confirmedListeners) l(sent);
+      if (this.failures > 0)
+        this.log.info(
+          `renewed the lease on this crawl's status shards again after ${this.failures} failed tries`,
+        );
+      this.failures = 0;
+      return;
+    }
+    if (this.released) return;
+    // Sticky from here: admit() answers false before the holders are even read.
+    this.lostBy = 'another crawl';
     clearInterval(this.timer);
     const holders = await this.holders(lostShards).catch(() => new Map<number, Holder>());
     const by = [...new Set([...holders.values()].map((h) => `pid ${h.pid} on host ${h.host}`))].join(', ');
-    for (const l of this.lostListeners) l(by || 'another crawl');
+    if (by !== '') this.lostBy = by;
+    else if (holders.size === 0) this.lostBy = 'nobody (its lease documents were deleted)';
+    for (const l of this.lostListeners.splice(0)) l(this.lostBy);
   }
 
-  /** Runs TAKE on each shard's document; the result of each ('created', 'updated' or 'noop'). */
-  private async update(shards: readonly number[], stale?: string): Promise<string[]> {
+  /**
+   * Runs TAKE (or `script`) on each shard's document: 'created', 'updated', 'noop' (held by another),
+   * or 'missing' (a renewal found no document).
+   */
+  private async update(shards: readonly number[], stale?: string, script = TAKE): Promise<Outcome[]> {
     const { index, statusIndex, share, ttlMs } = this.request;
     const { host, boot, pid } = this.self;
+    const take = script === TAKE;
     const res = await this.client.bulk({
       body: shards.flatMap((shard) => [
         { update: { _index: index, _id: leaseId(statusIndex, shard), retry_on_conflict: 3 } },
         {
-          scripted_upsert: true,
-          upsert: {},
+          // A renewal never creates: a document deleted meanwhile is a lease lost.
+          ...(take ? { scripted_upsert: true, upsert: {} } : {}),
           script: {
-            source: TAKE,
+            source: script,
             lang: 'painless',
-            params: {
-              token: this.token,
-              stale: stale ?? null,
-              statusIndex,
-              shard,
-              host,
-              boot,
-              pid,
-              share,
-              shards: [...this.request.shards],
-              ttl: ttlMs,
-            },
+            params: take
+              ? {
+                  token: this.token,
+                  stale: stale ?? null,
+                  statusIndex,
+                  shard,
+                  host,
+                  boot,
+                  pid,
+                  share,
+                  shards: [...this.request.shards],
+                  ttl: ttlMs,
+                }
+              : { token: this.token, ttl: ttlMs },
           },
         },
       ]),
@@ -300,13 +284,14 @@ export class ShareLease {
     const items = (res.body as unknown as { items: BulkItem[] }).items;
     return items.map((item) => {
       const u = item.update;
+      if (u?.error?.type === 'document_missing_exception' && !take) return 'missing';
       if (u?.error) {
         throw new ClusterError(
           'LEASE_FAILED',
           `OpenSearch refused the lease on the status shards (index "${index}"): ${u.error.reason ?? u.error.type}`,
         );
       }
-      return u?.result ?? 'noop';
+      return (u?.result ?? 'noop') as Outcome;
     });
   }
 
@@ -327,16 +312,4 @@ export class ShareLease {
   }
 }
 
-/** Creates the lease index when missing, with one line saying so. */
-async function ensureLeaseIndex(client: Client, index: string, log: Logger): Promise<void> {
-  const exists = await client.indices.exists({ index });
-  if (exists.body === true) return;
-  try {
-    const body = JSON.parse(readFileSync(join(MAPPINGS_DIR, 'leases.json'), 'utf8'));
-    await client.indices.create({ index, body, wait_for_active_shards: '1' });
-    log.info(`created the index "${index}" (leases: which crawl reads which status shards)`);
-  } catch (e) {
-    const type = (e as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
-    if (type !== 'resource_already_exists_exception') throw e;
-  }
-}
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -13,7 +13,9 @@ import { ContentWriter } from '../opensearch/content-store.js';
 import { ensureCrawlIndices } from '../opensearch/crawl-indices.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
 import type { DueWriter } from '../opensearch/due.js';
+import type { WriteFence } from '../opensearch/fence.js';
 import { ClusterOutage } from '../opensearch/outage.js';
+import { ContentReconciler } from '../opensearch/reconcile.js';
 import { RenderDecisions } from '../opensearch/render-decisions.js';
 import { Spout } from '../opensearch/spout/spout.js';
 import { StatusWriter } from '../opensearch/status-store.js';
@@ -70,10 +72,15 @@ export function buildStores(
   outage: ClusterOutage = new ClusterOutage(clock, log),
   /** Bulk request durations, for the metrics. */
   meters?: Pick<CrawlMeters, 'bulk'>,
+  /** The crawl's lease: every write waits for it, and none is sent once it is lost (fence.ts). */
+  fence?: WriteFence,
 ): StoreSet {
   const updater = createStatusUpdater(config, clock);
-  const timed = (o: ReturnType<typeof bulkOptions>, index: 'status' | 'content' | 'transitions') =>
-    meters ? { ...o, onRequest: meters.bulk(index) } : o;
+  const timed = (o: ReturnType<typeof bulkOptions>, index: 'status' | 'content' | 'transitions') => ({
+    ...o,
+    ...(meters ? { onRequest: meters.bulk(index) } : {}),
+    ...(fence ? { fence } : {}),
+  });
   const statusBulk = new BulkWriter(
     client,
     timed(bulkOptions(config, 'status'), 'status'),
@@ -89,10 +96,13 @@ export function buildStores(
     outage,
   );
   const contentIndex = config['opensearch.indexer.index.name'];
-  const due = buildDueWriter(client, config, clock, log);
+  const due = buildDueWriter(client, config, clock, log, fence);
   // When a page's content goes, its near-duplicates become due: one of them takes its place.
   const released = config['dedup.mode'] === 'off' ? undefined : (url: string) => due?.deleted(url);
-  const deleter = new ContentDeleter(client, contentBulk, contentIndex, log, 2000, released);
+  const deleter = new ContentDeleter(client, contentBulk, contentIndex, log, {
+    ...(released ? { onDelete: released } : {}),
+    ...(fence ? { fence } : {}),
+  });
   const transitionsName = config['status.transitions.index.name'];
   const transitionsBulk =
     transitionsName === ''
@@ -244,6 +254,8 @@ export interface CrawlOptions {
   readonly seeds?: readonly string[];
   /** `crawler run`: take the lease on this process's share of the status shards (see lease.ts). */
   readonly lease?: boolean;
+  /** A worker of `run --workers`: the fence of its supervisor's lease (without a lease of its own). */
+  readonly fence?: WriteFence;
   /** Sees every transition record once written (the demo's table). */
   readonly onTransition?: (record: TransitionRecord) => void;
 }
@@ -260,6 +272,8 @@ export interface Crawl {
   readonly userAgent: string;
   /** Rendering in a browser (src/render): its renderer when pages may be rendered. */
   readonly rendering: Rendering;
+  /** Who took this crawl's lease on its status shards, once it is lost (then nothing is written). */
+  leaseLost(): string | undefined;
   /**
    * Closes what `buildCrawl` opened (connections, parser threads, timers, the WARC file); once,
    * after the run. Throws the error that stopped the crawl, if one did (a WARC disk error).
@@ -345,7 +359,16 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const inline = createPageParser(config, { filter, clock, log });
     const outage = new ClusterOutage(clock, log);
     const meters = crawlMeters();
-    const stores = buildStores(client, config, clock, log, options.onTransition, outage, meters);
+    const stores = buildStores(
+      client,
+      config,
+      clock,
+      log,
+      options.onTransition,
+      outage,
+      meters,
+      lease ?? options.fence,
+    );
     closers.push(() => stores.close());
     await inject(client, config, stores, filter, options.seeds ?? [], log, clock);
     await inline.ready;
@@ -397,6 +420,23 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     );
     meters.attach(crawler, outage);
     if (lease) stopWhenLost(lease, () => crawler.requestStop(), log);
+    // Content left behind by a deletion a crash lost: found at start-up and then periodically.
+    const reconciler = new ContentReconciler(
+      client,
+      (id) => stores.deleter.remove(id),
+      {
+        statusIndex: config['opensearch.status.index.name'],
+        contentIndex: config['opensearch.indexer.index.name'],
+        ...(shards ? { shards } : {}),
+        intervalMs: config['opensearch.indexer.reconcile.interval'],
+        busy: (url) => crawler.holds(url),
+      },
+      clock,
+      log,
+    );
+    reconciler.start();
+    // Stopped before the writers close (closers run in reverse), so its deletions are written.
+    closers.push(() => reconciler.close());
     if (warc) {
       // Closed after the protocol (reverse order of opening), once the last record is written.
       closers.splice(closers.indexOf(protocolCloser), 0, () => warc.close());
@@ -409,6 +449,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       cluster,
       rendering,
       userAgent: protocol.userAgent,
+      leaseLost: () => lease?.lost,
       async close() {
         await closeAll();
         // A disk error that stopped the WARC output ends the command with its message.

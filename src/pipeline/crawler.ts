@@ -347,6 +347,11 @@ export class Crawler {
     }
   }
 
+  /** True while the URL is taken: emitted by the source and its status not yet acknowledged. */
+  holds(url: string): boolean {
+    return this.taken.has(url);
+  }
+
   /** The event that settles a URL taken from the source. Resolves once the store accepted it. */
   private async settle(event: StatusEvent): Promise<void> {
     const taken = this.taken.get(event.url);

@@ -42,12 +42,17 @@ export function takeLease(
   );
 }
 
-/** A lease found taken by another crawl stops this one: two owners of a share is what it prevents. */
+/**
+ * A lease found taken by another crawl stops this one: two owners of a share is what it prevents.
+ * Its writes were fenced already (nothing more reaches the cluster); this says so in one line. A loss
+ * found before this is called (during start-up) is heard at once.
+ */
 export function stopWhenLost(lease: ShareLease, stop: () => void, log: Logger): void {
   lease.onLost((by) => {
-    log.error(
+    log.warn(
       `the lease on this crawl's status shards was taken by ${by} (this process did not renew it within ` +
-        'opensearch.lease.ttl): stopping, so that two crawls do not fetch the same hosts',
+        'opensearch.lease.ttl): stopping without writing anything more, so that two crawls do not ' +
+        'fetch the same hosts (the URLs in flight keep their previous state and come back when due)',
     );
     stop();
   });

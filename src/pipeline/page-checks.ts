@@ -6,6 +6,7 @@ import { contentUrl, indexable } from '../opensearch/content-doc.js';
 import { DedupIndex } from '../opensearch/dedup-index.js';
 import type { ContentDeleter } from '../opensearch/deleter.js';
 import { DueWriter } from '../opensearch/due.js';
+import type { WriteFence } from '../opensearch/fence.js';
 import { documentId } from '../opensearch/status-doc.js';
 import type { PageParser } from '../parse/types.js';
 import { HostProfiles } from '../soft404/host-profiles.js';
@@ -31,9 +32,10 @@ export function buildDueWriter(
   config: Config,
   clock: Clock,
   log: Logger,
+  fence?: WriteFence,
 ): DueWriter | undefined {
   if (config['dedup.mode'] === 'off' && !config['soft404.enabled']) return undefined;
-  return new DueWriter(client, config['opensearch.status.index.name'], clock, log);
+  return new DueWriter(client, config['opensearch.status.index.name'], clock, log, 2000, fence);
 }
 
 export interface PageChecksParts extends PageChecks {

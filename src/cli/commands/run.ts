@@ -12,6 +12,7 @@ import { EXIT } from '../exit.js';
 import { StopSignals } from '../signals.js';
 import { outcomeLine } from '../workers/aggregate.js';
 import { parseWorkersOption } from '../workers/count.js';
+import { RelayedFence } from '../workers/lease-relay.js';
 import { sendToSupervisor, workerFromEnv } from '../workers/messages.js';
 import { supervise } from '../workers/supervisor.js';
 import { SupervisorLink } from '../workers/worker.js';
@@ -161,6 +162,9 @@ export const runCommand: Command = {
       log.info(`${sig}: finishing fetches in flight and writing everything (send it again to exit at once)`);
       crawler.requestStop();
     });
+    // A worker writes under its supervisor's lease, as the supervisor's messages tell it (the first
+    // answers 'listening').
+    const fence = asWorker ? new RelayedFence(cfg['opensearch.lease.ttl']) : undefined;
     // The supervisor holds its stop signal back until a worker says it listens.
     if (asWorker) sendToSupervisor({ type: 'listening' });
     // The metrics series, the console and the live status line (a worker's supervisor has them).
@@ -168,6 +172,7 @@ export const runCommand: Command = {
     let crawl: Crawl;
     try {
       crawl = await buildCrawl(cfg, {
+        ...(fence ? { fence } : {}),
         log,
         instances,
         instance,
@@ -179,6 +184,7 @@ export const runCommand: Command = {
       });
     } catch (e) {
       stopListening();
+      fence?.close();
       throw e;
     }
     crawler = crawl.crawler;
@@ -206,11 +212,14 @@ export const runCommand: Command = {
       await link?.close();
       await monitor?.stop();
       await closeWithin(crawl, CLOSE_MS, log);
+      fence?.close();
     }
     const summary = crawler.summary();
     // A worker's summary goes to the supervisor, which prints one line for all.
     if (!asWorker) out(outcomeLine(summary));
     if (!asWorker && crawl.cluster && usesEmbedded(cfg, crawl.cluster)) log.info(stillRunningMessage());
+    // Another crawl owns the share now: this one stopped without writing (its line said so).
+    if (crawl.leaseLost() !== undefined) return EXIT.failed;
     return crawler.metrics.abandoned > 0 ? EXIT.incomplete : EXIT.ok;
   },
 };

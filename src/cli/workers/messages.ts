@@ -21,6 +21,8 @@ export type FromWorker =
   | { readonly type: 'idle' }
   /** --once: it took a URL again after reporting idle. */
   | { readonly type: 'busy' }
+  /** Its writes wait: the last lease confirmation it heard of is too old (a renewal, please). */
+  | { readonly type: 'lease-ask' }
   /** --once: the answer to `check` (Crawler.stillFinished). */
   | { readonly type: 'checked'; readonly round: number; readonly finished: boolean }
   /** Its last message, when its crawl has stopped: the "crawl stopped" summary and counters. */
@@ -36,7 +38,9 @@ export type ToWorker =
   /** --once: every worker reported idle; is each still finished after a fresh look? */
   | { readonly type: 'check'; readonly round: number }
   /** --once: all were: stop (drain and exit). */
-  | { readonly type: 'finish' };
+  | { readonly type: 'finish' }
+  /** The supervisor's lease was confirmed at `at` (fence.ts Instant): writes may go until it ages. */
+  | { readonly type: 'lease'; readonly at: { readonly wall: number; readonly mono: number } };
 
 /** Worker w of N from the environment the supervisor set, or undefined (not a worker). */
 export function workerFromEnv(

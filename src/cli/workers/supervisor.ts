@@ -22,6 +22,7 @@ import { EXIT } from '../exit.js';
 import { type StopSignal, StopSignals } from '../signals.js';
 import { Aggregate, outcomeLine } from './aggregate.js';
 import { autoWorkers, isLocalCluster } from './count.js';
+import { leaseMessage } from './lease-relay.js';
 import { type FromWorker, type ToWorker, WORKER_ENV } from './messages.js';
 import { OnceCoordinator, type OnceStep } from './once.js';
 import { RESTARTS, type RestartOptions, RestartPolicy } from './restart.js';
@@ -83,10 +84,11 @@ export async function supervise(o: SuperviseOptions): Promise<number> {
     await cluster.client.close();
     throw e;
   }
-  const supervisor = new Supervisor(o, workers, cluster.url);
-  stopWhenLost(lease, () => supervisor.stop(), log);
+  const supervisor = new Supervisor(o, workers, cluster.url, lease);
+  stopWhenLost(lease, () => supervisor.abandon(), log);
   try {
-    return await supervisor.run();
+    const code = await supervisor.run();
+    return lease.lost !== undefined ? EXIT.failed : code;
   } finally {
     await lease.release();
     await cluster.client.close();
@@ -139,7 +141,10 @@ class Supervisor {
     private readonly o: SuperviseOptions,
     private readonly workers: number,
     private readonly cluster: string | undefined,
+    /** The lease the workers write under: each hears when it was confirmed (lease-relay.ts). */
+    private readonly lease?: ShareLease,
   ) {
+    lease?.onConfirmed(() => this.sendAll(leaseMessage(lease)));
     const restarts = o.restarts ?? RESTARTS;
     this.slots = Array.from({ length: workers }, (_, worker) => ({
       worker,
@@ -210,6 +215,15 @@ class Supervisor {
   /** Stops the run as a first SIGTERM would: every worker drains and exits. */
   stop(): void {
     this.stopAll('SIGTERM');
+  }
+
+  /**
+   * The lease was lost: every worker is killed (SIGKILL) rather than drained, so that none writes
+   * another update to shards another crawl owns now; what they held keeps its previous state.
+   */
+  abandon(): void {
+    this.stopAll('SIGTERM');
+    this.kill('SIGKILL');
   }
 
   private start(slot: Slot): void {
@@ -286,8 +300,16 @@ class Supervisor {
   private message(slot: Slot, pid: number, m: FromWorker): void {
     const once = this.once;
     switch (m.type) {
+      case 'lease-ask':
+        // Answered at once (the worker may just have missed a message) and again once renewed.
+        if (this.lease) {
+          this.sendTo(slot, leaseMessage(this.lease));
+          void this.lease.renewNow();
+        }
+        return;
       case 'listening':
         slot.listening = true;
+        if (this.lease) this.sendTo(slot, leaseMessage(this.lease));
         // A stop asked while it was starting: it gets the signal now.
         if (this.workersSignalled) this.signalWorker(slot, this.stopSignal);
         return;
@@ -332,14 +354,15 @@ class Supervisor {
   }
 
   private sendAll(m: ToWorker): void {
-    for (const s of this.slots) {
-      if (s.proc?.connected) {
-        try {
-          s.proc.send(m);
-        } catch {
-          // It is exiting; its 'close' follows.
-        }
-      }
+    for (const s of this.slots) this.sendTo(s, m);
+  }
+
+  private sendTo(slot: Slot, m: ToWorker): void {
+    if (!slot.proc?.connected) return;
+    try {
+      slot.proc.send(m);
+    } catch {
+      // It is exiting; its 'close' follows.
     }
   }
 

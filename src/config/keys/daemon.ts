@@ -51,6 +51,10 @@ export const daemonKeys = {
   'opensearch.indexer.bulkActions': int(100, 'content documents per bulk request', 1),
   'opensearch.indexer.flushInterval': duration(2000, 'a content bulk is sent at least this often'),
   'opensearch.indexer.concurrentRequests': int(1, 'content bulk requests in flight', 1),
+  'opensearch.indexer.reconcile.interval': duration(
+    3_600_000,
+    'content documents whose URL is ERROR or REDIRECTION are removed at start-up and then this often; 0 = never',
+  ),
   'opensearch.bulk.maxBytes': int(
     5_000_000,
     'a bulk request is sent when its body reaches this many bytes',

@@ -8,6 +8,6 @@ export const leaseKeys = {
   ),
   'opensearch.lease.ttl': duration(
     30_000,
-    'a lease not renewed for this long expires (renewed every third of it while the crawl runs)',
+    'a lease not renewed for this long expires (renewed every third of it; writes wait once it is two thirds old)',
   ),
 } as const;

@@ -206,7 +206,7 @@ describe('the lease on a share of the status index', () => {
     } finally {
       await client.close();
     }
-    expect(await zero.exited).toBe(0);
+    expect(await zero.exited).toBe(3);
     expect(messages(zero)).toContainEqual(
       expect.stringMatching(
         /^the lease on this crawl's status shards was taken by pid 99 on host thief-host/,
