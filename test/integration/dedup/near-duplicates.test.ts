@@ -150,7 +150,7 @@ describe('near-duplicates in a crawl', () => {
     expect(url.out.join('\n')).toMatch(
       new RegExp(`near-duplicate of ${a}/copy/0 \\(distance [0-3]\\): FETCHED, not indexed`),
     );
-    expect(url.out.join('\n')).toContain('content: not in the content index');
+    expect(url.out.join('\n')).toContain(`content: not in the content index "${names.content}"`);
   });
 
   it('a canonical that turns 404 three times hands over to one of its duplicates', async () => {
