@@ -11,8 +11,11 @@ export interface LineSinkOptions {
    * and counted. Other lines are always kept (they are few: warnings, progress, the summary).
    */
   readonly maxBufferBytes: number;
-  /** Turns each line into what is written (the terminal format); identity by default. */
-  readonly format?: (line: string) => string | undefined;
+  /**
+   * Turns each line into what is written (the terminal format, given the sink's `width`); identity
+   * by default.
+   */
+  readonly format?: (line: string, width: number | undefined) => string | undefined;
 }
 
 /**
@@ -32,7 +35,11 @@ export class LineSink {
   tap: ((line: string) => void) | undefined;
   /** Lines for which it returns true are not written (a live status line stands for them). */
   hide: ((line: string) => boolean) | undefined;
-  /** Columns of a terminal with a live status line: lines other than warnings are cut to fit. */
+  /**
+   * Columns of a terminal with a live status line, passed to the format: a line's fields that do not
+   * fit go on a continuation line. No line is cut (a person may have to act on it); only the live
+   * status line is fitted, by its maker.
+   */
   width: number | undefined;
   /** A terminal's live status line: kept below the other lines, rewritten in place. */
   private status: string | undefined;
@@ -75,12 +82,8 @@ export class LineSink {
     }
     if (this.tap && !droppable && WARNING.test(line)) this.tap(line);
     if (this.hide?.(line)) return;
-    let out = this.options.format ? this.options.format(line) : line;
+    const out = this.options.format ? this.options.format(line, this.width) : line;
     if (out === undefined || out === '') return;
-    // (`out` ends with its newline.)
-    if (this.width !== undefined && out.length - 1 > this.width && !WARNING.test(line)) {
-      out = `${out.slice(0, this.width - 1)}…\n`;
-    }
     this.chunks.push(out);
     // Characters, not bytes: close enough for a bound, and free.
     this.bytes += out.length;
