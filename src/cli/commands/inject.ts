@@ -7,6 +7,7 @@ import { injectSeeds } from '../../pipeline/inject.js';
 import { rejudgeSettingRefusals } from '../../pipeline/seeds.js';
 import { loadURLFilters } from '../../urlfilters/load.js';
 import { systemClock } from '../../util/clock.js';
+import { count } from '../../util/plural.js';
 import { type Command, InputError, UsageError } from '../command.js';
 
 export const injectCommand: Command = {
@@ -55,9 +56,9 @@ export const injectCommand: Command = {
       stores.close();
       const s = stores.status.stats;
       out(
-        `${name}: ${report.lines} lines, ${report.accepted} URLs: ${s.written - s.existing} new, ` +
+        `${name}: ${count(report.lines, 'line')}, ${count(report.accepted, 'URL')}: ${s.written - s.existing} new, ` +
           `${s.existing + s.skippedCached} known already, ${s.failed} not written; ` +
-          `${report.bad} bad lines, ${report.skipped} blank or comments` +
+          `${count(report.bad, 'bad line')}, ${report.skipped} blank or comments` +
           (rejudged > 0 ? `; ${rejudged} refused by a setting before, judged again` : ''),
       );
       return s.failed > 0 ? 1 : 0;

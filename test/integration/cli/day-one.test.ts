@@ -241,6 +241,21 @@ describe('the embedded node', () => {
 });
 
 describe('Ctrl-C', () => {
+  it('an idle continuous crawl (its only seed refused) stops within a second of SIGINT', async () => {
+    const { conf } = setup('idle-stop');
+    const child = spawnCrawler(['run', '--conf', conf, '--seed', `${site.origin(HOST)}/idle`]);
+    // Idle: the seed ended ERROR and nothing else is due.
+    await until(
+      () => json(child).some((l) => l.event === 'transition' && l.status === 'ERROR'),
+      60_000,
+      'the seed refused',
+    );
+    const signalled = Date.now();
+    child.proc.kill('SIGINT');
+    expect(await child.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(1000);
+  }, 90_000);
+
   it('twice within a second (a terminal signals the process group, npx passes it on again) drains and exits 0', async () => {
     const { conf } = setup('ctrl-c');
     const seed = `${site.origin(SLOW)}/s0`;

@@ -256,7 +256,7 @@ describe('politeness towards failing hosts, in a real crawl on OpenSearch', () =
       '--conf',
       conf,
     );
-    expect(dry.out[0]).toBe('1 URLs would be reset');
+    expect(dry.out[0]).toBe('1 URL would be reset');
 
     broken = false;
     const reset = await crawler('reset-errors', '--deferred', '--conf', conf);
