@@ -1,7 +1,10 @@
 import { write } from 'node:fs';
 
-/** A pino line (or a worker's, tagged first) of level warn (40), error (50) or fatal (60). */
-const WARNING = /"level":[456]0[,}]/;
+/**
+ * A pino line (or a worker's, tagged first) of level warn (40), error (50) or fatal (60), or a
+ * notice: an info line with `notice: true`, which a person watching needs (nothing is due).
+ */
+const WARNING = /"level":[456]0[,}]|"notice":true[,}]/;
 
 export interface LineSinkOptions {
   /** Where lines go: a file descriptor (2 = stderr), written asynchronously. */
@@ -31,7 +34,7 @@ export class LineSink {
   private writing = false;
   /** Droppable lines refused because the buffer was full. */
   dropped = 0;
-  /** Sees every line of level warn and above (before formatting); the console's "latest warnings". */
+  /** Sees every notice and line of level warn and above (before formatting); the console's "latest warnings". */
   tap: ((line: string) => void) | undefined;
   /** Lines for which it returns true are not written (a live status line stands for them). */
   hide: ((line: string) => boolean) | undefined;

@@ -12,7 +12,7 @@ const LEVELS: Record<number, string> = {
   60: 'FATAL',
 };
 /** Fields every line has, or that the line's own text already says. */
-const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'component', 'event', 'worker']);
+const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'component', 'event', 'worker', 'notice']);
 const MAX_VALUE = 80;
 /** A field holding an object (a summary's counts) is kept whole up to this; past it, it is junk. */
 const MAX_OBJECT = 1000;
