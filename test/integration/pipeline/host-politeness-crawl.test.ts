@@ -260,7 +260,7 @@ describe('politeness towards failing hosts, in a real crawl on OpenSearch', () =
 
     broken = false;
     const reset = await crawler('reset-errors', '--deferred', '--conf', conf);
-    expect(reset.out.at(-1)).toBe('made 1 deferred URLs due now');
+    expect(reset.out.at(-1)).toBe('made 1 deferred URL due now');
     expect((await crawler('run', '--once', '--conf', conf)).code).toBe(0);
     const fetched = (await statusDocs(names.status)).get(seed)!;
     expect(fetched.status).toBe('FETCHED');
