@@ -130,6 +130,7 @@ export class Monitor {
         client,
         {
           base: config['opensearch.metrics.index.name'],
+          crawl: config['opensearch.status.index.name'],
           retentionDays: config['metrics.retention.days'],
           maxBuffered: 20_000,
         },
