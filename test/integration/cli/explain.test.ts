@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../../support/child.js';
 import { crawler, fastCrawlSettings, statusDocs, writeConf } from '../../support/crawl.js';
@@ -85,5 +86,20 @@ describe('crawler stats explains failures', () => {
     const text = await crawler('stats', '--conf', conf);
     expect(text.out).toContain('  FETCH_ERROR by the HTTP status of its last fetch (fetch.statusCode):');
     expect(text.out).toContain('            1  404');
+  });
+});
+
+describe('crawler inject of a URL a setting refused', () => {
+  it('judges it again: made due now, with one line saying so', async () => {
+    const url = `${origin}/picture`;
+    const seeds = conf.replace('crawl.yaml', 'seeds.txt');
+    writeFileSync(seeds, `${url}\n`);
+    const r = await crawler('inject', seeds, '--conf', conf);
+    expect(r.code).toBe(0);
+    expect(r.out.at(-1)).toMatch(/; 1 refused by a setting before, judged again$/);
+    const doc = (await statusDocs(names.status)).get(url);
+    expect(doc?.status).toBe('DISCOVERED');
+    expect(doc?.metadata).not.toHaveProperty('error.cause');
+    expect(Date.parse(doc!.nextFetchDate!)).toBeLessThanOrEqual(Date.now());
   });
 });
