@@ -73,7 +73,7 @@ export const CONSOLE_HTML = `<!doctype html>
     <table id="causes"><thead><tr><th>kind</th><th>cause</th><th>URLs</th></tr></thead><tbody></tbody></table>
   </section>
   <section class="wide">
-    <h2>Latest warnings</h2>
+    <h2>Latest warnings and notices</h2>
     <table id="warnings"><thead><tr><th>time</th><th>level</th><th>message</th></tr></thead><tbody></tbody></table>
   </section>
   <section class="wide">

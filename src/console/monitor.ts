@@ -130,6 +130,7 @@ export class Monitor {
         client,
         {
           base: config['opensearch.metrics.index.name'],
+          crawl: config['opensearch.status.index.name'],
           retentionDays: config['metrics.retention.days'],
           maxBuffered: 20_000,
         },
@@ -162,7 +163,7 @@ export class Monitor {
       const o = JSON.parse(line) as { time?: number; level?: number; msg?: string; worker?: number };
       this.warnings.push({
         time: new Date(o.time ?? this.p.clock.now()).toISOString(),
-        level: o.level === 40 ? 'warn' : o.level === 50 ? 'error' : 'fatal',
+        level: o.level === 40 ? 'warn' : o.level === 50 ? 'error' : o.level === 60 ? 'fatal' : 'notice',
         msg: String(o.msg ?? ''),
         ...(typeof o.worker === 'number' ? { worker: o.worker } : {}),
       });

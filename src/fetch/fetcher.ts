@@ -399,7 +399,8 @@ export class Fetcher {
     const entry = /\(entry "([^"]*)"\)/.exec(message)?.[1] ?? message;
     if (this.blockedWarned.has(entry)) return;
     this.blockedWarned.add(entry);
-    this.deps.log?.info({ entry }, message);
+    // A warning: a person must act on it (set the key), and it stays whole on a terminal.
+    this.deps.log?.warn({ entry }, message);
   }
 
   /** Puts a URL back unfetched: one status event, as described on the class. */

@@ -10,6 +10,7 @@ import type { FetchQueues } from './queues.js';
 /** Where host state changes are logged (a pino Logger fits). */
 export interface HostLog {
   info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
 }
 
 export interface HostReactionsDeps {

@@ -50,6 +50,8 @@ export interface ResponseContext {
 export function mergedMetadata(c: ResponseContext): Metadata {
   const md = c.metadata.copy();
   md.remove(MD.fetchException);
+  // A failure of an earlier fetch does not explain this one (the status updater derives a new cause).
+  forgetFailure(md);
   // What the previous response said about its body no longer holds for this one.
   md.remove(MD.trimmed);
   md.remove(MD.trimmedReason);
@@ -113,6 +115,9 @@ export function outcomeOfResponse(c: ResponseContext): ResponseOutcome {
 /** A fetch that got no answer: FETCH_ERROR with the documented `fetch.exception` keyword. */
 export function outcomeOfException(url: string, metadata: Metadata, fetchException: string): StatusOutcome {
   const md = metadata.copy();
+  // No answer: the status code an earlier fetch kept is not this fetch's.
+  md.remove(MD.fetchStatusCode);
+  forgetFailure(md);
   md.setValue(MD.fetchException, fetchException);
   return { kind: 'status', url, status: 'FETCH_ERROR', metadata: md };
 }
@@ -125,9 +130,19 @@ export function refusal(
   message?: string,
 ): StatusOutcome {
   const md = metadata?.copy() ?? new Metadata();
+  // Nothing was fetched: no status code, and no earlier failure, explains this refusal.
+  md.remove(MD.fetchStatusCode);
+  forgetFailure(md);
   md.setValue(MD.errorCause, cause);
   if (message) md.setValue(MD.errorMessage, message);
   return { kind: 'status', url, status: 'ERROR', metadata: md };
+}
+
+/** Removes what an earlier failure of the URL left (its status document keeps error.* until it is fetched). */
+function forgetFailure(md: Metadata): void {
+  md.remove(MD.errorCause);
+  md.remove(MD.errorMessage);
+  md.remove(MD.errorSource);
 }
 
 /** A URL put back unfetched: where it was, due at `until`, and why. */

@@ -5,8 +5,13 @@ import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { Point } from './points.js';
 
-/** One document of the metrics index: StormCrawler's shape, plus `instance` and `worker`. */
+const errorType = (e: unknown) =>
+  (e as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
+
+/** One document of the metrics index: StormCrawler's shape, plus `crawl`, `instance` and `worker`. */
 export interface SeriesDoc {
+  /** The crawl the point is of: its status index (a cluster may hold several crawls' series). */
+  readonly crawl: string;
   readonly name: string;
   readonly value: number;
   /** ISO-8601, UTC; one for every point of an interval. */
@@ -30,8 +35,14 @@ export interface Origin {
 }
 
 export interface SeriesWriterOptions {
-  /** opensearch.metrics.index.name: indices are BASE-yyyy-MM-dd (UTC). */
+  /**
+   * opensearch.metrics.index.name: indices are BASE-yyyy-MM-dd (UTC), each with the alias BASE, so
+   * that what reads the index pattern BASE (StormCrawler's "Crawl metrics" dashboard reads
+   * `metrics`) finds every day.
+   */
   readonly base: string;
+  /** The crawl's name in each point: its status index (opensearch.status.index.name). */
+  readonly crawl: string;
   /** metrics.retention.days; 0 = keep. */
   readonly retentionDays: number;
   /** Points kept at most while OpenSearch does not take them; the oldest go first beyond it. */
@@ -75,6 +86,8 @@ export class SeriesWriter {
   private flushing: Promise<void> | undefined;
   private failing: string | undefined;
   private droppedAtFailure = 0;
+  /** An index is named like the alias: said once. */
+  private aliasWarned = false;
   /** Points dropped: buffer full, or refused by OpenSearch. */
   dropped = 0;
   written = 0;
@@ -95,6 +108,7 @@ export class SeriesWriter {
     const timestamp = new Date(at).toISOString();
     for (const p of points) {
       this.buffer.push({
+        crawl: this.options.crawl,
         name: p.name,
         value: p.value,
         timestamp,
@@ -171,11 +185,18 @@ export class SeriesWriter {
 
   private async ensure(index: string): Promise<void> {
     if (this.created.has(index)) return;
+    const body = readMapping('metrics') as unknown as Record<string, unknown>;
     try {
-      await this.client.indices.create({ index, body: readMapping('metrics') as never });
+      await this.client.indices
+        .create({ index, body: { ...body, aliases: { [this.options.base]: {} } } as never })
+        .catch(async (e: unknown) => {
+          // An index named like the alias (an older crawler's "metrics"): the day's index without it.
+          if (errorType(e) !== 'invalid_alias_name_exception') throw e;
+          this.aliasRefused(e);
+          await this.client.indices.create({ index, body: body as never });
+        });
     } catch (e) {
-      const type = (e as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
-      if (type !== 'resource_already_exists_exception') throw e;
+      if (errorType(e) !== 'resource_already_exists_exception') throw e;
     }
     if (this.created.size > 8) this.created.clear();
     this.created.add(index);
@@ -200,17 +221,35 @@ export class SeriesWriter {
     this.log.info({ dropped: lost }, `metrics series written again (${lost} points dropped meanwhile)`);
   }
 
+  private aliasRefused(e: unknown): void {
+    if (this.aliasWarned) return;
+    this.aliasWarned = true;
+    this.log.warn(
+      { err: errorMessage(e) },
+      `metrics series: an index is named "${this.options.base}", so the daily indices cannot have that alias ` +
+        '(dashboards reading the pattern find only that index): delete or rename it',
+    );
+  }
+
   /**
-   * Deletes this series' daily indices older than metrics.retention.days (only names BASE-yyyy-MM-dd;
-   * any other index matching BASE-* is left alone). A failure is logged, never thrown.
+   * The daily job: deletes this series' daily indices older than metrics.retention.days (only names
+   * BASE-yyyy-MM-dd; any other index matching BASE-* is left alone), and gives the alias BASE to
+   * every daily index that lacks it (those of an older crawler). A failure is logged, never thrown.
    */
   async enforceRetention(): Promise<string[]> {
     const { base, retentionDays } = this.options;
-    if (retentionDays <= 0) return [];
     try {
       const res = await this.client.cat.indices({ index: `${base}-*`, format: 'json', h: 'index' } as never);
       const names = ((res.body ?? []) as unknown as { index: string }[]).map((r) => r.index);
       const expired = expiredIndices(base, names, retentionDays, this.clock.now());
+      const kept = names.filter((n) => dayOfIndex(base, n) !== undefined && !expired.includes(n));
+      if (kept.length > 0) {
+        await this.client.indices
+          .putAlias({ index: kept.join(','), name: base })
+          .catch((e: unknown) =>
+            errorType(e) === 'invalid_alias_name_exception' ? this.aliasRefused(e) : Promise.reject(e),
+          );
+      }
       if (expired.length > 0) {
         await this.client.indices.delete({ index: expired.join(',') });
         this.log.info(

@@ -166,8 +166,17 @@ export const ERROR_CAUSE = {
   /** robots.txt asks for a crawl delay above `fetcher.max.crawl.delay`. */
   crawlDelay: 'crawl_delay',
   malformedUrl: 'malformed URL',
-  /** http.filter.ipaddress.exclude refused the address the host resolves to. */
-  blockedAddress: 'blocked address',
+  /**
+   * http.filter.ipaddress.exclude refused the address the host resolves to. The cause is the key:
+   * a refusal by the crawl's own settings (see SETTING_CAUSES) is judged again when its URL is seeded again.
+   */
+  blockedAddress: 'http.filter.ipaddress.exclude',
+  /**
+   * ERROR: the content type is neither HTML nor text nor a document Tika reads, and
+   * jsoup.treat.non.html.as.error is true (error.source "content-type checking"; parse.Content-Type
+   * names the type).
+   */
+  nonHtmlContent: 'jsoup.treat.non.html.as.error',
   /** Neither http nor https. */
   unsupportedScheme: 'unsupported scheme',
   /** A compressed body decoded past http.decoded.limit: a decompression bomb, not parsed. */
@@ -197,6 +206,12 @@ export const ERROR_CAUSE = {
   /** ERROR: Tika's answer for the document is larger than http.decoded.limit. */
   tikaOutputLimit: 'tika.output.limit',
 } as const;
+
+/**
+ * The `error.cause` values that are refusals by this crawl's own settings, not facts about the web:
+ * a URL so refused is judged again (made due now) when it is given again as a seed.
+ */
+export const SETTING_CAUSES: readonly string[] = [ERROR_CAUSE.blockedAddress, ERROR_CAUSE.nonHtmlContent];
 
 /**
  * `defer.cause` keywords: why a URL was put back unfetched (status unchanged, due again later, no

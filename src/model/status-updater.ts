@@ -2,6 +2,7 @@ import type { Config } from '../config/schema.js';
 import type { Clock } from '../util/clock.js';
 import { parseCacheSpec } from './cache-spec.js';
 import { type CacheStats, DiscoveredCache } from './discovered-cache.js';
+import { derivedErrorCause, FAILURE_KEYS, isFailure } from './failure-cause.js';
 import { ERROR_CAUSE, MD } from './keys.js';
 import type { Metadata } from './metadata.js';
 import { MetadataTransfer, type MetadataTransferConfig } from './metadata-transfer.js';
@@ -91,7 +92,8 @@ export type StatusUpdaterConfig = SchedulerConfig &
  *
  * The rules, in order: DISCOVERED cache (not for an as-is event); the as-is date (skips all the
  * rest); discoveryDate or lastProcessedDate; `defer.*` removed; FETCH_ERROR counting up to `max.fetch.errors`, then ERROR with `error.cause`
- * maxFetchErrors; the counter removed for any other status; `error.*` cleared on FETCHED and
+ * maxFetchErrors; the counter removed for any other status; an `error.cause` derived for a
+ * FETCH_ERROR or ERROR without one (src/model/failure-cause.ts); `error.*` cleared on FETCHED and
  * REDIRECTION; the deletion flag; scheduling on the unfiltered metadata; the persist filter;
  * rounding of nextFetchDate.
  */
@@ -150,6 +152,8 @@ export class StatusUpdater {
       }
     }
     if (status !== 'FETCH_ERROR') md.remove(MD.fetchErrorCount);
+    if (isFailure(status) && !md.getFirstValue(MD.errorCause))
+      md.setValue(MD.errorCause, derivedErrorCause(md));
     if (status === 'FETCHED' || status === 'REDIRECTION') {
       md.remove(MD.errorCause);
       md.remove(MD.errorMessage);
@@ -197,6 +201,11 @@ export class StatusUpdater {
     how: { storedAsIs: boolean; reachedMaxFetchErrors?: boolean },
   ): StatusUpdate {
     const kept = this.transfer.filter(full);
+    if (isFailure(status)) {
+      for (const k of FAILURE_KEYS) {
+        if (!kept.has(k)) kept.setValues(k, full.getValues(k));
+      }
+    }
     const deleted =
       !how.storedAsIs &&
       (status === 'ERROR' || (status === 'REDIRECTION' && this.options.deleteRedirections));

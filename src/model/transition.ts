@@ -67,13 +67,14 @@ export function transitionReason(input: ReasonInput): string {
     return evidence ? `${ERROR_CAUSE.maxFetchErrors}: ${evidence}` : ERROR_CAUSE.maxFetchErrors;
   }
   const cause = md.getFirstValue(MD.errorCause);
-  if (status === 'ERROR' && cause) return cause in DECIDED_BY ? `${cause} (${DECIDED_BY[cause]})` : cause;
+  if (status === 'ERROR' && cause) return cause in REFUSED_AS ? `${REFUSED_AS[cause]} (${cause})` : cause;
   return evidence ?? cause ?? 'unspecified';
 }
 
-/** The setting that decides an error cause, named in the reason so that the fix is where it shows. */
-const DECIDED_BY: Readonly<Record<string, string>> = {
-  [ERROR_CAUSE.blockedAddress]: 'http.filter.ipaddress.exclude',
+/** What a refusal by a setting (its error.cause is the key) is, named in the reason beside the key. */
+const REFUSED_AS: Readonly<Record<string, string>> = {
+  [ERROR_CAUSE.blockedAddress]: 'blocked address',
+  [ERROR_CAUSE.nonHtmlContent]: 'content type',
 };
 
 /** One line for humans: `<url> <previous> -> <status> (<reason>), next <date|never>[, delete]`. */

@@ -2,6 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import { distance } from '../config/nearest.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../util/log.js';
+import { count } from '../util/plural.js';
 import { ensureIndices, type IndexOutcome, planIndices } from './indices.js';
 
 /** Other status indices named at most in the line (the closest names first). */
@@ -45,7 +46,7 @@ export function createdLine(
   const closest = [...others]
     .sort((a, b) => distance(statusName, a.name) - distance(statusName, b.name) || b.docs - a.docs)
     .slice(0, NAMED_AT_MOST);
-  const shown = closest.map((i) => `"${i.name}" (${i.docs} URLs)`).join(', ');
+  const shown = closest.map((i) => `"${i.name}" (${count(i.docs, 'URL')})`).join(', ');
   const more = others.length > closest.length ? ` and ${others.length - closest.length} more` : '';
   return (
     `${line}: a new crawl, while this cluster holds other status indices: ${shown}${more}; ` +

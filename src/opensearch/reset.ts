@@ -1,5 +1,5 @@
 import type { Client } from '@opensearch-project/opensearch';
-import { MD } from '../model/keys.js';
+import { MD, SETTING_CAUSES } from '../model/keys.js';
 import { encodeMetadataKey, metadataField } from './status-doc.js';
 
 export interface ResetSelection {
@@ -179,4 +179,32 @@ export async function runReset(
       };
     }
   }
+}
+
+/**
+ * The URLs of `urls` that this crawl's own settings refused (ERROR with an error.cause of
+ * SETTING_CAUSES: the address filter, the accepted content types), made DISCOVERED and due now so
+ * that this run judges them again under its settings; each with the key that refused it. Small
+ * (the seeds of one command, in batches): a synchronous update, refreshed before it returns.
+ */
+export async function resetSettingRefusals(
+  client: Client,
+  index: string,
+  urls: readonly string[],
+  now: number,
+): Promise<{ url: string; cause: string }[]> {
+  if (urls.length === 0) return [];
+  const s: ResetSelection = { urls, causes: SETTING_CAUSES, status: 'ERROR' };
+  const found = await previewReset(client, index, s, urls.length);
+  if (found.count === 0) return [];
+  await client.updateByQuery({
+    index,
+    conflicts: 'proceed',
+    refresh: true,
+    body: {
+      query: resetQuery(s),
+      script: { source: RESET_SCRIPT, lang: 'painless', params: { now: new Date(now).toISOString() } },
+    } as never,
+  });
+  return found.sample.map((x) => ({ url: x.url, cause: x.cause ?? '' }));
 }

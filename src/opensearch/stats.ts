@@ -11,7 +11,10 @@ export interface CrawlStats {
   readonly errorsBySource: Record<string, Record<string, number>>;
   /** ERROR and FETCH_ERROR by fetch.exception, when it is persisted. */
   readonly errorsByException: Record<string, Record<string, number>>;
+  /** ERROR and FETCH_ERROR by the HTTP status of their last fetch (fetch.statusCode; none when there was no answer). */
+  readonly errorsByStatusCode: Record<string, Record<string, number>>;
   readonly dueNow: number;
+  /** Due within the next hour, those due now included: the console's and /metrics' meaning. */
   readonly dueWithinHour: number;
   readonly topHosts: { host: string; urls: number }[];
   readonly topErrorHosts: { host: string; errors: number }[];
@@ -60,6 +63,7 @@ export async function crawlStats(
     cause: { terms: { field: metadataField(MD.errorCause), size: 50, missing: NO_CAUSE } },
     source: { terms: { field: metadataField(MD.errorSource), size: 20, missing: NO_SOURCE } },
     exception: { terms: { field: metadataField(MD.fetchException), size: 50 } },
+    statusCode: { terms: { field: metadataField(MD.fetchStatusCode), size: 50 } },
   };
   const res = await client.search({
     index,
@@ -95,7 +99,7 @@ export async function crawlStats(
           aggs: { hosts: { terms: { field: 'key', size: top } } },
         },
         dueNow: { filter: { range: { nextFetchDate: { lte: now } } } },
-        dueHour: { filter: { range: { nextFetchDate: { gt: now, lte: hour } } } },
+        dueHour: { filter: { range: { nextFetchDate: { lte: hour } } } },
         hosts: { terms: { field: 'key', size: top } },
         perDay: {
           filter: { term: { status: 'ERROR' } },
@@ -130,6 +134,9 @@ export async function crawlStats(
     ),
     errorsByException: Object.fromEntries(
       errors.byStatus.buckets.map((b) => [b.key, counts(b.exception as Terms)]),
+    ),
+    errorsByStatusCode: Object.fromEntries(
+      errors.byStatus.buckets.map((b) => [b.key, counts(b.statusCode as Terms)]),
     ),
     dueNow: a.dueNow!.doc_count ?? 0,
     dueWithinHour: a.dueHour!.doc_count ?? 0,

@@ -1,6 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
-import { MD } from '../model/keys.js';
+import { ERROR_CAUSE, MD } from '../model/keys.js';
+import type { Metadata } from '../model/metadata.js';
 import type { HostRenderRecord } from '../render/advisor.js';
 import { originOf } from '../soft404/host-profiles.js';
 import { DedupIndex } from './dedup-index.js';
@@ -11,6 +12,43 @@ function when(ms: number, now: number): string {
   const d = Math.round((ms - now) / 60_000);
   if (d <= 0) return `due now (since ${new Date(ms).toISOString()})`;
   return `due in ${d >= 180 ? `${Math.round(d / 60)} h` : `${d} min`} (${new Date(ms).toISOString()})`;
+}
+
+/**
+ * Why a FETCH_ERROR or ERROR failed, in words: its cause (the setting that refused it, when one
+ * did), the HTTP status of its last fetch or why there was no answer, the stage that ended it and
+ * how many fetch errors in a row it had. Undefined for any other status.
+ */
+export function explainFailure(
+  status: string | undefined,
+  md: Metadata,
+  maxFetchErrors: number,
+): string | undefined {
+  if (status !== 'FETCH_ERROR' && status !== 'ERROR') return undefined;
+  const cause = md.getFirstValue(MD.errorCause);
+  const code = md.getFirstValue(MD.fetchStatusCode);
+  const exception = md.getFirstValue(MD.fetchException);
+  const source = md.getFirstValue(MD.errorSource);
+  const parts: string[] = [];
+  if (cause === ERROR_CAUSE.nonHtmlContent) {
+    const type = md.getFirstValue(MD.contentType) ?? 'unknown';
+    parts.push(
+      `content type ${type} refused: neither HTML, text nor a document Tika reads, and jsoup.treat.non.html.as.error is true`,
+    );
+  } else if (cause === ERROR_CAUSE.blockedAddress) {
+    parts.push(
+      'its address is refused by http.filter.ipaddress.exclude; give it as --seed again with the key changed to fetch it',
+    );
+  } else if (cause === ERROR_CAUSE.maxFetchErrors) {
+    parts.push(`${maxFetchErrors} fetch errors in a row (max.fetch.errors)`);
+  } else if (cause) parts.push(`error.cause ${cause}`);
+  if (code !== undefined) parts.push(`last fetch answered HTTP ${code}`);
+  else if (exception !== undefined) parts.push(`last fetch got no answer: ${exception}`);
+  if (source !== undefined) parts.push(`ended by ${source}`);
+  const count = md.getFirstValue(MD.fetchErrorCount);
+  if (status === 'FETCH_ERROR' && count !== undefined)
+    parts.push(`fetch error ${count} in a row; ERROR at ${maxFetchErrors} (max.fetch.errors)`);
+  return parts.length > 0 ? parts.join('; ') : 'no cause recorded';
 }
 
 /**
@@ -49,6 +87,8 @@ export async function urlReport(
     report.nextFetchDate = doc.nextFetchDate === null ? 'never' : new Date(doc.nextFetchDate).toISOString();
     report.due = doc.nextFetchDate === null ? 'never fetched again' : when(doc.nextFetchDate, now);
     report.metadata = doc.metadata.toJSON();
+    const failure = explainFailure(doc.status, doc.metadata, cfg['max.fetch.errors']);
+    if (failure !== undefined) report.failure = failure;
     const of = doc.metadata.getFirstValue(MD.duplicateOf);
     if (of !== undefined) {
       report.duplicate = {
@@ -73,7 +113,11 @@ export async function urlReport(
     }
   }
   const transitionsIndex = cfg['status.transitions.index.name'];
-  if (transitionsIndex) {
+  if (!transitionsIndex) {
+    report.transitions =
+      'not recorded: status.transitions.index.name is empty (set it, e.g. --set status.transitions.index.name=transitions, ' +
+      'to keep them in an index; the log has them while status.transitions.log is true)';
+  } else {
     const t = await client
       .search({
         index: transitionsIndex,

@@ -42,7 +42,7 @@ import { shareWords, stopWhenLost, takeLease } from './lease.js';
 import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
 import { buildDueWriter, buildPageChecks } from './page-checks.js';
 import type { Stores } from './ports.js';
-import { knownSeedLine, knownSeedsNotDue } from './seeds.js';
+import { knownSeedLine, knownSeedsNotDue, rejudgeSettingRefusals } from './seeds.js';
 
 /*
  * The composition root: the one place that turns a validated configuration into running parts.
@@ -551,6 +551,7 @@ async function inject(
   }
   await stores.flush();
   const index = config['opensearch.status.index.name'];
+  await rejudgeSettingRefusals(client, index, written, clock.now(), log);
   await client.indices.refresh({ index });
   // A known seed keeps its status: say so for each one the crawl will not fetch now.
   const dueBy = clock.now() + crawlerOptions(config).onceLookAheadMs;

@@ -12,6 +12,7 @@ import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { type CrawlSnapshot, type CrawlSummary, crawlSummary } from './crawl-report.js';
+import { IdleNotice } from './idle-notice.js';
 import { CrawlMetrics } from './metrics.js';
 import { PageStage, type PageStageOptions } from './page-stage.js';
 import type {
@@ -197,12 +198,15 @@ export class Crawler {
     this.metrics.rate(this.parts.clock.now());
     const progress = setInterval(() => this.logProgress(), this.options.progressIntervalMs);
     progress.unref();
+    // A continuous crawl says when nothing is due (--once stops instead).
+    const idle = options.once ? undefined : new IdleNotice(source, log);
     try {
       while (!this.stopping) {
         const adopted = this.ready.shift();
         const next = adopted ?? (await source.poll());
         if (typeof next === 'object') {
           this.metrics.emitted++;
+          idle?.working();
           if (this.idleAt !== undefined) {
             this.idleAt = undefined;
             options.idle?.(false);
@@ -218,6 +222,7 @@ export class Crawler {
         }
         // Nothing to hand over: what is pending is written now, not at the next flush interval.
         if (this.hungry()) stores.sendNow?.();
+        if (next === 'empty' && this.taken.size === 0 && this.ready.length === 0) idle?.nothingDue();
         // --once: looked at when a query found nothing, and once as soon as the crawl runs out of
         // work (not only after the next query the spout's pacing allows).
         const look = next === 'empty' || this.lookedAt !== this.metrics.emitted;

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@opensearch-project/opensearch';
+import { parse } from 'yaml';
 import type { Config } from '../config/schema.js';
 import { KEYS } from '../config/schema.js';
 import type { TransitionRecord } from '../model/transition.js';
@@ -13,12 +15,16 @@ import { buildCrawl } from './compose.js';
 /** The simulated minutes at which the demo crawls: the default intervals make each round differ. */
 export const DEMO_ROUNDS = [0, 121, 242, 1441] as const;
 
+/**
+ * The demo's indices, in a config file any command takes (`--conf conf/demo.yaml`): one option
+ * points stats, url and the rest at the demo's crawl, every index at once.
+ */
+export const DEMO_CONF = fileURLToPath(new URL('../../conf/demo.yaml', import.meta.url));
+const DEMO_INDICES = parse(readFileSync(DEMO_CONF, 'utf8')) as Record<string, string>;
+
 /** The settings the demo runs with, over the user's: its own indices and a fast, local crawl. */
 export const DEMO_SETTINGS: Record<string, unknown> = {
-  'opensearch.status.index.name': 'demo-status',
-  'opensearch.indexer.index.name': 'demo-content',
-  'status.transitions.index.name': 'demo-transitions',
-  'opensearch.hosts.index.name': 'demo-hosts',
+  ...DEMO_INDICES,
   'http.agent.name': 'crawler-demo',
   'http.filter.ipaddress.exclude': [],
   'http.timeout': 1000,

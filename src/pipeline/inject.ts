@@ -21,6 +21,8 @@ export interface InjectDeps {
   readonly filter: (url: string, metadata: Metadata) => string | null;
   /** One message per bad line, with its line number and reason. */
   readonly problem: (line: number, message: string) => void;
+  /** Called with each URL handed to the writer, awaited (e.g. to judge a known one again). */
+  readonly accepted?: (url: string) => Promise<void> | void;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function injectSeeds(input: Readable | string, deps: InjectDeps): P
       continue;
     }
     await deps.writer.write({ url: kept, status: 'DISCOVERED', metadata: md });
+    await deps.accepted?.(kept);
     report.accepted++;
   }
   return report;

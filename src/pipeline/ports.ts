@@ -95,6 +95,12 @@ export interface UrlSource {
   serve?(demand: FetchDemand, buffered: () => void): void;
   /** Optional: a URL of the key left its fetch queue (the queue may run short). */
   short?(key: string): void;
+  /**
+   * Optional: when the next URL of this source's share is due (ms; undefined when none is
+   * scheduled) and how many URLs are scheduled at all (a nextFetchDate, not "never"). For the
+   * line a continuous crawl says when nothing is due.
+   */
+  nextDue?(): Promise<{ at: number | undefined; scheduled: number }>;
   /** Optional: the key's fetch queue has nothing to fetch from `at` on (its delay over). */
   drained?(key: string, at: number): void;
   stats(): SourceStats;

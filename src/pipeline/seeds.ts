@@ -1,15 +1,19 @@
 import type { Client } from '@opensearch-project/opensearch';
 import { MD } from '../model/keys.js';
 import { Metadata } from '../model/metadata.js';
+import { resetSettingRefusals } from '../opensearch/reset.js';
 import { fromStatusSource } from '../opensearch/status-doc.js';
 import type { URLFilterChain } from '../urlfilters/chain.js';
+import type { Logger } from '../util/log.js';
 import { shown } from '../util/shown.js';
 import { seedRejected, urlProblem } from './inject.js';
 
 /*
  * `crawler run --seed`: a seed that cannot be crawled stops the command before anything is done, and
  * a seed the status index knows already is not made due again (it keeps its status, as with
- * `crawler inject`): each such seed is reported with its status and what would fetch it now.
+ * `crawler inject`): each such seed is reported with its status and what would fetch it now. The
+ * exception is a seed that this crawl's own settings refused (error.cause names the key): settings
+ * change, the web did not, so it is judged again (made due now) and one line says so.
  */
 
 /** Why each `--seed` cannot be crawled (not a URL, not http(s), refused by the URL filters); [] when all can. */
@@ -77,4 +81,26 @@ export async function knownSeedsNotDue(
     });
   }
   return out;
+}
+
+/** The line for a seed refused by a setting in an earlier run and now due again. */
+export const rejudgedSeedLine = (url: string, key: string, how: string) =>
+  `${how} ${shown(url)} was refused by ${key} in an earlier run: judged again under this run's settings (due now)`;
+
+/**
+ * Makes the seeds among `urls` that a setting refused before (SETTING_CAUSES) due now, one line
+ * each (`how` is "--seed" or "inject"); returns how many.
+ */
+export async function rejudgeSettingRefusals(
+  client: Client,
+  index: string,
+  urls: readonly string[],
+  now: number,
+  log: Pick<Logger, 'info'>,
+  how = '--seed',
+): Promise<number> {
+  const again = await resetSettingRefusals(client, index, urls, now);
+  for (const r of again)
+    log.info({ url: shown(r.url), cause: r.cause }, rejudgedSeedLine(r.url, r.cause, how));
+  return again.length;
 }

@@ -1,7 +1,10 @@
 import { write } from 'node:fs';
 
-/** A pino line (or a worker's, tagged first) of level warn (40), error (50) or fatal (60). */
-const WARNING = /"level":[456]0[,}]/;
+/**
+ * A pino line (or a worker's, tagged first) of level warn (40), error (50) or fatal (60), or a
+ * notice: an info line with `notice: true`, which a person watching needs (nothing is due).
+ */
+const WARNING = /"level":[456]0[,}]|"notice":true[,}]/;
 
 export interface LineSinkOptions {
   /** Where lines go: a file descriptor (2 = stderr), written asynchronously. */
@@ -11,8 +14,11 @@ export interface LineSinkOptions {
    * and counted. Other lines are always kept (they are few: warnings, progress, the summary).
    */
   readonly maxBufferBytes: number;
-  /** Turns each line into what is written (the terminal format); identity by default. */
-  readonly format?: (line: string) => string | undefined;
+  /**
+   * Turns each line into what is written (the terminal format, given the sink's `width`); identity
+   * by default.
+   */
+  readonly format?: (line: string, width: number | undefined) => string | undefined;
 }
 
 /**
@@ -28,11 +34,15 @@ export class LineSink {
   private writing = false;
   /** Droppable lines refused because the buffer was full. */
   dropped = 0;
-  /** Sees every line of level warn and above (before formatting); the console's "latest warnings". */
+  /** Sees every notice and line of level warn and above (before formatting); the console's "latest warnings". */
   tap: ((line: string) => void) | undefined;
   /** Lines for which it returns true are not written (a live status line stands for them). */
   hide: ((line: string) => boolean) | undefined;
-  /** Columns of a terminal with a live status line: lines other than warnings are cut to fit. */
+  /**
+   * Columns of a terminal with a live status line, passed to the format: a line's fields that do not
+   * fit go on a continuation line. No line is cut (a person may have to act on it); only the live
+   * status line is fitted, by its maker.
+   */
   width: number | undefined;
   /** A terminal's live status line: kept below the other lines, rewritten in place. */
   private status: string | undefined;
@@ -75,12 +85,8 @@ export class LineSink {
     }
     if (this.tap && !droppable && WARNING.test(line)) this.tap(line);
     if (this.hide?.(line)) return;
-    let out = this.options.format ? this.options.format(line) : line;
+    const out = this.options.format ? this.options.format(line, this.width) : line;
     if (out === undefined || out === '') return;
-    // (`out` ends with its newline.)
-    if (this.width !== undefined && out.length - 1 > this.width && !WARNING.test(line)) {
-      out = `${out.slice(0, this.width - 1)}…\n`;
-    }
     this.chunks.push(out);
     // Characters, not bytes: close enough for a bound, and free.
     this.bytes += out.length;

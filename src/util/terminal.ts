@@ -12,8 +12,10 @@ const LEVELS: Record<number, string> = {
   60: 'FATAL',
 };
 /** Fields every line has, or that the line's own text already says. */
-const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'component', 'event', 'worker']);
+const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'component', 'event', 'worker', 'notice']);
 const MAX_VALUE = 80;
+/** A field holding an object (a summary's counts) is kept whole up to this; past it, it is junk. */
+const MAX_OBJECT = 1000;
 const MAX_URL = 160;
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -35,7 +37,31 @@ export function shorten(value: string, max = MAX_VALUE): string {
 function value(v: unknown): string {
   if (typeof v === 'string') return shorten(v);
   if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
-  return shorten(JSON.stringify(v) ?? String(v));
+  return shorten(JSON.stringify(v) ?? String(v), MAX_OBJECT);
+}
+
+/**
+ * The pieces of a line (its message, then each field) laid out within `width` columns: a piece that
+ * does not fit goes on a continuation line, indented under the message; nothing is cut (a piece
+ * wider than the terminal wraps there whole). Only the live status line is fitted by cutting.
+ */
+function layout(head: string, pieces: readonly string[], width: number | undefined): string {
+  if (width === undefined) return head + pieces.join('  ');
+  const indent = ' '.repeat(head.length);
+  const rows: string[] = [];
+  let row = head;
+  let empty = true;
+  for (const piece of pieces) {
+    const joined = empty ? row + piece : `${row}  ${piece}`;
+    if (empty || joined.length <= width) row = joined;
+    else {
+      rows.push(row);
+      row = indent + piece;
+    }
+    empty = false;
+  }
+  rows.push(row);
+  return rows.join('\n');
 }
 
 /** "2026-12-02T10:00:00.000Z" as "2026-12-02 10:00", local time. */
@@ -66,8 +92,11 @@ function progress(o: Record<string, unknown>): string {
   return `progress: ${parts.join(', ')}`;
 }
 
-/** One pino JSON line as a terminal line (with its newline); a line that is not JSON passes as is. */
-export function formatForTerminal(line: string): string {
+/**
+ * One pino JSON line as a terminal line (with its newline); a line that is not JSON passes as is.
+ * With `width` (a terminal's columns, less one) fields that do not fit go on continuation lines.
+ */
+export function formatForTerminal(line: string, width?: number): string {
   let o: Record<string, unknown>;
   try {
     o = JSON.parse(line) as Record<string, unknown>;
@@ -76,16 +105,16 @@ export function formatForTerminal(line: string): string {
   }
   if (o === null || typeof o !== 'object') return line;
   const level = LEVELS[o.level as number] ?? String(o.level);
-  let text: string;
-  if (o.event === 'transition') text = transition(o);
-  else if (typeof o.msg === 'string' && o.msg.startsWith('progress')) text = progress(o);
+  let pieces: string[];
+  if (o.event === 'transition') pieces = [transition(o)];
+  else if (typeof o.msg === 'string' && o.msg.startsWith('progress')) pieces = [progress(o)];
   else {
     const extras = Object.entries(o)
       .filter(([k]) => !HIDDEN.has(k))
       .map(([k, v]) => `${k}=${value(v)}`);
-    text = [String(o.msg ?? ''), ...extras].filter(Boolean).join('  ');
+    pieces = [String(o.msg ?? ''), ...extras].filter(Boolean);
   }
   // A worker's line, passed on by the supervisor (`crawler run --workers`), says whose it is.
   const who = typeof o.worker === 'number' ? `w${o.worker} ` : '';
-  return `${clock(o.time)} ${level.padEnd(5)} ${who}${text}\n`;
+  return `${layout(`${clock(o.time)} ${level.padEnd(5)} ${who}`, pieces, width)}\n`;
 }

@@ -1,7 +1,9 @@
+import { isAbsolute, relative } from 'node:path';
 import { buildConfig, parseSet } from '../../config/load.js';
 import { KEYS, type KeyName } from '../../config/schema.js';
 import { connect } from '../../opensearch/client.js';
 import {
+  DEMO_CONF,
   DEMO_ROUNDS,
   DEMO_SETTINGS,
   DEMO_TABLE_WIDTH,
@@ -29,6 +31,12 @@ export function commandLines(parts: readonly string[], width = DEMO_TABLE_WIDTH)
   }
   lines.push(line);
   return lines;
+}
+
+/** conf/demo.yaml as the user may type it: relative to where they are when that is below, else absolute. */
+function demoConfPath(): string {
+  const rel = relative(process.cwd(), DEMO_CONF);
+  return rel.startsWith('..') || isAbsolute(rel) ? DEMO_CONF : rel;
 }
 
 export const demoCommand: Command = {
@@ -71,17 +79,16 @@ export const demoCommand: Command = {
       out('');
       for (const line of formatDemoTable(rows)) out(line);
       out('');
-      // The same cluster and settings as this run: the user's --conf and --set, then the demo indices.
-      const own = [
-        ...((values.conf as string[] | undefined) ?? []).map((f) => `--conf ${shellWord(f)}`),
-        ...((values.set as string[] | undefined) ?? []).map((e) => `--set ${shellWord(e)}`),
-      ];
-      const statusIndex = `--set opensearch.status.index.name=${shellWord(cfg['opensearch.status.index.name'])}`;
-      const transitions = `--set status.transitions.index.name=${shellWord(cfg['status.transitions.index.name'])}`;
-      out('Where to look next:');
-      for (const l of commandLines(['crawler stats', ...own, statusIndex])) out(l);
-      for (const l of commandLines([`crawler url ${origin}/missing`, ...own, statusIndex, transitions]))
-        out(l);
+      // The same cluster and settings as this run (the user's --conf and --set), pointed at every
+      // index of the demo by one file; runnable as printed from the project after npm ci.
+      const own = (values.conf as string[] | undefined) ?? [];
+      const sets = ((values.set as string[] | undefined) ?? []).map((e) => `--set ${shellWord(e)}`);
+      const demoConf = `--conf ${shellWord(demoConfPath())}`;
+      const options = [...own.map((f) => `--conf ${shellWord(f)}`), demoConf, ...sets];
+      out(`Where to look next (${demoConf} points a command at all the demo's indices):`);
+      for (const l of commandLines(['npx crawler stats', ...options])) out(l);
+      for (const l of commandLines([`npx crawler url ${origin}/missing`, ...options])) out(l);
+      for (const l of commandLines([`npx crawler url ${origin}/good --text`, ...options])) out(l);
       out('  OpenSearch Dashboards: scripts/import-dashboards, then the "Crawl status" dashboard');
       out('  (index patterns status, content, transitions*; for the demo indices add patterns');
       out(

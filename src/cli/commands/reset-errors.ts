@@ -3,6 +3,7 @@ import { MetadataTransfer } from '../../model/metadata-transfer.js';
 import { connect } from '../../opensearch/client.js';
 import { previewReset, type ResetSelection, resetTargets, runReset } from '../../opensearch/reset.js';
 import { CrawlerError } from '../../util/errors.js';
+import { count } from '../../util/plural.js';
 import type { Command } from '../command.js';
 import { timeOption } from '../time-option.js';
 
@@ -84,7 +85,7 @@ export const resetErrorsCommand: Command = {
       await client.indices.refresh({ index });
       const preview = await previewReset(client, index, selection);
       if (values['dry-run']) {
-        out(`${preview.count} URLs would be reset`);
+        out(`${count(preview.count, 'URL')} would be reset`);
         for (const s of preview.sample) out(`  ${s.url}${s.cause ? `  (${s.cause})` : ''}`);
         return 0;
       }
@@ -109,8 +110,8 @@ export const resetErrorsCommand: Command = {
       const skipped = result.conflicts ? ` (${result.conflicts} changed meanwhile, skipped)` : '';
       out(
         deferred
-          ? `made ${result.updated} deferred URLs due now${skipped}`
-          : `reset ${result.updated} URLs to DISCOVERED${skipped}`,
+          ? `made ${count(result.updated, 'deferred URL')} due now${skipped}`
+          : `reset ${count(result.updated, 'URL')} to DISCOVERED${skipped}`,
       );
       return 0;
     } finally {

@@ -46,6 +46,11 @@ export const statsCommand: Command = {
         out(`  ${status} by error.source:`);
         for (const l of table(sources)) out(l);
       }
+      for (const [status, codes] of Object.entries(s.errorsByStatusCode)) {
+        if (Object.keys(codes).length === 0) continue;
+        out(`  ${status} by the HTTP status of its last fetch (fetch.statusCode):`);
+        for (const l of table(codes)) out(l);
+      }
       for (const [status, exceptions] of Object.entries(s.errorsByException)) {
         if (Object.keys(exceptions).length === 0) continue;
         out(`  ${status} by fetch.exception:`);
@@ -70,7 +75,7 @@ export const statsCommand: Command = {
         out(`  ${what}: ${c.total}`);
         for (const h of c.hosts) out(`    ${String(h.urls).padStart(9)}  ${h.host}`);
       }
-      out(`  due now: ${s.dueNow}; due within the next hour: ${s.dueWithinHour}`);
+      out(`  due now: ${s.dueNow}; due within the hour (those due now included): ${s.dueWithinHour}`);
       out('  top hosts by URLs:');
       for (const h of s.topHosts) out(`    ${String(h.urls).padStart(9)}  ${h.host}`);
       out('  top hosts by errors:');

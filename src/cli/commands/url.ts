@@ -118,16 +118,21 @@ export const urlCommand: Command = {
           );
         }
         if (report.soft404) out(`  soft 404: ${report.soft404}; not indexed, its links not followed`);
+        if (report.failure) out(`  why ${doc.status}: ${report.failure}`);
         out('  metadata:');
         for (const [k, v] of Object.entries(doc.metadata.toJSON())) out(`    ${k} = ${v.join(' | ')}`);
       }
       if (Array.isArray(report.transitions)) {
         out('  transitions:');
         for (const t of report.transitions) out(`    ${t}`);
+      } else out(`  transitions: ${report.transitions}`);
+      const contentIndex = cfg['opensearch.indexer.index.name'];
+      if (typeof report.content === 'string') out(`  content: ${report.content} "${contentIndex}"`);
+      else {
+        out(`  content (index "${contentIndex}"):`);
+        for (const [k, v] of Object.entries(report.content as Record<string, unknown>))
+          if (v !== undefined && v !== null && v !== '') out(`    ${k}: ${String(v)}`);
       }
-      out(
-        `  content: ${typeof report.content === 'string' ? report.content : JSON.stringify(report.content)}`,
-      );
       const probes = report.hostProbes as
         | { probedAt: string; verdict: string; answers: string[] }
         | undefined;

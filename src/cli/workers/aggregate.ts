@@ -1,5 +1,6 @@
 import type { CrawlSnapshot, CrawlSummary } from '../../pipeline/crawler.js';
 import { countSummary } from '../../pipeline/metrics.js';
+import { count } from '../../util/plural.js';
 
 /** The supervisor's "crawl stopped" line: the workers' summaries summed, and how many there were. */
 export interface WorkersSummary extends CrawlSummary {
@@ -216,8 +217,8 @@ export function outcomeLine(
 ): string {
   const notWritten = s.notWritten ?? 0;
   return (
-    `fetched ${s.fetched} pages${workers > 1 ? ` (${workers} workers)` : ''}; statuses ${JSON.stringify(s.byStatus)}; ` +
-    `discovered ${s.discovered} links${s.errors ? `; errors ${s.errors}` : ''}` +
+    `fetched ${count(s.fetched, 'page')}${workers > 1 ? ` (${workers} workers)` : ''}; statuses ${JSON.stringify(s.byStatus)}; ` +
+    `discovered ${count(s.discovered, 'link')}${s.errors ? `; errors ${s.errors}` : ''}` +
     (notWritten > 0
       ? `; ${notWritten} status updates not written (those URLs keep their previous state and come back when due)`
       : '')

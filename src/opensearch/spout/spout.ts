@@ -525,6 +525,29 @@ export class Spout {
     if (added > 0) this.onBuffered?.();
   }
 
+  /** When the next URL of this spout's share is due, and how many are scheduled (UrlSource.nextDue). */
+  async nextDue(): Promise<{ at: number | undefined; scheduled: number }> {
+    const o = this.options;
+    // The URLs settled last (acknowledged, maybe not yet searchable) must show their new dates.
+    await this.client.indices.refresh({ index: o.index });
+    const res = await this.client.search({
+      index: o.index,
+      body: {
+        size: 0,
+        track_total_hits: true,
+        query: { exists: { field: 'nextFetchDate' } },
+        aggs: { next: { min: { field: 'nextFetchDate' } } },
+      } as never,
+      ...(o.shards ? { preference: `_shards:${o.shards.join(',')}` } : {}),
+    });
+    const body = res.body as unknown as {
+      hits: { total: { value: number } };
+      aggregations: { next: { value: number | null } };
+    };
+    const at = body.aggregations.next.value;
+    return { at: at === null ? undefined : at, scheduled: body.hits.total.value };
+  }
+
   /** Refreshes the status index: every write acknowledged before it is then visible to queries. */
   private async refresh(): Promise<void> {
     // A refresh waits for a shard without an active copy until it times out: ask first.

@@ -57,7 +57,7 @@ const DEFAULT_EXCLUDE_WITHOUT_LOCALHOST =
   'sitelocal,linklocal,anylocal,multicast,100.64.0.0/10,0.0.0.0/8,fc00::/7,::/128';
 
 describe('a loopback seed', () => {
-  it('is refused with a line naming the key and the value that allows it; run again, the known seed is reported with the command that fetches it', async () => {
+  it('is refused with a line naming the key and the value that allows it; the same command with the key opened fetches it', async () => {
     const { names, conf } = setup('day-one');
     const seed = `${site.origin(HOST)}/`;
     const first = spawnCrawler(['run', '--once', '--seed', seed, '--conf', conf]);
@@ -73,21 +73,20 @@ describe('a loopback seed', () => {
       ),
     );
     expect(site.hosts.get(HOST)!.count('/')).toBe(0);
+    // The status names the setting that refused it.
+    const refused = (await statusDocs(names.status)).get(seed);
+    expect(refused?.status).toBe('ERROR');
+    expect(refused?.metadata['error.cause']).toEqual(['http.filter.ipaddress.exclude']);
 
-    // The key fixed, the same seed: nothing is fetched, and the run says why and what would.
+    // The hint followed: the same command with the key opened judges the seed again and fetches it.
     const allow = ['--set', 'http.filter.ipaddress.exclude='];
     const again = spawnCrawler(['run', '--once', '--seed', seed, '--conf', conf, ...allow]);
     expect(await again.exited).toBe(0);
-    expect(json(again).map((l) => l.msg)).toContainEqual(
-      `--seed ${seed} is known already: ERROR (blocked address), next fetch never; it is not fetched now. ` +
-        `To fetch it again: crawler reset-errors --url ${seed} (with this command's --conf and --set)`,
+    const msgs = json(again).map((l) => l.msg);
+    expect(msgs).toContainEqual(
+      `--seed ${seed} was refused by http.filter.ipaddress.exclude in an earlier run: judged again under this run's settings (due now)`,
     );
-    expect(site.hosts.get(HOST)!.count('/')).toBe(0);
-
-    const reset = await crawler('reset-errors', '--url', seed, '--conf', conf);
-    expect(reset).toMatchObject({ code: 0, out: ['reset 1 URLs to DISCOVERED'] });
-    const third = spawnCrawler(['run', '--once', '--conf', conf, ...allow]);
-    expect(await third.exited).toBe(0);
+    expect(msgs.filter((m) => String(m).includes('is known already'))).toEqual([]);
     expect(site.hosts.get(HOST)!.count('/')).toBe(1);
     expect((await statusDocs(names.status)).get(seed)?.status).toBe('FETCHED');
   }, 150_000);
@@ -242,6 +241,21 @@ describe('the embedded node', () => {
 });
 
 describe('Ctrl-C', () => {
+  it('an idle continuous crawl (its only seed refused) stops within a second of SIGINT', async () => {
+    const { conf } = setup('idle-stop');
+    const child = spawnCrawler(['run', '--conf', conf, '--seed', `${site.origin(HOST)}/idle`]);
+    // Idle: the seed ended ERROR and nothing else is due.
+    await until(
+      () => json(child).some((l) => l.event === 'transition' && l.status === 'ERROR'),
+      60_000,
+      'the seed refused',
+    );
+    const signalled = Date.now();
+    child.proc.kill('SIGINT');
+    expect(await child.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(1000);
+  }, 90_000);
+
   it('twice within a second (a terminal signals the process group, npx passes it on again) drains and exits 0', async () => {
     const { conf } = setup('ctrl-c');
     const seed = `${site.origin(SLOW)}/s0`;

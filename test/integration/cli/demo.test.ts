@@ -1,9 +1,14 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, spawnCrawler } from '../../support/child.js';
 import { crawler } from '../../support/crawl.js';
 import { deleteIndices, opensearchUrl } from '../../support/opensearch.js';
 import { sharedTika } from '../../support/tika.js';
 
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 let tika: string;
 beforeAll(async () => {
   buildCli();
@@ -79,28 +84,48 @@ describe('crawler demo', () => {
     expect(child.stderr).toEqual([]);
     const wide = child.stdout.filter((l) => l.length > 120);
     expect(wide).toEqual([]);
-    // Each suggested command, its continuation lines joined, in shell words.
-    const next = child.stdout.slice(child.stdout.indexOf('Where to look next:') + 1);
-    const commands: string[][] = [];
+    // Each suggested command, its continuation lines joined: as printed, and in shell words.
+    const next = child.stdout.slice(child.stdout.findIndex((l) => l.startsWith('Where to look next')) + 1);
+    const printed: string[] = [];
     let current = '';
     for (const l of next) {
-      if (!l.trimStart().startsWith('crawler ') && current === '') continue;
+      if (!l.trimStart().startsWith('npx crawler ') && current === '') continue;
       current += ` ${l.trim().replace(/ \\$/, '')}`;
       if (!l.endsWith('\\')) {
-        commands.push([...current.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!));
+        printed.push(current.trim());
         current = '';
       }
     }
-    expect(commands.map((c) => c.slice(0, 2).join(' '))).toEqual(['crawler stats', 'crawler url']);
+    const commands = printed.map((p) => [...p.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!));
+    expect(commands.map((c) => c.slice(0, 3).join(' '))).toEqual([
+      'npx crawler stats',
+      'npx crawler url',
+      'npx crawler url',
+    ]);
     for (const c of commands) {
+      // One option points the command at every index of the demo.
+      expect(c.join(' ')).toContain('--conf conf/demo.yaml');
       expect(c).toContain(`opensearch.addresses=${opensearchUrl()}`);
       expect(c).toContain('http.agent.description=my demo');
     }
-    const stats = await crawler(...commands[0]!.slice(1));
+    const stats = await crawler(...commands[0]!.slice(2));
     expect(stats.code).toBe(0);
     expect(stats.out[0]).toMatch(/^URLs: \d+$/);
-    const url = await crawler(...commands[1]!.slice(1));
-    expect(url.code).toBe(0);
-    expect(url.out.join('\n')).toMatch(/status ERROR/);
-  }, 120_000);
+    const missing = await crawler(...commands[1]!.slice(2));
+    expect(missing.code).toBe(0);
+    expect(missing.out.join('\n')).toMatch(/status ERROR/);
+    expect(missing.out).toContain(
+      '  why ERROR: 3 fetch errors in a row (max.fetch.errors); last fetch answered HTTP 404',
+    );
+    // Its transitions come from demo-transitions, its content line names demo-content.
+    expect(missing.out).toContain('  transitions:');
+    expect(missing.out).toContain('  content: not in the content index "demo-content"');
+    // The last, run by a shell exactly as printed (npx included): the demo's page, from demo-content.
+    const { stdout } = await run('sh', ['-c', printed[2]!], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_FORMAT: 'json' },
+      timeout: 240_000,
+    });
+    expect(stdout).toContain('Some text worth indexing.');
+  }, 300_000);
 });

@@ -102,7 +102,11 @@ describe('operating a crawl', () => {
     expect(r.out).toContain('    fetch.error.count = 1');
     expect(r.out).toContain(`    url.path = ${origin}/`);
     expect(r.out.some((l) => /^ {4}lastProcessedDate = \d{4}-\d{2}-\d{2}T/.test(l))).toBe(true);
-    expect(r.out).toContain('  content: not in the content index');
+    expect(r.out).toContain(`  content: not in the content index "${names.content}"`);
+    // (crawler url reads this crawl's conf: max.fetch.errors 1 there, 5 for the run above.)
+    expect(r.out).toContain(
+      '  why FETCH_ERROR: error.cause http.404; last fetch answered HTTP 404; fetch error 1 in a row; ERROR at 1 (max.fetch.errors)',
+    );
     expect(r.out.at(-1)).toBe('  robots.txt: allowed (parsed)');
     const unknown = await crawler('url', `${origin}/never-seen`, '--conf', conf);
     expect(unknown.code).toBe(1);

@@ -51,4 +51,29 @@ describe('crawler run on a terminal', () => {
     expect(lines.length).toBeLessThan(40);
     expect(lines.some((l) => l.trim().startsWith('{'))).toBe(false);
   }, 120_000);
+
+  it('on 80 columns, the refusal of a loopback seed carries the whole key and value to set, uncut', async () => {
+    const refusedNames = uniqueIndexNames('tty-refused');
+    const { 'http.filter.ipaddress.exclude': _, ...settings } = fastCrawlSettings(refusedNames);
+    const conf = writeConf(settings);
+    try {
+      const cmd = `stty cols 80; ${process.execPath} ${CLI} run --once --conf ${conf} --seed ${site.origin(H)}/`;
+      const env: Record<string, string | undefined> = { ...process.env };
+      delete env.LOG_FORMAT;
+      const { stdout } = await run('script', ['-qefc', cmd, '/dev/null'], { env, timeout: 90_000 });
+      const lines = stdout
+        .split(/\r?\n/)
+        .map((l) => (l.split('\r').at(-1) ?? '').replace(/\x1b\[K/g, ''))
+        .filter((l) => l.trim() !== '');
+      const refusal = lines.find((l) => l.includes('is refused by http.filter.ipaddress.exclude'));
+      expect(refusal, lines.join('\n')).toMatch(/^\d\d:\d\d:\d\d WARN {2}/);
+      expect(refusal).toContain(
+        '; to crawl it: --set http.filter.ipaddress.exclude=sitelocal,linklocal,anylocal,multicast,' +
+          '100.64.0.0/10,0.0.0.0/8,fc00::/7,::/128 (the list without "localhost")',
+      );
+      expect(lines.join('\n')).not.toContain('…');
+    } finally {
+      await deleteIndices(refusedNames.status, refusedNames.content);
+    }
+  }, 120_000);
 });

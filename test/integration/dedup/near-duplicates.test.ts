@@ -192,7 +192,7 @@ describe('near-duplicates in a crawl', () => {
         `near-duplicate of ${a}/copy/0 \\(similarity 0\\.\\d+, distance \\d+\\): FETCHED, not indexed`,
       ),
     );
-    expect(url.out.join('\n')).toContain('content: not in the content index');
+    expect(url.out.join('\n')).toContain(`content: not in the content index "${names.content}"`);
   });
 
   it('a canonical that turns 404 three times hands over to one of its duplicates', async () => {

@@ -125,7 +125,8 @@ describe('soft 404s in a crawl', () => {
       const d = docs.get(`${real.origin}${p}`);
       expect(d?.status).toBe('FETCH_ERROR');
       expect(d?.metadata).not.toHaveProperty('soft404.evidence');
-      expect(d?.metadata['error.cause']).toBeUndefined();
+      // A real 404, not a soft one.
+      expect(d?.metadata['error.cause']).toEqual(['http.404']);
     }
     for (const p of ['/', ...PAGES]) expect(docs.get(`${real.origin}${p}`)?.status).toBe('FETCHED');
     const client = testClient();

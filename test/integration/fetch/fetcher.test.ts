@@ -263,7 +263,7 @@ describe('the fetcher against real servers', () => {
     },
   );
 
-  it('a URL resolving to 127.0.0.1 is refused by default with error.cause "blocked address"', async () => {
+  it('a URL resolving to 127.0.0.1 is refused by default with error.cause naming the key that refused it', async () => {
     const log: Log[] = [];
     const a = await site('127.0.0.2', log);
     const protocol = testProtocol(
@@ -283,7 +283,7 @@ describe('the fetcher against real servers', () => {
     fetcher.close();
     expect(sink.events).toHaveLength(1);
     expect(sink.events[0]).toMatchObject({ status: 'ERROR' });
-    expect(sink.events[0]!.md.getFirstValue('error.cause')).toBe('blocked address');
+    expect(sink.events[0]!.md.getFirstValue('error.cause')).toBe('http.filter.ipaddress.exclude');
     expect(sink.events[0]!.md.getFirstValue('error.message')).toMatch(/127\.0\.0\.2/);
     expect(a.hits.get('/page')).toBeUndefined();
   });

@@ -95,7 +95,10 @@ function setup(o: FetcherOptions, protocolEntries: Record<string, unknown> = {})
     protocol: counting,
     robots: robotsSource(robots),
     clock: systemClock,
-    log: { info: (obj, msg) => lines.push({ obj: obj as Record<string, unknown>, msg }) },
+    log: {
+      info: (obj, msg) => lines.push({ obj: obj as Record<string, unknown>, msg }),
+      warn: (obj, msg) => lines.push({ obj: obj as Record<string, unknown>, msg }),
+    },
     sink: {
       status: (s) =>
         events.push({ url: s.url, kind: 'status', status: s.status, md: s.metadata, at: Date.now() }),

@@ -56,7 +56,7 @@ async function setup(report: (sink: SubrequestSink, page: string) => void | Prom
       protocol: rendering,
       robots: robotsSource(robots),
       clock: systemClock,
-      log: { info: (_o, msg) => lines.push(msg) },
+      log: { info: (_o, msg) => lines.push(msg), warn: (_o, msg) => lines.push(msg) },
       sink: {
         status: (s) => events.push({ url: s.url, status: s.status, md: s.metadata }),
         fetched: (f) => {

@@ -11,6 +11,8 @@ const site = new Site();
 const HOSTS = ['127.0.6.1', '127.0.6.2'];
 const PAGES = 20;
 const names = uniqueIndexNames('series');
+/** The crawl's name in its metrics points: its status index. */
+const crawlName = names.status;
 const metricsBase = `${names.status.replace(/-status$/, '')}-metrics`;
 
 beforeAll(async () => {
@@ -87,6 +89,7 @@ describe('the metrics series', () => {
       const docs = (res.body.hits.hits as { _source: Doc }[]).map((h) => h._source);
       for (const d of docs) {
         expect(Object.keys(d).sort()).toEqual([
+          'crawl',
           'instance',
           'name',
           'srcComponentId',
@@ -98,7 +101,8 @@ describe('the metrics series', () => {
         ]);
         expect(typeof d.value).toBe('number');
         expect(Number.isNaN(Date.parse(d.timestamp))).toBe(false);
-        expect(d).toMatchObject({ instance: 0, worker: 0, srcTaskId: 0 });
+        // Each point names its crawl (its status index): a cluster may hold several crawls' series.
+        expect(d).toMatchObject({ crawl: crawlName, instance: 0, worker: 0, srcTaskId: 0 });
       }
       const sum = (name: string) => docs.filter((d) => d.name === name).reduce((a, d) => a + d.value, 0);
       expect(sum('fetcher_counter.fetched')).toBe(fetched);
@@ -127,6 +131,31 @@ describe('the metrics series', () => {
       const components = new Map(docs.map((d) => [d.name, d.srcComponentId]));
       expect(components.get('fetcher_counter.fetched')).toBe('fetch');
       expect(components.get('status.count.TOTAL')).toBe('status_metrics');
+
+      // The alias BASE over the daily indices (not over the index that only looks like one): what
+      // StormCrawler's "Crawl metrics" dashboard reads (index pattern "metrics", the default BASE),
+      // with its panels' name: queries, and one crawl's series told apart by crawl.
+      const aliased = Object.keys(
+        (await client.indices.getAlias({ name: metricsBase })).body as Record<string, unknown>,
+      );
+      expect(aliased.length).toBeGreaterThan(0);
+      for (const i of aliased) expect(i).toMatch(new RegExp(`^${metricsBase}-\\d{4}-\\d{2}-\\d{2}$`));
+      const panel = await client.search({
+        index: metricsBase,
+        body: {
+          size: 0,
+          query: {
+            bool: {
+              must: { query_string: { query: 'name:fetcher_counter.fetched' } },
+              filter: { term: { crawl: crawlName } },
+            },
+          },
+          aggs: { sum: { sum: { field: 'value' } } },
+        } as never,
+      });
+      expect(
+        (panel.body as unknown as { aggregations: { sum: { value: number } } }).aggregations.sum.value,
+      ).toBe(fetched);
     } finally {
       await client.close();
     }

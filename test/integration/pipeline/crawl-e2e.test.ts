@@ -84,7 +84,7 @@ describe('an end-to-end crawl of two hosts through inject and run --once rounds'
     const inj = await crawler('inject', seeds, '--conf', conf);
     expect(inj.code).toBe(0);
     expect(inj.out.at(-1)).toMatch(
-      /: 5 lines, 2 URLs: 2 new, 0 known already, 0 not written; 1 bad lines, 2 blank or comments$/,
+      /: 5 lines, 2 URLs: 2 new, 0 known already, 0 not written; 1 bad line, 2 blank or comments$/,
     );
 
     await round();

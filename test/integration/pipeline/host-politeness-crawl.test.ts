@@ -256,11 +256,11 @@ describe('politeness towards failing hosts, in a real crawl on OpenSearch', () =
       '--conf',
       conf,
     );
-    expect(dry.out[0]).toBe('1 URLs would be reset');
+    expect(dry.out[0]).toBe('1 URL would be reset');
 
     broken = false;
     const reset = await crawler('reset-errors', '--deferred', '--conf', conf);
-    expect(reset.out.at(-1)).toBe('made 1 deferred URLs due now');
+    expect(reset.out.at(-1)).toBe('made 1 deferred URL due now');
     expect((await crawler('run', '--once', '--conf', conf)).code).toBe(0);
     const fetched = (await statusDocs(names.status)).get(seed)!;
     expect(fetched.status).toBe('FETCHED');

@@ -156,13 +156,23 @@ describe('OpenSearch Dashboards saved objects', () => {
       name.endsWith('*')
         ? known.some((k) => k.endsWith('*') && k.startsWith(name.slice(0, -1)))
         : known.includes(name) || known.some((k) => k.endsWith('*') && name.startsWith(k.slice(0, -1)));
-    const onMetrics = visualizations.filter((o) => patternOf(o).attributes.title === 'metrics*');
+    // The crawl control asks for no metric: it filters the others by crawl.
+    const onMetrics = visualizations.filter(
+      (o) => patternOf(o).attributes.title === 'metrics*' && visState(o).type !== 'input_control_vis',
+    );
     expect(onMetrics.length).toBeGreaterThan(8);
     for (const o of onMetrics) {
       const names = [...query(o).query.matchAll(/name:"?([^"\s)]+)"?/g)].map((m) => m[1]!);
       expect(names.length, o.id).toBeGreaterThan(0);
       for (const n of names) expect(written(n), `${o.id} asks for ${n}`).toBe(true);
     }
+    // Crawl metrics has a control to choose the crawl (the field crawl of every point).
+    const control = visualizations.find((o) => visState(o).type === 'input_control_vis');
+    expect(patternOf(control!).attributes.title).toBe('metrics*');
+    expect(
+      (visState(control!) as unknown as { params: { controls: { fieldName: string }[] } }).params.controls[0]
+        ?.fieldName,
+    ).toBe('crawl');
     // The fetched pages of the Crawl status dashboard come from the series, not from page fetch times.
     const fetched = objects.find((o) => o.id === 'crawler-fetched-over-time')!;
     expect(patternOf(fetched).attributes.title).toBe('metrics*');

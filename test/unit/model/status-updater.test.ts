@@ -53,10 +53,15 @@ const summary = (x: StatusUpdate) => ({
 });
 
 describe('fetch error counting', () => {
-  for (const [what, outcome, evidence] of [
-    ['a 404', { code: 404 }, 'HTTP 404'],
-    ['a 503', { code: 503 }, 'HTTP 503'],
-    ['a timeout', { exception: 'Socket timeout fetching' }, 'Socket timeout fetching'],
+  for (const [what, outcome, evidence, cause] of [
+    ['a 404', { code: 404 }, 'HTTP 404', 'http.404'],
+    ['a 503', { code: 503 }, 'HTTP 503', 'http.503'],
+    [
+      'a timeout',
+      { exception: 'Socket timeout fetching' },
+      'Socket timeout fetching',
+      'Socket timeout fetching',
+    ],
   ] as const) {
     it(`${what} three times ends ERROR maxFetchErrors and is never rescheduled`, () => {
       const { u, clock } = setup();
@@ -64,14 +69,14 @@ describe('fetch error counting', () => {
       expect(summary(first!)).toEqual({
         status: 'FETCH_ERROR',
         count: '1',
-        cause: undefined,
+        cause,
         next: T0 + 120 * MIN,
         delete: false,
       });
       expect(summary(second!)).toEqual({
         status: 'FETCH_ERROR',
         count: '2',
-        cause: undefined,
+        cause,
         next: T0 + 240 * MIN,
         delete: false,
       });

@@ -20,14 +20,14 @@ describe('--seed', () => {
   it('a known seed that is not due says its status, when it is due, and what would fetch it now', () => {
     expect(
       knownSeedLine({
-        url: 'http://127.0.0.5:8099/x',
+        url: 'http://a.test/private/x',
         status: 'ERROR',
         nextFetchDate: undefined,
-        cause: 'blocked address',
+        cause: 'robots.txt',
       }),
     ).toBe(
-      '--seed http://127.0.0.5:8099/x is known already: ERROR (blocked address), next fetch never; it is not fetched now. ' +
-        "To fetch it again: crawler reset-errors --url http://127.0.0.5:8099/x (with this command's --conf and --set)",
+      '--seed http://a.test/private/x is known already: ERROR (robots.txt), next fetch never; it is not fetched now. ' +
+        "To fetch it again: crawler reset-errors --url http://a.test/private/x (with this command's --conf and --set)",
     );
     expect(
       knownSeedLine({

@@ -41,9 +41,17 @@ describe('LineSink', () => {
     closeSync(f.fd);
   });
 
-  it('keeps a live status line below the other lines, hides what it stands for, cuts lines to the width', async () => {
+  it('keeps a live status line below the other lines, hides what it stands for, cuts no line', async () => {
     const f = file();
-    const sink = new LineSink({ fd: f.fd, maxBufferBytes: 1000 });
+    const widths: (number | undefined)[] = [];
+    const sink = new LineSink({
+      fd: f.fd,
+      maxBufferBytes: 1000,
+      format: (l, width) => {
+        widths.push(width);
+        return l;
+      },
+    });
     const warnings: string[] = [];
     sink.tap = (l) => warnings.push(l);
     sink.hide = (l) => l.includes('progress');
@@ -53,9 +61,11 @@ describe('LineSink', () => {
     sink.write('{"level":30,"msg":"a long line that does not fit"}\n');
     sink.write('{"level":40,"msg":"a warning is kept whole"}\n');
     await sink.idle();
-    const long = '{"level":30,"msg":"…';
+    const long = '{"level":30,"msg":"a long line that does not fit"}';
     const warning = '{"level":40,"msg":"a warning is kept whole"}';
     expect(screen(readFileSync(f.path, 'utf8'))).toEqual([long, warning, '3 pages/s']);
+    // The format lays lines out for the terminal's width.
+    expect(widths).toEqual([20, 20]);
     sink.setStatus(undefined);
     await sink.idle();
     expect(screen(readFileSync(f.path, 'utf8'))).toEqual([long, warning, '']);

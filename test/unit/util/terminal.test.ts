@@ -67,6 +67,23 @@ describe('log lines on a terminal', () => {
     expect(shorten('a\nb\u001b[31m')).toBe('a\\x0ab\\x1b[31m');
   });
 
+  it('on a terminal of a given width, fields that do not fit go on continuation lines; nothing is cut', () => {
+    const msg = `127.0.0.1 is refused by http.filter.ipaddress.exclude (entry "localhost"); to crawl it: --set http.filter.ipaddress.exclude=${'x,'.repeat(40)}y`;
+    const out = formatForTerminal(line({ level: 40, msg, entry: 'localhost' }), 79);
+    expect(out).toBe(`10:04:05 WARN  ${msg}\n               entry=localhost\n`);
+    const counts = { FETCHED: 120, FETCH_ERROR: 3, ERROR: 2, DISCOVERED: 4000, REDIRECTION: 7 };
+    const summary = formatForTerminal(
+      line({ msg: 'crawl stopped', fetched: 132, byStatus: counts, dedup: { duplicates: 12, soft404: 3 } }),
+      79,
+    );
+    expect(summary.split('\n')).toEqual([
+      '10:04:05 INFO  crawl stopped  fetched=132',
+      `               byStatus=${JSON.stringify(counts)}`,
+      '               dedup={"duplicates":12,"soft404":3}',
+      '',
+    ]);
+  });
+
   it("a worker's line says which worker it came from; the supervisor's progress line how many run", () => {
     expect(formatForTerminal(line({ worker: 1, msg: 'crawling', once: true }))).toBe(
       '10:04:05 INFO  w1 crawling  once=true\n',
