@@ -199,7 +199,7 @@ export class Crawler {
     const progress = setInterval(() => this.logProgress(), this.options.progressIntervalMs);
     progress.unref();
     // A continuous crawl says when nothing is due (--once stops instead).
-    const idle = options.once ? undefined : new IdleNotice(source, log);
+    const idle = options.once ? undefined : new IdleNotice(source, log, this.parts.clock);
     try {
       while (!this.stopping) {
         const adopted = this.ready.shift();

@@ -1,3 +1,4 @@
+import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { count } from '../util/plural.js';
 import type { UrlSource } from './ports.js';
@@ -17,6 +18,9 @@ export function nothingDueLine(n: NothingDue): string {
 
 export const WORK_AGAIN_LINE = 'URLs are due again: crawling';
 
+/** A next due date closer than this is work about to appear, not an idle crawl. */
+const DUE_SOON_MS = 5_000;
+
 /**
  * A continuous crawl that runs out of due URLs says so once, with when the next one is due, and
  * again when work appears; not at every empty query. The lines are notices (`notice: true`): shown
@@ -30,6 +34,7 @@ export class IdleNotice {
   constructor(
     private readonly source: Pick<UrlSource, 'nextDue'>,
     private readonly log: Pick<Logger, 'info'>,
+    private readonly clock: Clock,
   ) {}
 
   /** What was said when the crawl went idle; undefined while it works. */
@@ -45,6 +50,12 @@ export class IdleNotice {
       ({ at, scheduled }) => {
         // Work came while the source was asked: nothing to say.
         if (!this.idle) return;
+        // A URL due now that the query did not return (a seed not searchable yet, a status write
+        // not yet sent): the crawl is not idle; asked again at the next empty query.
+        if (at !== undefined && at <= this.clock.now() + DUE_SOON_MS) {
+          this.idle = false;
+          return;
+        }
         const n = { nextDueAt: at === undefined ? undefined : new Date(at).toISOString(), scheduled };
         this.said = n;
         this.log.info({ notice: true, ...n }, nothingDueLine(n));

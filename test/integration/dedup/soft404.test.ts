@@ -151,7 +151,7 @@ describe('soft 404s in a crawl', () => {
         metadata: { 'error.cause': ['soft404'] },
       });
       expect(content.has(documentId(`${twin.origin}${p}`))).toBe(false);
-      expect(docs.get(`${real.origin}${p}`)?.metadata['error.cause']).toBeUndefined();
+      expect(docs.get(`${real.origin}${p}`)?.metadata['error.cause']).toEqual(['http.404']);
     }
     for (const p of ['/', ...PAGES]) {
       expect(docs.get(`${twin.origin}${p}`)?.status).toBe('FETCHED');
