@@ -21,11 +21,15 @@ import { dist } from './dist.mjs';
 import { findOpenSearchPid } from './proc.mjs';
 
 const { tokenise } = await dist('fingerprint/fingerprint.js');
+const { fromStatusSource } = await dist('opensearch/status-doc.js');
+/** A status document's metadata value (the stored keys are escaped). @param {any} hit @param {string} key */
+const meta = (hit, key) => fromStatusSource(hit._source)?.metadata.getFirstValue(key);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const opensearchUrl = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
-const sites = corpora.filter((c) => c.site && existsSync(c.dir));
+const only = process.env.DEDUP_CRAWL_SITES?.split(',');
+const sites = corpora.filter((c) => c.site && existsSync(c.dir) && (!only || only.includes(c.name)));
 
 /** @type {{ name: string, dir: string, origin: string, files: string[], close: () => void }[]} */
 const served = [];
@@ -97,13 +101,13 @@ const fetched = statuses.filter(
     fileOf(h._source.url) &&
     existsSync(/** @type {string} */ (fileOf(h._source.url))),
 );
-const soft404 = statuses.filter((h) => h._source.metadata?.['error.cause']?.[0] === 'soft404');
+const soft404 = statuses.filter((h) => meta(h, 'error.cause') === 'soft404');
 const left = fetched.filter((h) => !contentIds.has(h._id));
 const verdict = { true: 0, grey: 0, lost: 0, unexplained: 0 };
 /** @param {string} url */
 const setOf = (url) => shingles(tokenise(mainText(readFileSync(/** @type {string} */ (fileOf(url))))));
 for (const h of left) {
-  const of = h._source.metadata?.['duplicate.of']?.[0];
+  const of = meta(h, 'duplicate.of');
   if (!of || !fileOf(of)) {
     verdict.unexplained++;
     console.log(`  not indexed, no duplicate.of: ${h._source.url}`);
@@ -125,7 +129,7 @@ console.log(
 console.log(
   `crawler CPU ${run.msPerPage.crawler.toFixed(2)} ms/page, OpenSearch ${run.msPerPage.opensearch.toFixed(2)} ms/page`,
 );
-await deleteBenchIndices(client);
+if (process.env.DEDUP_CRAWL_KEEP !== '1') await deleteBenchIndices(client);
 await client.close();
 for (const s of served) s.close();
 process.exit(verdict.lost + verdict.unexplained > 0 ? 1 : 0);
