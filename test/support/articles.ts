@@ -4,7 +4,8 @@
  * their phrases, as two real articles do.
  */
 
-function rng(seed: number): () => number {
+/** mulberry32: the same seed gives the same numbers (shared by the tests that need random input). */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

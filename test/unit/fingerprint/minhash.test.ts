@@ -9,17 +9,7 @@ import {
   similarity,
   validSignature,
 } from '../../../src/fingerprint/minhash.js';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../support/articles.js';
 
 /** The signature of a set of 32-bit shingle hashes. */
 function signatureOf(set: Iterable<number>): string {
