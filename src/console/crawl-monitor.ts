@@ -1,7 +1,7 @@
+import type { Crawl } from '../app/compose.js';
 import type { Config } from '../config/schema.js';
 import { processFamilies } from '../metrics/prometheus.js';
 import type { TransitionRecord } from '../model/transition.js';
-import type { Crawl } from '../pipeline/compose.js';
 import { systemClock } from '../util/clock.js';
 import { type LiveStatus, type Logger, liveStatus } from '../util/log.js';
 import { Monitor, type MonitorSource, originOf, Tail } from './monitor.js';

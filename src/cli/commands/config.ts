@@ -1,6 +1,6 @@
+import { checkCrawlSettings } from '../../app/compose.js';
 import type { Config } from '../../config/schema.js';
 import { KEYS } from '../../config/schema.js';
-import { checkCrawlSettings } from '../../pipeline/compose.js';
 import type { Command, ParsedValues } from '../command.js';
 
 export const configCommand: Command = {

@@ -1,7 +1,4 @@
 import { isAbsolute, relative } from 'node:path';
-import { buildConfig, parseSet } from '../../config/load.js';
-import { KEYS, type KeyName } from '../../config/schema.js';
-import { connect } from '../../opensearch/client.js';
 import {
   DEMO_CONF,
   DEMO_ROUNDS,
@@ -10,7 +7,10 @@ import {
   formatDemoTable,
   runDemo,
   startDemoSite,
-} from '../../pipeline/demo.js';
+} from '../../app/demo.js';
+import { buildConfig, parseSet } from '../../config/load.js';
+import { KEYS, type KeyName } from '../../config/schema.js';
+import { connect } from '../../opensearch/client.js';
 import { TOPOLOGY } from '../../pipeline/topology.js';
 import type { Command } from '../command.js';
 

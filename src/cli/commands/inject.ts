@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
+import { buildStores } from '../../app/compose.js';
 import type { Metadata } from '../../model/metadata.js';
 import { connect } from '../../opensearch/client.js';
 import { ensureCrawlIndices } from '../../opensearch/crawl-indices.js';
-import { buildStores } from '../../pipeline/compose.js';
 import { injectSeeds } from '../../pipeline/inject.js';
 import { rejudgeSettingRefusals } from '../../pipeline/seeds.js';
 import { loadURLFilters } from '../../urlfilters/load.js';

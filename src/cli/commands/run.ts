@@ -1,7 +1,7 @@
+import { buildCrawl, type Crawl } from '../../app/compose.js';
 import { CrawlMonitor } from '../../console/crawl-monitor.js';
 import { usesEmbedded } from '../../opensearch/client.js';
 import { embeddedUrl, stillRunningMessage } from '../../opensearch/embedded.js';
-import { buildCrawl, type Crawl } from '../../pipeline/compose.js';
 import { seedProblems } from '../../pipeline/seeds.js';
 import { checkAgentName } from '../../protocol/http/user-agent.js';
 import { loadURLFilters } from '../../urlfilters/load.js';

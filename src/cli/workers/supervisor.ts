@@ -2,17 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { checkCluster, checkCrawlSettings, injectSeeds, shardsFor, shareProblem } from '../../app/compose.js';
 import type { Config } from '../../config/schema.js';
 import { consoleSettings } from '../../console/server.js';
 import { SupervisorMonitor } from '../../console/supervisor-monitor.js';
 import type { ShareLease } from '../../opensearch/lease.js';
-import {
-  checkCluster,
-  checkCrawlSettings,
-  injectSeeds,
-  shardsFor,
-  shareProblem,
-} from '../../pipeline/compose.js';
 import { shareWords, stopWhenLost, takeLease } from '../../pipeline/lease.js';
 import { crawlerOptions } from '../../pipeline/options.js';
 import { userAgent } from '../../protocol/http/user-agent.js';

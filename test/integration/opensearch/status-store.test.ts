@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildStores } from '../../../src/app/compose.js';
 import { Metadata } from '../../../src/model/metadata.js';
 import { createClient } from '../../../src/opensearch/client.js';
-import { buildStores } from '../../../src/pipeline/compose.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/log.js';
 import { deleteIndices, testConfig, uniqueIndexNames } from '../../support/opensearch.js';

@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { buildCrawl } from '../../../src/app/compose.js';
 import { buildConfig } from '../../../src/config/load.js';
 import { DEFER_CAUSE, MD } from '../../../src/model/keys.js';
-import { buildCrawl } from '../../../src/pipeline/compose.js';
 import { HttpProtocol } from '../../../src/protocol/http/client.js';
 import { crawler, fastCrawlSettings, statusDocs, testClient, writeConf } from '../../support/crawl.js';
 import { html, ReopenableHost } from '../../support/host.js';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCrawl } from '../../../src/app/compose.js';
 import { buildConfig } from '../../../src/config/load.js';
-import { buildCrawl } from '../../../src/pipeline/compose.js';
 import {
   contentDocs,
   crawler,

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { checkCrawlSettings } from '../../../src/app/compose.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { Metadata } from '../../../src/model/metadata.js';
-import { checkCrawlSettings } from '../../../src/pipeline/compose.js';
 import { loadURLFilters } from '../../../src/urlfilters/load.js';
 
 const dir = new URL('../../../conf/examples/', import.meta.url);

@@ -23,6 +23,13 @@ import { TransitionsIndex } from '../opensearch/transitions.js';
 import { createPageParser } from '../parse/stage.js';
 import type { PageParser } from '../parse/types.js';
 import { ParserPool } from '../parse/worker/pool.js';
+import { Crawler } from '../pipeline/crawler.js';
+import { seedRejected, urlProblem } from '../pipeline/inject.js';
+import { shareWords, stopWhenLost, takeLease } from '../pipeline/lease.js';
+import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from '../pipeline/options.js';
+import { buildDueWriter, buildPageChecks } from '../pipeline/page-checks.js';
+import type { Stores } from '../pipeline/ports.js';
+import { knownSeedLine, knownSeedsNotDue, rejudgeSettingRefusals } from '../pipeline/seeds.js';
 import { HttpProtocol } from '../protocol/http/client.js';
 import { checkAgentName } from '../protocol/http/user-agent.js';
 import { RobotsService } from '../protocol/robots/fetch-robots.js';
@@ -36,13 +43,6 @@ import { type Logger, silentLogger, transitionLogger } from '../util/log.js';
 import { shown } from '../util/shown.js';
 import { openWarcOutput } from '../warc/output.js';
 import { statusCodeFilter } from '../warc/records.js';
-import { Crawler } from './crawler.js';
-import { seedRejected, urlProblem } from './inject.js';
-import { shareWords, stopWhenLost, takeLease } from './lease.js';
-import { bulkOptions, crawlerOptions, indexerOptions, spoutOptions } from './options.js';
-import { buildDueWriter, buildPageChecks } from './page-checks.js';
-import type { Stores } from './ports.js';
-import { knownSeedLine, knownSeedsNotDue, rejudgeSettingRefusals } from './seeds.js';
 
 /*
  * The composition root: the one place that turns a validated configuration into running parts.
