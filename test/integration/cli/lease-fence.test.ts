@@ -67,6 +67,36 @@ function conf(
   return { content: own.content, transitions, path };
 }
 
+/** Another crawl (pid `pid` on taker-host) takes the share's leases, as a second `crawler run` would. */
+async function takeShare(status: string, shards: number[], pid: number): Promise<void> {
+  const client = testClient();
+  try {
+    const now = Date.now();
+    for (const shard of shards) {
+      await client.index({
+        index: LEASES,
+        id: leaseId(status, shard),
+        refresh: true,
+        body: {
+          statusIndex: status,
+          shard,
+          token: 'taker',
+          host: 'taker-host',
+          boot: 'another-boot',
+          pid,
+          share: 'all shards',
+          shards,
+          since: now,
+          renewedAt: now,
+          expiresAt: now + 600_000,
+        },
+      });
+    }
+  } finally {
+    await client.close();
+  }
+}
+
 async function count(index: string): Promise<number> {
   const client = testClient();
   try {
@@ -180,32 +210,7 @@ describe('the lease fences the writes of a crawl', () => {
         60_000,
         'the lease to expire',
       );
-      const client = testClient();
-      try {
-        const now = Date.now();
-        for (const shard of [0, 1]) {
-          await client.index({
-            index: LEASES,
-            id: leaseId(status, shard),
-            refresh: true,
-            body: {
-              statusIndex: status,
-              shard,
-              token: 'taker',
-              host: 'taker-host',
-              boot: 'another-boot',
-              pid: 77,
-              share: 'all shards',
-              shards: [0, 1],
-              since: now,
-              renewedAt: now,
-              expiresAt: now + 600_000,
-            },
-          });
-        }
-      } finally {
-        await client.close();
-      }
+      await takeShare(status, [0, 1], 77);
       child.proc.kill('SIGCONT');
       expect(await child.exited).toBe(3);
       const lines = warnings(child).filter((l) => l.includes('lease'));
@@ -253,32 +258,7 @@ describe('the lease fences the writes of a crawl', () => {
       expect(await count(w.content)).toBe(contentBefore);
       expect(await count(w.transitions)).toBe(transitionsBefore);
       // Another crawl takes the share; the supervisor wakes, finds it taken, and kills its workers.
-      const client = testClient();
-      try {
-        const now = Date.now();
-        for (const shard of [0, 1, 2, 3]) {
-          await client.index({
-            index: LEASES,
-            id: leaseId(status, shard),
-            refresh: true,
-            body: {
-              statusIndex: status,
-              shard,
-              token: 'taker',
-              host: 'taker-host',
-              boot: 'another-boot',
-              pid: 78,
-              share: 'all shards',
-              shards: [0, 1, 2, 3],
-              since: now,
-              renewedAt: now,
-              expiresAt: now + 600_000,
-            },
-          });
-        }
-      } finally {
-        await client.close();
-      }
+      await takeShare(status, [0, 1, 2, 3], 78);
       supervisor.proc.kill('SIGCONT');
       expect(await supervisor.exited).toBe(3);
       const lines = warnings(supervisor).filter((l) => l.includes('lease'));
