@@ -26,8 +26,8 @@ import { rng } from './web.mjs';
 const { fingerprint, tokenise, DEFAULT_FINGERPRINT, MIN_DEDUP_TOKENS } = await dist(
   'fingerprint/fingerprint.js',
 );
-const { bandKeys } = await dist('fingerprint/minhash.js');
-const { nearness } = await dist('dedup/decide.js');
+const { bandKeys, similarity } = await dist('fingerprint/minhash.js');
+const { nearness, MIN_SIMILARITY } = await dist('dedup/decide.js');
 const { extractHtml } = await dist('parse/html/extract.js');
 const { parseSettings, defaultParseConfig } = await dist('parse/index.js');
 const { decode, detectCharset } = await dist('parse/index.js');
@@ -152,6 +152,8 @@ async function main() {
   /** @type {string[]} */
   const falsePairs = [];
   const candidateJ = [0, 0, 0]; // candidates (before verification): distinct, grey, dup
+  // The margin: the highest MinHash estimate among distinct candidate pairs (true Jaccard < 0.5).
+  let closest = { estimate: 0, jaccard: 0 };
   for (const pair of candidatePairs) {
     const [a, b] = pair.split(',').map(Number);
     const pa = /** @type {Page} */ (pages[/** @type {number} */ (a)]);
@@ -159,6 +161,10 @@ async function main() {
     const j = jaccard(pa.set, pb.set);
     const cls = j >= 0.8 ? 2 : j >= 0.5 ? 1 : 0;
     candidateJ[cls] = (candidateJ[cls] ?? 0) + 1;
+    if (cls === 0 && pa.fp.minhash && pb.fp.minhash) {
+      const estimate = similarity(pa.fp.minhash, pb.fp.minhash);
+      if (estimate > closest.estimate) closest = { estimate, jaccard: j };
+    }
     const near = nearness(pa.fp, pb.fp);
     if (near === undefined) continue;
     const where = pa.corpus === pb.corpus ? pa.corpus : 'across corpora';
@@ -183,6 +189,9 @@ async function main() {
     `called near-duplicates: ${called.dup + called.grey + called.distinct}: true (>= 0.8) ${called.dup}, grey (0.5-0.8) ${called.grey}, FALSE (< 0.5) ${called.distinct}`,
   );
   for (const f of falsePairs.slice(0, 20)) console.log(`  false pair: ${f}`);
+  console.log(
+    `  margin: the highest MinHash estimate of a distinct candidate pair is ${closest.estimate.toFixed(3)} (true Jaccard ${closest.jaccard.toFixed(3)}); near-duplicates need ${MIN_SIMILARITY}`,
+  );
   for (const [where, row] of calledBy)
     console.log(`  ${where}: true ${row.dup}, grey ${row.grey}, false ${row.distinct}`);
 

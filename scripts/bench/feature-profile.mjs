@@ -41,7 +41,10 @@ const FEATURES = /** @type {const} */ ([
   ['monitoring (metrics series, counters, console)', /\/dist\/(metrics|console)\//],
   ['rendering (adaptive detection)', /\/dist\/render\//],
   ['Tika (document shunt)', /\/dist\/(tika\/|parse\/shunt\.js)/],
-  ['near-duplicates and soft 404s', /\/dist\/(dedup|soft404)\/|\/dist\/opensearch\/dedup-index\.js|simhash/i],
+  [
+    'near-duplicates and soft 404s',
+    /\/dist\/(dedup|soft404|fingerprint)\/|\/dist\/opensearch\/dedup-index\.js|simhash/i,
+  ],
   ['feeds (detection in HTML)', /\/dist\/parse\/feed\//],
 ]);
 

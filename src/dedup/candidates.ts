@@ -1,20 +1,26 @@
-import type { PageFingerprint } from '../fingerprint/page.js';
 import type { Candidate } from './decide.js';
-import { lookupKeys } from './keys.js';
+import { memoryKeys } from './keys.js';
+
+interface Entry {
+  readonly candidate: Candidate;
+  readonly keys: readonly number[];
+}
 
 /**
  * Candidates indexed by what a page finds them by: the MinHash band keys of long texts, the exact
- * signature of short texts, and the document id (the page's own previous document). A page's lookup
- * costs a map read per key, however many candidates a group of pages brought back.
+ * signature of short texts (as memoryKeys gives them), and the document id (the page's own previous
+ * document). A page's lookup costs a map read per key, however many candidates a group of pages
+ * brought back.
  */
 export class CandidateSet {
-  private readonly byKey = new Map<string, Candidate[]>();
-  private readonly byId = new Map<string, Candidate>();
+  private readonly byKey = new Map<number, Candidate[]>();
+  private readonly byId = new Map<string, Entry>();
 
   add(c: Candidate): void {
     this.remove(c.id);
-    this.byId.set(c.id, c);
-    for (const k of keysOf(c)) {
+    const keys = memoryKeys(c);
+    this.byId.set(c.id, { candidate: c, keys });
+    for (const k of keys) {
       const list = this.byKey.get(k);
       if (list) list.push(c);
       else this.byKey.set(k, [c]);
@@ -25,32 +31,40 @@ export class CandidateSet {
     const old = this.byId.get(id);
     if (!old) return;
     this.byId.delete(id);
-    for (const k of keysOf(old)) {
+    for (const k of old.keys) {
       const list = this.byKey.get(k);
       if (!list) continue;
-      const rest = list.filter((c) => c !== old);
-      if (rest.length === 0) this.byKey.delete(k);
-      else this.byKey.set(k, rest);
+      const at = list.indexOf(old.candidate);
+      if (at >= 0) list.splice(at, 1);
+      if (list.length === 0) this.byKey.delete(k);
     }
   }
 
   byDocument(id: string): Candidate | undefined {
-    return this.byId.get(id);
+    return this.byId.get(id)?.candidate;
   }
 
-  /** The candidates sharing a key (or the exact signature) with the fingerprint. */
-  find(fp: PageFingerprint): Candidate[] {
-    const out = new Set<Candidate>();
-    for (const k of keysOf(fp)) for (const c of this.byKey.get(k) ?? []) out.add(c);
-    return [...out];
+  /** The candidates sharing a key (`memoryKeys` of the page's fingerprint) with the page, each once. */
+  find(keys: readonly number[], out: Candidate[] = []): Candidate[] {
+    // Most pages share no key with anything: no set is made for them.
+    let seen: Set<Candidate> | undefined;
+    for (const k of keys) {
+      const list = this.byKey.get(k);
+      if (list === undefined) continue;
+      seen ??= new Set(out);
+      for (const c of list) {
+        if (seen.has(c)) continue;
+        seen.add(c);
+        out.push(c);
+      }
+    }
+    return out;
   }
 
   get size(): number {
     return this.byId.size;
   }
 }
-
-const keysOf = lookupKeys;
 
 /**
  * The canonicals this process decided recently: their documents may not be searchable yet (the
@@ -77,9 +91,10 @@ export class RecentCanonicals {
     this.latest.set(c.id, now);
   }
 
-  find(fp: PageFingerprint, now: number): Candidate[] {
+  /** As CandidateSet.find, appended to `out`. */
+  find(keys: readonly number[], now: number, out: Candidate[] = []): Candidate[] {
     this.expire(now);
-    return this.set.find(fp);
+    return this.set.find(keys, out);
   }
 
   /** A page that is no longer a canonical (a duplicate now, or deleted). */

@@ -8,7 +8,7 @@ import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { CandidateSet, RecentCanonicals } from './candidates.js';
 import { type Candidate, decide, nearness } from './decide.js';
-import { lookupKeys } from './keys.js';
+import { lookupKeys, memoryKeys } from './keys.js';
 import type { CandidateLookup, LookupRequest, LookupResult } from './ports.js';
 
 /** A parsed page as the judge sees it; it changes `metadata` in place. */
@@ -94,6 +94,8 @@ interface Item {
   readonly soft: boolean;
   readonly dedup: boolean;
   readonly selfId: string;
+  /** memoryKeys of the fingerprint (none unless the page takes part in near-duplicates). */
+  readonly keys: readonly number[];
   readonly resolve: (v: Verdict) => void;
 }
 
@@ -179,7 +181,16 @@ export class PageJudge {
     }
     this.held++;
     const verdict = new Promise<Verdict>((resolve) => {
-      this.queue.push({ page, fp, host, soft, dedup, selfId: this.deps.contentId(page.url, md), resolve });
+      this.queue.push({
+        page,
+        fp,
+        host,
+        soft,
+        dedup,
+        selfId: this.deps.contentId(page.url, md),
+        keys: dedup && fp ? memoryKeys(fp) : [],
+        resolve,
+      });
     });
     this.kick();
     return { linksNow: !soft, verdict };
@@ -295,7 +306,8 @@ export class PageJudge {
     }
     const now = this.deps.clock.now();
     const gone = this.deps.isGone;
-    const candidates = [...found.find(fp), ...this.recent.find(fp, now)].filter((c) => !gone?.(c.url));
+    const near = this.recent.find(it.keys, now, found.find(it.keys));
+    const candidates = gone ? near.filter((c) => !gone(c.url)) : near;
     const d = decide(page.url, it.selfId, fp, candidates);
     const md = page.metadata;
     if (d.kind === 'duplicate') {

@@ -1,12 +1,29 @@
-import { bandKeys, isSignature } from '../fingerprint/minhash.js';
+import { bandHashes, bandKeys, isSignature } from '../fingerprint/minhash.js';
+
+type Keyed = { kind: string; hash: string; minhash?: string | undefined };
 
 /**
- * What a page is found by as a near-duplicate candidate, and finds others by: the MinHash band keys
- * of a long text (fingerprint/minhash.ts: texts that share a band are likely to share most of their
- * shingles), `x<signature>` for a short text's exact signature. A long text without a signature (a
- * document from before them) has none: it is no one's candidate until it is fetched again.
+ * What a page is found by as a near-duplicate candidate in the content index, and finds others by:
+ * the MinHash band keys of a long text (fingerprint/minhash.ts: texts that share a band are likely to
+ * share most of their shingles), `x<signature>` for a short text's exact signature. A long text
+ * without a signature (a document from before them) has none: it is no one's candidate until it is
+ * fetched again.
  */
-export function lookupKeys(f: { kind: string; hash: string; minhash?: string | undefined }): string[] {
+export function lookupKeys(f: Keyed): string[] {
   if (f.kind !== 'simhash') return [`x${f.hash}`];
   return isSignature(f.minhash) ? bandKeys(f.minhash) : [];
 }
+
+/**
+ * The same keys as small integers, for the sets a process keeps in memory (candidates.ts): a map of
+ * numbers costs no string per key. Two keys may collide (30 bits); a collision only brings a
+ * candidate that the comparison of the fingerprints turns down.
+ */
+export function memoryKeys(f: Keyed): number[] {
+  if (f.kind !== 'simhash') return [Number.parseInt(f.hash.slice(0, 8), 16) & SMI];
+  if (!isSignature(f.minhash)) return [];
+  return bandHashes(f.minhash).map((h) => h & SMI);
+}
+
+// V8 keeps integers up to 2^30 - 1 unboxed: map keys in that range are cheapest.
+const SMI = 0x3fffffff;

@@ -12,8 +12,8 @@
  * pages full of numbers the shingle `0 0 0` decided most bits, and 14 unrelated pages of the Python
  * and PostgreSQL manuals got one identical simhash; test/unit/dedup/fingerprint.test.ts keeps them.)
  *
- * In the same pass, the set of shingles gets a MinHash signature (minhash.ts: one permutation, 128
- * bins of 16 bits) for texts of `shortTokens` tokens or more: near-duplicate candidates are found by
+ * In the same pass, the set of shingles gets a MinHash signature (minhash.ts: one permutation, 256
+ * bins of 8 bits) for texts of `shortTokens` tokens or more: near-duplicate candidates are found by
  * its bands and verified by its estimate of the Jaccard similarity, and the simhash must agree
  * (decide.ts). The simhash stays the soft-404 comparison (distance <= 3 to a host's not-found page).
  *
@@ -217,14 +217,17 @@ export function fingerprint(
 ): Fingerprint {
   const s = normaliseText(text);
   const k = Math.max(1, options.shingle);
+  const shortTokens = options.shortTokens;
   const excluded = exclude.map(tokenHash);
   const all = new Counters();
   const seen = shingleSet.reset();
   const mins = new MinHasher();
   const minus = excluded.length > 0 ? new Counters() : undefined;
-  // The last k token hashes (ring), and whether each was excluded.
+  // The last k token hashes (a ring; `next` is where the next one goes), and whether each was
+  // excluded.
   const ring = new Uint32Array(k);
   const ringEx = new Uint8Array(k);
+  let next = 0;
   let tokens = 0;
   // Exact signature: two independent running hashes over the token sequence (and without excluded).
   let e1 = FNV_OFFSET;
@@ -235,14 +238,14 @@ export function fingerprint(
 
   const emit = (h: number) => {
     h >>>= 0;
-    const slot = tokens % k;
-    ring[slot] = h;
+    ring[next] = h;
     let ex = 0;
     for (let j = 0; j < excluded.length; j++) if (excluded[j] === h) ex = 1;
-    ringEx[slot] = ex;
+    ringEx[next] = ex;
+    if (++next === k) next = 0;
     tokens++;
     // The exact signature is only used for texts of fewer than shortTokens tokens.
-    if (tokens <= options.shortTokens) {
+    if (tokens <= shortTokens) {
       e1 = Math.imul(e1 ^ h, FNV_PRIME);
       e2 = Math.imul(e2 ^ fmix(h), 0x5bd1e995) ^ (e2 >>> 15);
       if (ex === 0) {
@@ -251,21 +254,24 @@ export function fingerprint(
       } else blindDiffers = true;
     }
     if (tokens < k) return;
-    // The shingle of the last k tokens, oldest first.
+    // The shingle of the last k tokens, oldest first (the oldest is where the next one goes).
     let f = 0;
     let anyEx = 0;
-    for (let j = 1; j <= k; j++) {
-      const idx = (tokens - k + j - 1) % k;
+    for (let j = 0, idx = next; j < k; j++) {
       f = (Math.imul(f, 0x9e3779b1) + ring[idx]!) | 0;
       anyEx |= ringEx[idx]!;
+      if (++idx === k) idx = 0;
     }
+    // One mix of the shingle serves three ends: fmix is a bijection of 32 bits, so `v` is as
+    // distinct as the shingle (the set), and it is the simhash's upper half; the lower half and the
+    // MinHash value are mixes of it with other constants.
+    const v = fmix((f ^ 0x2545f491) >>> 0);
     // Each distinct shingle once: the texts' shingle sets are what is compared.
-    if (!seen.add(f)) return;
-    const hi = fmix(f ^ 0x2545f491);
-    const lo = fmix((f + 0x6a09e667) | 0);
-    all.add(hi, lo);
-    if (anyEx && minus) minus.add(hi, lo);
-    mins.add(f);
+    if (!seen.add(v)) return;
+    const lo = fmix((v ^ 0x6a09e667) >>> 0);
+    all.add(v, lo);
+    if (anyEx && minus) minus.add(v, lo);
+    mins.add(v);
   };
 
   let h = FNV_OFFSET;
@@ -295,7 +301,7 @@ export function fingerprint(
   }
   if (inToken) emit(h);
 
-  if (tokens < options.shortTokens) {
+  if (tokens < shortTokens) {
     const hash = hex(e1 ^ (e2 >>> 7), fmix(e2 ^ e1));
     const blind = blindDiffers ? hex(b1 ^ (b2 >>> 7), fmix(b2 ^ b1)) : undefined;
     return blind === undefined || blind === hash

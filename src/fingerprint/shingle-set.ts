@@ -1,7 +1,6 @@
-import { fmix } from './mix.js';
-
 /**
- * A set of 32-bit shingle hashes for one fingerprint at a time: open addressing with a generation
+ * A set of 32-bit shingle hashes for one fingerprint at a time (well mixed already: a key's low bits
+ * choose its slot): open addressing with a generation
  * stamp per slot, so `reset` costs nothing and the table keeps its size between texts (no
  * allocation per page). It grows at half load.
  */
@@ -28,7 +27,7 @@ export class ShingleSet {
     if (2 * (this.size + 1) > this.keys.length) this.grow();
     const mask = this.keys.length - 1;
     const gen = this.generation;
-    for (let i = fmix(key) & mask; ; i = (i + 1) & mask) {
+    for (let i = key & mask; ; i = (i + 1) & mask) {
       if (this.stamps[i] !== gen) {
         this.stamps[i] = gen;
         this.keys[i] = key;
@@ -49,7 +48,7 @@ export class ShingleSet {
     for (let j = 0; j < oldKeys.length; j++) {
       if (oldStamps[j] !== gen) continue;
       const key = oldKeys[j]!;
-      let i = fmix(key) & mask;
+      let i = key & mask;
       while (this.stamps[i] === gen) i = (i + 1) & mask;
       this.stamps[i] = gen;
       this.keys[i] = key;

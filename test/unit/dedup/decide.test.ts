@@ -1,20 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { CandidateSet, RecentCanonicals } from '../../../src/dedup/candidates.js';
 import { type Candidate, decide } from '../../../src/dedup/decide.js';
+import { memoryKeys } from '../../../src/dedup/keys.js';
 import { type PageFingerprint, readFingerprint } from '../../../src/fingerprint/page.js';
 import { Metadata } from '../../../src/model/metadata.js';
 
 const H = '0123456789abcdef';
 const NEAR = '0123456789abcdee'; // 1 bit away
 const FAR = 'fedcba9876543210';
-/** MinHash signatures that go with the simhashes: NEAR's agrees with H's in 120 of 128 bins. */
-const SIG_H = Array.from({ length: 128 }, (_, i) => (i * 7919).toString(16).padStart(4, '0').slice(-4)).join(
+/** MinHash signatures that go with the simhashes: NEAR's agrees with H's in 240 of 256 bins. */
+const SIG_H = Array.from({ length: 256 }, (_, i) => (i * 7919).toString(16).padStart(2, '0').slice(-2)).join(
   '',
 );
 const SIG: Record<string, string> = {
   [H]: SIG_H,
-  [NEAR]: `${'ffff'.repeat(8)}${SIG_H.slice(32)}`,
-  [FAR]: Array.from({ length: 128 }, (_, i) => (i * 104729 + 1).toString(16).slice(-4).padStart(4, '0')).join(
+  [NEAR]: `${'ff'.repeat(16)}${SIG_H.slice(32)}`,
+  [FAR]: Array.from({ length: 256 }, (_, i) => (i * 104729 + 1).toString(16).slice(-2).padStart(2, '0')).join(
     '',
   ),
 };
@@ -41,7 +42,8 @@ describe('decide', () => {
       kind: 'duplicate',
       of: 'http://h/a',
       distance: 1,
-      similarity: 120 / 128,
+      // 240 of 256 bins agree, less the 1 in 256 that agree by chance.
+      similarity: (240 / 256 - 1 / 256) / (1 - 1 / 256),
     });
     expect(decide('http://h/b', 'id:http://h/b', fp(H), [cand('http://h/a', FAR)])).toEqual({
       kind: 'canonical',
@@ -116,23 +118,23 @@ describe('candidate sets', () => {
   it('find a candidate by any shared key, and forget it when removed', () => {
     const set = new CandidateSet();
     set.add(cand('http://h/a', H));
-    expect(set.find(fp(NEAR)).map((c) => c.url)).toEqual(['http://h/a']);
-    expect(set.find(fp(FAR))).toEqual([]);
+    expect(set.find(memoryKeys(fp(NEAR))).map((c) => c.url)).toEqual(['http://h/a']);
+    expect(set.find(memoryKeys(fp(FAR)))).toEqual([]);
     set.remove('id:http://h/a');
-    expect(set.find(fp(H))).toEqual([]);
+    expect(set.find(memoryKeys(fp(H)))).toEqual([]);
   });
 
   it('recent canonicals expire after their time and beyond their number', () => {
     const recent = new RecentCanonicals(1000, 2);
     recent.add(cand('http://h/a', H), 0);
-    expect(recent.find(fp(H), 500)).toHaveLength(1);
-    expect(recent.find(fp(H), 1500)).toHaveLength(0);
+    expect(recent.find(memoryKeys(fp(H)), 500)).toHaveLength(1);
+    expect(recent.find(memoryKeys(fp(H)), 1500)).toHaveLength(0);
     recent.add(cand('http://h/1', H), 2000);
     recent.add(cand('http://h/2', H), 2001);
     recent.add(cand('http://h/3', H), 2002);
-    expect(recent.find(fp(H), 2003).map((c) => c.url)).toEqual(['http://h/2', 'http://h/3']);
+    expect(recent.find(memoryKeys(fp(H)), 2003).map((c) => c.url)).toEqual(['http://h/2', 'http://h/3']);
     // Added again: the older entry no longer removes it.
     recent.add(cand('http://h/2', H), 2500);
-    expect(recent.find(fp(H), 3200).map((c) => c.url)).toEqual(['http://h/2']);
+    expect(recent.find(memoryKeys(fp(H)), 3200).map((c) => c.url)).toEqual(['http://h/2']);
   });
 });

@@ -185,5 +185,5 @@ describe('fingerprint', () => {
   });
 });
 
-const FOX = 'f60ed6531b198414';
+const FOX = 'f60ed653406c3fef';
 const SHORT = '985c0598ffc27994';

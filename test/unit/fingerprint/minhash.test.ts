@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookupKeys } from '../../../src/dedup/keys.js';
+import { lookupKeys, memoryKeys } from '../../../src/dedup/keys.js';
 import {
   BANDS,
   BINS,
@@ -31,12 +31,12 @@ function pair(r: () => number, size: number, j: number): [number[], number[]] {
 }
 
 describe('MinHash signatures', () => {
-  it('are BINS bins of 16 bits, the same for the same set in any order', () => {
+  it('are BINS bins of 8 bits, the same for the same set in any order', () => {
     const r = rng(1);
     const set = Array.from({ length: 500 }, () => (r() * 2 ** 32) >>> 0);
     const sig = signatureOf(set);
     expect(isSignature(sig)).toBe(true);
-    expect(sig).toHaveLength(BINS * 4);
+    expect(sig).toHaveLength(BINS * 2);
     expect(signatureOf([...set].reverse())).toBe(sig);
     expect(new MinHasher().signature()).toBeUndefined();
     expect(validSignature('abc')).toBe(false);
@@ -80,5 +80,22 @@ describe('MinHash signatures', () => {
     expect(new Set(keys).size).toBe(BANDS);
     expect(lookupKeys({ kind: 'exact', hash: '0123456789abcdef' })).toEqual(['x0123456789abcdef']);
     expect(lookupKeys({ kind: 'simhash', hash: '0123456789abcdef' })).toEqual([]);
+    // Short: a band's index (one character) and its 32-bit hash in base 36.
+    for (const k of keys) expect(k.length).toBeLessThanOrEqual(8);
+  });
+
+  it('memory keys: one small integer per band, shared exactly where the stored keys are', () => {
+    const r = rng(4);
+    const [a, b] = pair(r, 600, 0.8);
+    const [sa, sb] = [signatureOf(a), signatureOf(b)];
+    const ma = memoryKeys({ kind: 'simhash', hash: '0', minhash: sa });
+    const mb = memoryKeys({ kind: 'simhash', hash: '0', minhash: sb });
+    expect(ma).toHaveLength(BANDS);
+    for (const k of ma) expect(Number.isInteger(k) && k >= 0 && k < 2 ** 30).toBe(true);
+    const stored = bandKeys(sa);
+    const shared = bandKeys(sb).map((k, i) => k === stored[i]);
+    expect(shared.some(Boolean)).toBe(true);
+    expect(mb.map((k, i) => k === ma[i])).toEqual(shared);
+    expect(memoryKeys({ kind: 'exact', hash: '0123456789abcdef' })).toEqual([0x01234567]);
   });
 });
