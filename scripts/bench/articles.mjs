@@ -262,6 +262,13 @@ function runsNotIn(a, b, count = 2) {
     .map((r) => `${r.length} words: "${r.slice(0, 20).join(' ')}${r.length > 20 ? ' ...' : ''}"`);
 }
 
+/** @type {string[]} The worst pages' lines, printed and (with --write) kept in the section. */
+const worstLines = [];
+/** @param {string} line */
+const say = (line) => {
+  console.log(line);
+  worstLines.push(line);
+};
 if (worst > 0) {
   // The extractor's worst pages: from the crawl that indexes every page when there is one.
   const listed = metaSkip ?? main;
@@ -273,13 +280,13 @@ if (worst > 0) {
     const t = truth[p.key]?.articleBody ?? '';
     const o = listed.texts[p.key]?.articleBody ?? '';
     const [tp] = shingleMatching(t, o);
-    console.log(
+    say(
       `${truth[p.key]?.url} (${p.key.slice(0, 8)}): F1 ${f(p.f1)} precision ${f(p.precision)} recall ${f(p.recall)} ` +
         `(tp ${f(tp)}); truth ${tokenize(t).length} words, ours ${tokenize(o).length}`,
     );
-    if (!listed.texts[p.key]) console.log('  not in the content index');
-    for (const r of runsNotIn(o, t)) console.log(`  kept, not in the truth: ${r}`);
-    for (const r of runsNotIn(t, o)) console.log(`  lost: ${r}`);
+    if (!listed.texts[p.key]) say('  not in the content index');
+    for (const r of runsNotIn(o, t)) say(`  kept, not in the truth: ${r}`);
+    for (const r of runsNotIn(t, o)) say(`  lost: ${r}`);
   }
 }
 
@@ -309,7 +316,12 @@ if (process.argv.includes('--write')) {
     'normalised, precision and recall averaged over the pages, F1 of the two averages. ' +
     "The scorer (scripts/bench/article-score.mjs) reproduces evaluate.py per page on the benchmark's own " +
     'output files (`--check`: readability_js 0.947 / 0.914 / 0.982, trafilatura 0.958 / 0.938 / 0.978).\n\n' +
-    `${table}\n`;
+    `${table}\n` +
+    (worstLines.length > 0
+      ? `\nThe ${worst} pages of lowest F1 (\`--worst ${worst}\`, from the crawl that indexes every page): the ` +
+        'longest runs of kept words that are not in the truth (boilerplate kept) and of truth words not kept (text lost).\n\n' +
+        `\`\`\`text\n${worstLines.join('\n')}\n\`\`\`\n`
+      : '');
   const path = new URL('./sections/articles.md', import.meta.url).pathname;
   writeFileSync(path, section);
   spliceSection(new URL('./RESULTS.md', import.meta.url).pathname, 'articles', section);
