@@ -51,7 +51,6 @@ const SKIP = new Set([
   'iframe',
   'noembed',
   'title',
-  'head',
   'svg',
   'math',
   'object',
@@ -65,6 +64,18 @@ const SKIP = new Set([
   'audio',
   'video',
   'map',
+]);
+
+/** What a `<head>` holds: any other element ends it (a page without `</head>` and `<body>`). */
+export const HEAD_CONTENT = new Set([
+  'title',
+  'meta',
+  'link',
+  'script',
+  'style',
+  'base',
+  'noscript',
+  'template',
 ]);
 
 export const BLOCK_TAGS = new Set(
@@ -106,7 +117,7 @@ export class TreeBuilder {
 
   onOpen(tag: string, attrs: Readonly<Record<string, string>>): void {
     if (tag === 'head') this.inHead = true;
-    else if (tag === 'body') this.inHead = false;
+    else if (tag === 'body' || (this.inHead && !HEAD_CONTENT.has(tag))) this.inHead = false;
     if (this.skip > 0 || SKIP.has(tag) || (this.inHead && tag !== 'body')) {
       if (this.skip > 0 || SKIP.has(tag)) this.skip++;
       this.open.push(undefined);
