@@ -192,39 +192,46 @@ function bestCandidate(body: Node): Node | undefined {
   return best;
 }
 
-/** A heading right before the candidate (only text or dropped elements between): its title. */
-function precedes(heading: Node, best: Node, parent: Node): boolean {
-  const kids = parent.kids;
-  for (let i = kids.indexOf(heading) + 1; i < kids.length; i++) {
-    const k = kids[i]!;
-    if (k === best) return true;
-    if (typeof k !== 'string' && !(k.flags & FLAG.DROP) && k.chars > 0) return false;
-  }
-  return false;
-}
-
 /** Picks the main content of a built tree. */
 export function selectMainContent(tree: TreeBuilder): MainContent {
   const body = tree.body();
-  const pruneOf = (n: Node) => density(n) < 0.5;
   const sig = declared(body);
-  if (sig) return { root: sig, pruneLinks: pruneOf(sig) };
+  // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
+  if (sig) return withSiblings(sig, body, true);
   const best = bestCandidate(body);
   if (!best || best.chars < body.chars * 0.3) return { root: body, pruneLinks: pruneOf(body) };
+  return withSiblings(best, body, false);
+}
+
+const pruneOf = (n: Node) => density(n) < 0.5;
+
+/**
+ * The chosen block and those of its siblings that read as prose (split articles, a lead before the
+ * body), with the heading right before it; only the siblings before it when `before` is set.
+ */
+function withSiblings(best: Node, body: Node, before: boolean): MainContent {
   const parent = best.parent;
-  if (!parent) return { root: best, pruneLinks: pruneOf(best) };
-  // Siblings that read as prose join the candidate (split articles, a lead before the body).
+  if (!parent || best === body || (before && parent === body))
+    return { root: best, pruneLinks: pruneOf(best) };
   const only = new Set<Node>();
   const threshold = Math.max(10, best.score * 0.2);
-  for (const k of parent.kids) {
-    if (typeof k === 'string' || k.flags & FLAG.DROP) continue;
+  const kids = parent.kids.filter(
+    (k): k is Node => typeof k !== 'string' && !(k.flags & FLAG.DROP) && k.chars > 0,
+  );
+  const at = kids.indexOf(best);
+  for (const [i, k] of kids.entries()) {
+    if (before && i > at) break;
     if (
       k === best ||
-      (HEADING.test(k.tag) && k.chars > 0 && precedes(k, best, parent)) ||
-      k.score >= threshold ||
+      (!before && k.score >= threshold) ||
       (k.chars >= 80 && density(k) < 0.25 && (PROSE.has(k.tag) || k.paras > 0))
     )
       only.add(k);
+  }
+  // Headings right before a kept block title it (the title over the lead over the body).
+  for (let i = kids.length - 2; i >= 0; i--) {
+    const k = kids[i]!;
+    if (HEADING.test(k.tag) && only.has(kids[i + 1]!)) only.add(k);
   }
   return only.size === 1
     ? { root: best, pruneLinks: pruneOf(best) }

@@ -20,3 +20,22 @@ describe('main content: page structure', () => {
     );
   });
 });
+
+describe('main content: what joins the chosen block', () => {
+  it('a declared article body keeps the title and the lead written before it, not the blocks after it', () => {
+    const html = `<html><body><div class="menu"><a href="/">Home</a> <a href="/news">News</a></div>
+<div class="news news-single"><div class="article">
+<h3>A new tower for the zoo</h3>
+<div class="teaser-text"><p>From next year, visitors driving in or out of the car park will pass under a new wooden lookout tower.</p></div>
+<div class="news-text-wrap" itemprop="articleBody">
+<p>The tower stands forty metres tall beside the north gate and gives a view over the whole park.</p>
+<p>Building starts in spring; the gate stays open while the work goes on, the zoo says, and the car park too.</p></div>
+<div class="news-backlink-wrap"><p>Opening hours, prices and directions for your visit to the zoo and aquarium.</p></div>
+</div></div></body></html>`;
+    expect(text(html)).toBe(
+      'A new tower for the zoo From next year, visitors driving in or out of the car park will pass under a new wooden lookout tower. ' +
+        'The tower stands forty metres tall beside the north gate and gives a view over the whole park. ' +
+        'Building starts in spring; the gate stays open while the work goes on, the zoo says, and the car park too.',
+    );
+  });
+});
