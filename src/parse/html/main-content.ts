@@ -47,7 +47,10 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 const STRONG_WORDS =
   'breadcrumb|byline|comment|consent|cookie|disqus|footer|gdpr|menu|meta|modal|nav|newsletter|outbrain|' +
   'pagination|pager|popup|rating|related|share|sharing|sidebar|social|subscribe|taboola|tags|tagcloud|' +
-  'author|signup|login|shoutbox|agegate';
+  'author|signup|login|shoutbox|agegate|' +
+  // Copyright lines, post metadata (WordPress "postmetadata", "entry-utility"), embedded players and
+  // posts, tables of contents, overlays, recommendations, what a class hides ("hide-mobile", "noprint").
+  'copyright|postmeta|entry-utility|embed|toc|overlay|recommend|hide|noprint';
 const WEAK_WORDS =
   'banner|combx|community|header|masthead|promo|remark|replies|rss|skip|skyscraper|sponsor|supplemental|toolbar|widget';
 const STRONG = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS})`);

@@ -39,3 +39,25 @@ describe('main content: what joins the chosen block', () => {
     );
   });
 });
+
+describe('main content: boilerplate named by class', () => {
+  it('copyright lines, post metadata, tables of contents, embeds, overlays and hidden copies are left out', () => {
+    const html = `<html><body><div id="content"><div class="post">
+<h1>Rebuilding the old mill</h1>
+<div id="toc_container"><p class="toc_title">Contents</p><ul class="toc_list"><li><a href="#a">The roof</a></li><li><a href="#b">The wheel</a></li></ul></div>
+<div class="entry">
+<p>The roof of the old mill was replaced this summer with oak beams cut in the valley, as in 1820.</p>
+<p>Next year the wheel turns again: the association has raised the money to rebuild its paddles.</p>
+<div class="embed-responsive"><p>Watch the video of the works on our channel, with comments from the carpenters.</p></div>
+<div class="hide-desktop"><p>Read this article in the app for offline reading and notifications.</p></div>
+<div class="overlay-box"><p>Sign in to save this article to your reading list and read it later.</p></div>
+<p class="postmetadata alt">This entry was posted on Monday and is filed under Heritage, Valley.</p>
+</div>
+<div class="article-copyright"><p>© 2024 Valley News. Reproduction only with permission.</p></div>
+</div></div></body></html>`;
+    expect(text(html)).toBe(
+      'Rebuilding the old mill The roof of the old mill was replaced this summer with oak beams cut in the ' +
+        'valley, as in 1820. Next year the wheel turns again: the association has raised the money to rebuild its paddles.',
+    );
+  });
+});
