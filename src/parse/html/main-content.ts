@@ -23,6 +23,8 @@ export interface MainContent {
   readonly only?: ReadonlySet<Node>;
   /** Left out: link-dense blocks (false on link listings, where the links are the content). */
   readonly pruneLinks: boolean;
+  /** Left out: teasers, small blocks under a linked title (false when the content is the whole body). */
+  readonly pruneTeasers?: boolean;
   /** What an include selector matched: all of it but textextractor.exclude.tags, boilerplate or not. */
   readonly selected?: boolean;
 }
@@ -102,6 +104,13 @@ function insideArticle(n: Node): boolean {
 }
 
 function dropOnClose(n: Node): boolean {
+  if (HEADING.test(n.tag) && n.chars > 0 && n.linkChars >= n.chars * 0.9) n.flags |= FLAG.TEASER_TITLE;
+  const drop = isBoilerplate(n);
+  if (!drop && n.flags & FLAG.TEASER_TITLE && n.parent) n.parent.flags |= FLAG.TEASER_TITLE;
+  return drop;
+}
+
+function isBoilerplate(n: Node): boolean {
   if (isMainSignal(n)) n.flags |= FLAG.HAS_MAIN;
   if (PROSE.has(n.tag) && n.chars >= 25) n.paras++;
   if (n.tag === 'header') return !insideArticle(n);
@@ -121,6 +130,30 @@ function dropOnClose(n: Node): boolean {
 /** A tree builder with the boilerplate rules of this extractor. */
 export function mainContentTree(excludeTags: ReadonlySet<string>): TreeBuilder {
   return new TreeBuilder(dropOnOpen, dropOnClose, excludeTags);
+}
+
+/** Larger blocks under a linked title are articles of a listing, or the content itself. */
+const TEASER_MAX_CHARS = 400;
+
+/**
+ * A small block under a title that is all link: a teaser of another page (related articles, "read
+ * also" cards), whatever its classes say. A heading alone is left to the link-density rule.
+ */
+export const isTeaser = (n: Node): boolean =>
+  (n.flags & FLAG.TEASER_TITLE) !== 0 && n.chars < TEASER_MAX_CHARS && !HEADING.test(n.tag);
+
+/** The share of a container's text in teasers: nearly all of it (4/5) on a listing, whose teasers are its content. */
+function teaserShare(root: Node): number {
+  let chars = 0;
+  const walk = (n: Node) => {
+    for (const k of n.kids) {
+      if (typeof k === 'string' || k.flags & FLAG.DROP || !(k.flags & FLAG.TEASER_TITLE)) continue;
+      if (isTeaser(k)) chars += k.chars;
+      else walk(k);
+    }
+  };
+  walk(root);
+  return root.chars === 0 ? 0 : chars / root.chars;
 }
 
 const density = (n: Node) => (n.chars === 0 ? 0 : n.linkChars / n.chars);
@@ -236,7 +269,8 @@ function withSiblings(best: Node, body: Node, before: boolean): MainContent {
     const k = kids[i]!;
     if (HEADING.test(k.tag) && only.has(kids[i + 1]!)) only.add(k);
   }
+  const pruneTeasers = teaserShare(best) < 0.8;
   return only.size === 1
-    ? { root: best, pruneLinks: pruneOf(best) }
-    : { root: parent, only, pruneLinks: pruneOf(parent) };
+    ? { root: best, pruneLinks: pruneOf(best), pruneTeasers }
+    : { root: parent, only, pruneLinks: pruneOf(parent), pruneTeasers };
 }

@@ -40,6 +40,8 @@ export const FLAG = {
   EXCLUDED: 64,
   /** A caption or image credit: part of a figure, written in the Markdown beside its image only. */
   CAPTION: 32,
+  /** A heading that is all link (the title of a teaser) is the element or one of its descendants. */
+  TEASER_TITLE: 128,
 } as const;
 
 /** Never text; no node is built for them nor their descendants. */

@@ -61,3 +61,40 @@ describe('main content: boilerplate named by class', () => {
     );
   });
 });
+
+describe('main content: teasers', () => {
+  const article = (teasers: string) => `<html><body><main><article>
+<h1>Storm closes the coast road</h1>
+<p>The coast road between the harbour and the lighthouse stays closed until Friday after the storm.</p>
+<p>Crews are clearing fallen trees and checking the sea wall, which lost several stones overnight.</p>
+${teasers}</article></main></body></html>`;
+  const teaser = (title: string, excerpt: string) =>
+    `<div class="box"><h3><a href="/news/${title.length}">${title}</a></h3><p>${excerpt}</p></div>`;
+  const kept =
+    'Storm closes the coast road The coast road between the harbour and the lighthouse stays closed until ' +
+    'Friday after the storm. Crews are clearing fallen trees and checking the sea wall, which lost several stones overnight.';
+
+  it('small blocks under a title that is all link (related articles) are left out of an article', () => {
+    const html = article(
+      `<div class="more"><h2>More from the region</h2>${teaser('Ferry timetable changes', 'From Monday the ferry leaves twenty minutes earlier on weekdays.')}` +
+        `${teaser('New playground opens', 'Children tested the slides and the climbing wall on Saturday.')}</div>`,
+    );
+    expect(text(html)).toBe(kept);
+  });
+
+  it('a heading with a link inside a sentence, or a long section under a linked title, is kept', () => {
+    const section =
+      '<section><h2><a href="/lighthouse">The lighthouse</a></h2><p>' +
+      'The lighthouse keeper, who has watched the coast for thirty years, says the storm was the worst since 1990. '.repeat(
+        6,
+      ) +
+      '</p></section>';
+    const r = text(article(section));
+    expect(r).toContain('The lighthouse The lighthouse keeper');
+  });
+
+  it('on a listing page (the whole body is the content) teasers stay', () => {
+    const html = `<html><body>${teaser('Ferry timetable changes', 'From Monday the ferry leaves twenty minutes earlier.')}${teaser('New playground opens', 'Children tested the slides on Saturday.')}</body></html>`;
+    expect(text(html)).toContain('Ferry timetable changes From Monday the ferry');
+  });
+});
