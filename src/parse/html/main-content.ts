@@ -247,8 +247,9 @@ const pruneOf = (n: Node) => density(n) < 0.5;
  */
 function withSiblings(best: Node, body: Node, before: boolean): MainContent {
   const parent = best.parent;
+  const pruneTeasers = best !== body && teaserShare(best) < 0.8;
   if (!parent || best === body || (before && parent === body))
-    return { root: best, pruneLinks: pruneOf(best) };
+    return { root: best, pruneLinks: pruneOf(best), pruneTeasers };
   const only = new Set<Node>();
   const threshold = Math.max(10, best.score * 0.2);
   const kids = parent.kids.filter(
@@ -269,7 +270,6 @@ function withSiblings(best: Node, body: Node, before: boolean): MainContent {
     const k = kids[i]!;
     if (HEADING.test(k.tag) && only.has(kids[i + 1]!)) only.add(k);
   }
-  const pruneTeasers = teaserShare(best) < 0.8;
   return only.size === 1
     ? { root: best, pruneLinks: pruneOf(best), pruneTeasers }
     : { root: parent, only, pruneLinks: pruneOf(parent), pruneTeasers };
