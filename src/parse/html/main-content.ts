@@ -114,6 +114,9 @@ function isBoilerplate(n: Node): boolean {
   if (isMainSignal(n)) n.flags |= FLAG.HAS_MAIN;
   if (PROSE.has(n.tag) && n.chars >= 25) n.paras++;
   if (n.tag === 'header') return !insideArticle(n);
+  // A form (search, sign-in, comment, newsletter) is not content; a page wrapped whole in a form
+  // (ASP.NET) has paragraphs in it.
+  if (n.tag === 'form' && n.paras < 2 && !(n.flags & FLAG.HAS_MAIN)) return true;
   const hint = hintOf(n.attrs);
   if (n.tag === 'figcaption' || (hint !== '' && n.paras < 2 && CAPTION.test(hint))) n.flags |= FLAG.CAPTION;
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;

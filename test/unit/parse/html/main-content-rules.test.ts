@@ -98,3 +98,25 @@ ${teasers}</article></main></body></html>`;
     expect(text(html)).toContain('Ferry timetable changes From Monday the ferry');
   });
 });
+
+describe('main content: forms', () => {
+  const article =
+    '<h1>Night trains are back</h1><p>The night train to the coast runs again from June, three times a week, with sleeping cars.</p>' +
+    '<p>Tickets go on sale next month; a couchette costs less than a hotel room at the coast in summer.</p>';
+
+  it('a comment or sign-up form is left out', () => {
+    const html = `<html><body><div class="story">${article}
+<form action="/comment" method="post"><fieldset><legend>Who are you?</legend><label>Your name</label><input name="n"></fieldset>
+<p class="explanation">To make paragraphs, just leave empty lines between them.</p><button>Send</button></form>
+</div></body></html>`;
+    expect(text(html)).toBe(
+      'Night trains are back The night train to the coast runs again from June, three times a week, with sleeping cars. ' +
+        'Tickets go on sale next month; a couchette costs less than a hotel room at the coast in summer.',
+    );
+  });
+
+  it('a page wrapped whole in a form (ASP.NET) keeps its content', () => {
+    const html = `<html><body><form id="aspnetForm" method="post" action="./page.aspx"><div class="story">${article}</div></form></body></html>`;
+    expect(text(html)).toContain('Night trains are back The night train to the coast runs again');
+  });
+});
