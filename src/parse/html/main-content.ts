@@ -6,14 +6,16 @@ import { FLAG, type Node, TreeBuilder } from './tree.js';
  * 1. Boilerplate is dropped while the tree is built: nav, aside, footer, menu, dialog, header outside
  *    an article; ARIA landmarks navigation, banner, contentinfo, complementary, search; hidden
  *    elements (hidden, aria-hidden, inline display:none); elements whose class or id names a menu,
- *    sidebar, comments, share buttons, related links, cookie banner, footer... (unless they hold the
- *    page's declared main content).
+ *    sidebar, comments, share buttons, related links, cookie banner, footer, copyright... (unless they
+ *    hold the page's declared main content); forms with fewer than two paragraphs.
  * 2. The main container is what the page declares (schema.org articleBody, one dominant `<article>`,
- *    `<main>`, role=main), else the block with the best prose score (paragraph text, discounted by
- *    link density) with those of its siblings that read as prose; a candidate holding too little of
- *    the page falls back to the whole body (home pages, listings, docs), boilerplate still dropped.
- * 3. Inside it, link-dense blocks (link lists, tag clouds) are left out, unless the container itself
- *    is mostly links (a listing page: the links are its content).
+ *    `<main>`, role=main) with the prose blocks and headings right before it (a lead, a title), else
+ *    the block with the best prose score (paragraph text, discounted by link density) with those of
+ *    its siblings that read as prose; a candidate holding too little of the page falls back to the
+ *    whole body (home pages, listings, docs), boilerplate still dropped.
+ * 3. Inside it, link-dense blocks (link lists, tag clouds) and teasers (small blocks under a heading
+ *    that is all link) are left out, unless the container itself is mostly links or teasers (a
+ *    listing page: they are its content).
  */
 
 /** The chosen content: a root element and, when siblings joined it, the kids of its parent to keep. */
