@@ -6,14 +6,16 @@ import { FLAG, type Node, TreeBuilder } from './tree.js';
  * 1. Boilerplate is dropped while the tree is built: nav, aside, footer, menu, dialog, header outside
  *    an article; ARIA landmarks navigation, banner, contentinfo, complementary, search; hidden
  *    elements (hidden, aria-hidden, inline display:none); elements whose class or id names a menu,
- *    sidebar, comments, share buttons, related links, cookie banner, footer... (unless they hold the
- *    page's declared main content).
+ *    sidebar, comments, share buttons, related links, cookie banner, footer, copyright... (unless they
+ *    hold the page's declared main content); forms with fewer than two paragraphs.
  * 2. The main container is what the page declares (schema.org articleBody, one dominant `<article>`,
- *    `<main>`, role=main), else the block with the best prose score (paragraph text, discounted by
- *    link density) with those of its siblings that read as prose; a candidate holding too little of
- *    the page falls back to the whole body (home pages, listings, docs), boilerplate still dropped.
- * 3. Inside it, link-dense blocks (link lists, tag clouds) are left out, unless the container itself
- *    is mostly links (a listing page: the links are its content).
+ *    `<main>`, role=main) with the prose blocks and headings right before it (a lead, a title), else
+ *    the block with the best prose score (paragraph text, discounted by link density) with those of
+ *    its siblings that read as prose; a candidate holding too little of the page falls back to the
+ *    whole body (home pages, listings, docs), boilerplate still dropped.
+ * 3. Inside it, link-dense blocks (link lists, tag clouds) and teasers (small blocks under a heading
+ *    that is all link) are left out, unless the container itself is mostly links or teasers (a
+ *    listing page: they are its content).
  */
 
 /** The chosen content: a root element and, when siblings joined it, the kids of its parent to keep. */
@@ -23,6 +25,8 @@ export interface MainContent {
   readonly only?: ReadonlySet<Node>;
   /** Left out: link-dense blocks (false on link listings, where the links are the content). */
   readonly pruneLinks: boolean;
+  /** Left out: teasers, small blocks under a linked title (false when the content is the whole body). */
+  readonly pruneTeasers?: boolean;
   /** What an include selector matched: all of it but textextractor.exclude.tags, boilerplate or not. */
   readonly selected?: boolean;
 }
@@ -47,7 +51,10 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 const STRONG_WORDS =
   'breadcrumb|byline|comment|consent|cookie|disqus|footer|gdpr|menu|meta|modal|nav|newsletter|outbrain|' +
   'pagination|pager|popup|rating|related|share|sharing|sidebar|social|subscribe|taboola|tags|tagcloud|' +
-  'author|signup|login|shoutbox|agegate';
+  'author|signup|login|shoutbox|agegate|' +
+  // Copyright lines, post metadata (WordPress "postmetadata", "entry-utility"), embedded players and
+  // posts, tables of contents, overlays, recommendations, what a class hides ("hide-mobile", "noprint").
+  'copyright|postmeta|entry-utility|embed|toc|overlay|recommend|hide|noprint';
 const WEAK_WORDS =
   'banner|combx|community|header|masthead|promo|remark|replies|rss|skip|skyscraper|sponsor|supplemental|toolbar|widget';
 const STRONG = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS})`);
@@ -99,9 +106,19 @@ function insideArticle(n: Node): boolean {
 }
 
 function dropOnClose(n: Node): boolean {
+  if (HEADING.test(n.tag) && n.chars > 0 && n.linkChars >= n.chars * 0.9) n.flags |= FLAG.TEASER_TITLE;
+  const drop = isBoilerplate(n);
+  if (!drop && n.flags & FLAG.TEASER_TITLE && n.parent) n.parent.flags |= FLAG.TEASER_TITLE;
+  return drop;
+}
+
+function isBoilerplate(n: Node): boolean {
   if (isMainSignal(n)) n.flags |= FLAG.HAS_MAIN;
   if (PROSE.has(n.tag) && n.chars >= 25) n.paras++;
   if (n.tag === 'header') return !insideArticle(n);
+  // A form (search, sign-in, comment, newsletter) is not content; a page wrapped whole in a form
+  // (ASP.NET) has paragraphs in it.
+  if (n.tag === 'form' && n.paras < 2 && !(n.flags & FLAG.HAS_MAIN)) return true;
   const hint = hintOf(n.attrs);
   if (n.tag === 'figcaption' || (hint !== '' && n.paras < 2 && CAPTION.test(hint))) n.flags |= FLAG.CAPTION;
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
@@ -118,6 +135,30 @@ function dropOnClose(n: Node): boolean {
 /** A tree builder with the boilerplate rules of this extractor. */
 export function mainContentTree(excludeTags: ReadonlySet<string>): TreeBuilder {
   return new TreeBuilder(dropOnOpen, dropOnClose, excludeTags);
+}
+
+/** Larger blocks under a linked title are articles of a listing, or the content itself. */
+const TEASER_MAX_CHARS = 400;
+
+/**
+ * A small block under a title that is all link: a teaser of another page (related articles, "read
+ * also" cards), whatever its classes say. A heading alone is left to the link-density rule.
+ */
+export const isTeaser = (n: Node): boolean =>
+  (n.flags & FLAG.TEASER_TITLE) !== 0 && n.chars < TEASER_MAX_CHARS && !HEADING.test(n.tag);
+
+/** The share of a container's text in teasers: nearly all of it (4/5) on a listing, whose teasers are its content. */
+function teaserShare(root: Node): number {
+  let chars = 0;
+  const walk = (n: Node) => {
+    for (const k of n.kids) {
+      if (typeof k === 'string' || k.flags & FLAG.DROP || !(k.flags & FLAG.TEASER_TITLE)) continue;
+      if (isTeaser(k)) chars += k.chars;
+      else walk(k);
+    }
+  };
+  walk(root);
+  return root.chars === 0 ? 0 : chars / root.chars;
 }
 
 const density = (n: Node) => (n.chars === 0 ? 0 : n.linkChars / n.chars);
@@ -192,41 +233,49 @@ function bestCandidate(body: Node): Node | undefined {
   return best;
 }
 
-/** A heading right before the candidate (only text or dropped elements between): its title. */
-function precedes(heading: Node, best: Node, parent: Node): boolean {
-  const kids = parent.kids;
-  for (let i = kids.indexOf(heading) + 1; i < kids.length; i++) {
-    const k = kids[i]!;
-    if (k === best) return true;
-    if (typeof k !== 'string' && !(k.flags & FLAG.DROP) && k.chars > 0) return false;
-  }
-  return false;
-}
-
 /** Picks the main content of a built tree. */
 export function selectMainContent(tree: TreeBuilder): MainContent {
   const body = tree.body();
-  const pruneOf = (n: Node) => density(n) < 0.5;
   const sig = declared(body);
-  if (sig) return { root: sig, pruneLinks: pruneOf(sig) };
+  // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
+  if (sig) return withSiblings(sig, body, true);
   const best = bestCandidate(body);
   if (!best || best.chars < body.chars * 0.3) return { root: body, pruneLinks: pruneOf(body) };
+  return withSiblings(best, body, false);
+}
+
+const pruneOf = (n: Node) => density(n) < 0.5;
+
+/**
+ * The chosen block and those of its siblings that read as prose (split articles, a lead before the
+ * body), with the heading right before it; only the siblings before it when `before` is set.
+ */
+function withSiblings(best: Node, body: Node, before: boolean): MainContent {
   const parent = best.parent;
-  if (!parent) return { root: best, pruneLinks: pruneOf(best) };
-  // Siblings that read as prose join the candidate (split articles, a lead before the body).
+  const pruneTeasers = best !== body && teaserShare(best) < 0.8;
+  if (!parent || best === body || (before && parent === body))
+    return { root: best, pruneLinks: pruneOf(best), pruneTeasers };
   const only = new Set<Node>();
   const threshold = Math.max(10, best.score * 0.2);
-  for (const k of parent.kids) {
-    if (typeof k === 'string' || k.flags & FLAG.DROP) continue;
+  const kids = parent.kids.filter(
+    (k): k is Node => typeof k !== 'string' && !(k.flags & FLAG.DROP) && k.chars > 0,
+  );
+  const at = kids.indexOf(best);
+  for (const [i, k] of kids.entries()) {
+    if (before && i > at) break;
     if (
       k === best ||
-      (HEADING.test(k.tag) && k.chars > 0 && precedes(k, best, parent)) ||
-      k.score >= threshold ||
+      (!before && k.score >= threshold) ||
       (k.chars >= 80 && density(k) < 0.25 && (PROSE.has(k.tag) || k.paras > 0))
     )
       only.add(k);
   }
+  // Headings right before a kept block title it (the title over the lead over the body).
+  for (let i = kids.length - 2; i >= 0; i--) {
+    const k = kids[i]!;
+    if (HEADING.test(k.tag) && only.has(kids[i + 1]!)) only.add(k);
+  }
   return only.size === 1
-    ? { root: best, pruneLinks: pruneOf(best) }
-    : { root: parent, only, pruneLinks: pruneOf(parent) };
+    ? { root: best, pruneLinks: pruneOf(best), pruneTeasers }
+    : { root: parent, only, pruneLinks: pruneOf(parent), pruneTeasers };
 }

@@ -1,4 +1,4 @@
-import type { MainContent } from './main-content.js';
+import { isTeaser, type MainContent } from './main-content.js';
 import { FLAG, type Node } from './tree.js';
 
 /**
@@ -43,6 +43,7 @@ class Renderer {
   constructor(
     private readonly o: RenderOptions,
     private readonly pruneLinks: boolean,
+    private readonly pruneTeasers: boolean,
     /** Only excluded tags are skipped (what an include selector matched is kept whole). */
     private readonly selected = false,
   ) {}
@@ -54,6 +55,7 @@ class Renderer {
   private skipped(n: Node): boolean {
     if (this.selected) return (n.flags & FLAG.EXCLUDED) !== 0;
     if (n.flags & FLAG.DROP || (n.flags & FLAG.CAPTION && !this.o.markdown)) return true;
+    if (this.pruneTeasers && isTeaser(n)) return true;
     return (
       this.pruneLinks &&
       n.chars > 0 &&
@@ -337,7 +339,7 @@ function prefixLines(s: string, prefix: string, blank: string): string {
 
 /** The main content as text (markdown false) or Markdown, cut at `maxLength` characters. */
 export function render(main: MainContent, o: RenderOptions): string {
-  const r = new Renderer(o, main.pruneLinks, main.selected);
+  const r = new Renderer(o, main.pruneLinks, main.pruneTeasers === true, main.selected);
   const out = r.top;
   if (main.only) r.blocks(main.root, out, main.only);
   else r.block(main.root, out);

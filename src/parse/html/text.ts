@@ -1,6 +1,7 @@
 import type { TextSettings } from '../settings.js';
 import { detach } from '../strings.js';
 import { matches } from './selectors.js';
+import { HEAD_CONTENT } from './tree.js';
 
 /**
  * Text extraction on the streaming parser, after StormCrawler's JSoupTextExtractor:
@@ -25,7 +26,6 @@ const BOILERPLATE = 16;
 const FIRST_MATCH_BIT = 5;
 
 const NEVER_TEXT = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'noembed', 'title']);
-const HEAD_CONTENT = new Set(['title', 'meta', 'link', 'script', 'style', 'base', 'noscript', 'template']);
 const BLOCKS = new Set(
   (
     'html head body frameset script noscript style meta link title frame noframes section nav aside ' +

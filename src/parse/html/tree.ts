@@ -40,6 +40,8 @@ export const FLAG = {
   EXCLUDED: 64,
   /** A caption or image credit: part of a figure, written in the Markdown beside its image only. */
   CAPTION: 32,
+  /** A heading that is all link (the title of a teaser) is the element or one of its descendants. */
+  TEASER_TITLE: 128,
 } as const;
 
 /** Never text; no node is built for them nor their descendants. */
@@ -51,7 +53,6 @@ const SKIP = new Set([
   'iframe',
   'noembed',
   'title',
-  'head',
   'svg',
   'math',
   'object',
@@ -65,6 +66,18 @@ const SKIP = new Set([
   'audio',
   'video',
   'map',
+]);
+
+/** What a `<head>` holds: any other element ends it (a page without `</head>` and `<body>`). */
+export const HEAD_CONTENT = new Set([
+  'title',
+  'meta',
+  'link',
+  'script',
+  'style',
+  'base',
+  'noscript',
+  'template',
 ]);
 
 export const BLOCK_TAGS = new Set(
@@ -106,7 +119,7 @@ export class TreeBuilder {
 
   onOpen(tag: string, attrs: Readonly<Record<string, string>>): void {
     if (tag === 'head') this.inHead = true;
-    else if (tag === 'body') this.inHead = false;
+    else if (tag === 'body' || (this.inHead && !HEAD_CONTENT.has(tag))) this.inHead = false;
     if (this.skip > 0 || SKIP.has(tag) || (this.inHead && tag !== 'body')) {
       if (this.skip > 0 || SKIP.has(tag)) this.skip++;
       this.open.push(undefined);
