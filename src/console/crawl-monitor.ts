@@ -33,11 +33,16 @@ export class CrawlMonitor {
     const origin = originOf(this.share.instance, this.share.instances, 0);
     const since = systemClock.now();
     const source: MonitorSource = {
-      crawl: async () => registry.collect(),
-      all: async () => [registry.collect(), await processFamilies()],
+      crawl: () => registry.collect(),
+      all: async () => [await registry.collect(), await processFamilies()],
       readings: {
         readings: async () => [
-          { key: 'self', families: [...registry.collect(), ...(await processFamilies())], origin, since },
+          {
+            key: 'self',
+            families: [...(await registry.collect()), ...(await processFamilies())],
+            origin,
+            since,
+          },
         ],
       },
       transitions: () =>

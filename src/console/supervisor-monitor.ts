@@ -80,14 +80,14 @@ export class SupervisorMonitor {
       instance,
       live: liveStatus(this.log),
       source: {
-        crawl: () => combine(own.collect(), ...this.workers.families()),
-        all: async () => [own.collect(), await processFamilies(), ...this.workers.families()],
+        crawl: async () => combine(await own.collect(), ...this.workers.families()),
+        all: async () => [await own.collect(), await processFamilies(), ...this.workers.families()],
         readings: {
           readings: async () => [
             ...this.workers.readings((w) => originOf(instance, instances, w)),
             {
               key: 'supervisor',
-              families: own.collect(),
+              families: await own.collect(),
               origin: originOf(instance, instances, undefined),
               since,
             },
