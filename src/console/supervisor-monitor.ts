@@ -5,8 +5,9 @@ import { WorkerMetrics, type WorkerReport } from '../metrics/workers.js';
 import { createClient } from '../opensearch/client.js';
 import { systemClock } from '../util/clock.js';
 import { type Logger, liveStatus } from '../util/log.js';
-import { Monitor, originOf, Tail } from './monitor.js';
+import { Monitor, originOf } from './monitor.js';
 import type { TransitionEntry } from './state.js';
+import { Tail } from './state.js';
 
 /**
  * The monitor of `crawler run --workers`: the supervisor serves the console and /metrics for all its

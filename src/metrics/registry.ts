@@ -71,8 +71,12 @@ interface Def {
   readonly aggregator?: Aggregator;
 }
 
+/** A metric's definition, with its label if it has one. */
+export type MetricDef = Def & { readonly label?: LabelSet };
 type Read = () => number;
 type ReadLabelled = () => Iterable<readonly [string, number]>;
+/** What a read metric returns when collected: one value, or values by label value (labelled). */
+export type MetricRead = Read | ReadLabelled;
 
 /**
  * Where a stage registers its metrics. Registering is one line; the returned handle is cheap to
@@ -94,6 +98,8 @@ export interface MetricsRegistry {
   /** A value read when collected. */
   gauge(def: Def, read: Read): void;
   gauge(def: Def & { readonly label: LabelSet }, read: ReadLabelled): void;
+  /** `counterOf` or `gauge` by `type`, for a table of read metrics (a labelled `def` reads pairs). */
+  readOf(type: 'counter' | 'gauge', def: MetricDef, read: MetricRead): void;
   histogram(def: Def & { readonly buckets: readonly number[] }): Histogram;
   histogram(def: Def & { readonly buckets: readonly number[]; readonly label: LabelSet }): LabelledHistogram;
   /** Called once before each collection (e.g. to take one snapshot that several gauges read). */
@@ -141,7 +147,7 @@ function boundedSums(label: LabelSet, entries: Iterable<readonly [string, number
 /** A counter only grows: what a stage reads is taken as is, a negative or broken value as 0. */
 const count = (v: number) => (Number.isFinite(v) && v > 0 ? v : 0);
 
-type Labelled = Def & { readonly label?: LabelSet };
+type Labelled = MetricDef;
 
 /** The registry of one process: a prom-client Registry of its own (never the global one). */
 export class Registry implements MetricsRegistry {
@@ -178,33 +184,41 @@ export class Registry implements MetricsRegistry {
 
   counterOf(def: Def, read: Read): void;
   counterOf(def: Def & { readonly label: LabelSet }, read: ReadLabelled): void;
-  counterOf(def: Labelled, read: Read | ReadLabelled): void {
-    const label = def.label;
-    new PromCounter({
-      ...this.config(def, 'counter'),
-      collect() {
-        this.reset();
-        if (!label) this.inc(count((read as Read)()));
-        else
-          for (const [k, v] of boundedSums(label, (read as ReadLabelled)()))
-            this.inc({ [label.name]: k }, count(v));
-      },
-    });
+  counterOf(def: Labelled, read: MetricRead): void {
+    this.readOf('counter', def, read);
   }
 
   gauge(def: Def, read: Read): void;
   gauge(def: Def & { readonly label: LabelSet }, read: ReadLabelled): void;
-  gauge(def: Labelled, read: Read | ReadLabelled): void {
+  gauge(def: Labelled, read: MetricRead): void {
+    this.readOf('gauge', def, read);
+  }
+
+  /** Each collection replaces the metric's values with what `read` returns then, bounded. */
+  readOf(type: 'counter' | 'gauge', def: Labelled, read: MetricRead): void {
     const label = def.label;
-    new PromGauge({
-      ...this.config(def, 'gauge'),
-      collect() {
-        this.reset();
-        if (!label) this.set((read as Read)());
-        else
-          for (const [k, v] of boundedSums(label, (read as ReadLabelled)())) this.set({ [label.name]: k }, v);
-      },
-    });
+    const fill = (put: (labels: Record<string, string>, v: number) => void) => {
+      if (!label) put({}, (read as Read)());
+      else for (const [k, v] of boundedSums(label, (read as ReadLabelled)())) put({ [label.name]: k }, v);
+    };
+    const config = this.config(def, type);
+    if (type === 'counter') {
+      new PromCounter({
+        ...config,
+        collect() {
+          this.reset();
+          fill((labels, v) => this.inc(labels, count(v)));
+        },
+      });
+    } else {
+      new PromGauge({
+        ...config,
+        collect() {
+          this.reset();
+          fill((labels, v) => this.set(labels, v));
+        },
+      });
+    }
   }
 
   histogram(def: Def & { readonly buckets: readonly number[] }): Histogram;
