@@ -147,16 +147,14 @@ function boundedSums(label: LabelSet, entries: Iterable<readonly [string, number
 /** A counter only grows: what a stage reads is taken as is, a negative or broken value as 0. */
 const count = (v: number) => (Number.isFinite(v) && v > 0 ? v : 0);
 
-type Labelled = MetricDef;
-
 /** The registry of one process: a prom-client Registry of its own (never the global one). */
 export class Registry implements MetricsRegistry {
-  /** Where every metric lives. */
-  readonly prom = new PromRegistry();
+  /** Where every metric lives; read only through `collect` (which runs the hooks first). */
+  private readonly prom = new PromRegistry();
   private readonly hooks: (() => void)[] = [];
 
   /** prom-client's configuration of a metric, after our naming rules. */
-  private config(def: Labelled, type: MetricType) {
+  private config(def: MetricDef, type: MetricType) {
     if (!NAME.test(def.name)) throw new TypeError(`metric name "${def.name}" must match ${NAME}`);
     if (type === 'counter' && !def.name.endsWith('_total'))
       throw new TypeError(`counter "${def.name}" must end in _total`);
@@ -174,7 +172,7 @@ export class Registry implements MetricsRegistry {
 
   counter(def: Def): Counter;
   counter(def: Def & { readonly label: LabelSet }): LabelledCounter;
-  counter(def: Labelled): Counter | LabelledCounter {
+  counter(def: MetricDef): Counter | LabelledCounter {
     const c = new PromCounter(this.config(def, 'counter'));
     const label = def.label;
     if (!label) return { inc: (n = 1) => c.inc(n) };
@@ -184,18 +182,18 @@ export class Registry implements MetricsRegistry {
 
   counterOf(def: Def, read: Read): void;
   counterOf(def: Def & { readonly label: LabelSet }, read: ReadLabelled): void;
-  counterOf(def: Labelled, read: MetricRead): void {
+  counterOf(def: MetricDef, read: MetricRead): void {
     this.readOf('counter', def, read);
   }
 
   gauge(def: Def, read: Read): void;
   gauge(def: Def & { readonly label: LabelSet }, read: ReadLabelled): void;
-  gauge(def: Labelled, read: MetricRead): void {
+  gauge(def: MetricDef, read: MetricRead): void {
     this.readOf('gauge', def, read);
   }
 
   /** Each collection replaces the metric's values with what `read` returns then, bounded. */
-  readOf(type: 'counter' | 'gauge', def: Labelled, read: MetricRead): void {
+  readOf(type: 'counter' | 'gauge', def: MetricDef, read: MetricRead): void {
     const label = def.label;
     const fill = (put: (labels: Record<string, string>, v: number) => void) => {
       if (!label) put({}, (read as Read)());
@@ -223,7 +221,7 @@ export class Registry implements MetricsRegistry {
 
   histogram(def: Def & { readonly buckets: readonly number[] }): Histogram;
   histogram(def: Def & { readonly buckets: readonly number[]; readonly label: LabelSet }): LabelledHistogram;
-  histogram(def: Labelled & { readonly buckets: readonly number[] }): Histogram | LabelledHistogram {
+  histogram(def: MetricDef & { readonly buckets: readonly number[] }): Histogram | LabelledHistogram {
     const h = new PromHistogram({
       ...this.config(def, 'histogram'),
       buckets: [...def.buckets].sort((a, b) => a - b),
