@@ -4,8 +4,9 @@ import { processFamilies } from '../metrics/prometheus.js';
 import type { TransitionRecord } from '../model/transition.js';
 import { systemClock } from '../util/clock.js';
 import { type LiveStatus, type Logger, liveStatus } from '../util/log.js';
-import { Monitor, type MonitorSource, originOf, Tail } from './monitor.js';
+import { Monitor, type MonitorSource, originOf } from './monitor.js';
 import { consoleSettings } from './server.js';
+import { Tail } from './state.js';
 
 /**
  * The monitor of a lone `crawler run` process (not a worker: its supervisor watches it): built
@@ -33,11 +34,16 @@ export class CrawlMonitor {
     const origin = originOf(this.share.instance, this.share.instances, 0);
     const since = systemClock.now();
     const source: MonitorSource = {
-      crawl: async () => registry.collect(),
-      all: async () => [registry.collect(), await processFamilies()],
+      crawl: () => registry.collect(),
+      all: async () => [await registry.collect(), await processFamilies()],
       readings: {
         readings: async () => [
-          { key: 'self', families: [...registry.collect(), ...(await processFamilies())], origin, since },
+          {
+            key: 'self',
+            families: [...(await registry.collect()), ...(await processFamilies())],
+            origin,
+            since,
+          },
         ],
       },
       transitions: () =>

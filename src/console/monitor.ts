@@ -23,22 +23,10 @@ import {
   type LogEntry,
   Samples,
   sampleOf,
+  Tail,
   type TransitionEntry,
 } from './state.js';
 import { statusLine } from './status-line.js';
-
-/** A bounded list of the latest items. */
-export class Tail<T> {
-  private readonly items: T[] = [];
-  constructor(private readonly max: number) {}
-  push(item: T): void {
-    this.items.push(item);
-    if (this.items.length > this.max) this.items.shift();
-  }
-  get all(): readonly T[] {
-    return this.items;
-  }
-}
 
 /** What a monitor watches: one crawl process, or a supervisor's workers. */
 export interface MonitorSource {

@@ -54,24 +54,26 @@ export function sampleOf(families: readonly MetricFamily[], t: number): Sample {
   };
 }
 
-/** Samples of the last hours, oldest first; bounded. */
-export class Samples {
-  private readonly ring: Sample[] = [];
+/** A bounded list of the latest items, oldest first. */
+export class Tail<T> {
+  private readonly items: T[] = [];
   constructor(private readonly max: number) {}
-
-  push(s: Sample): void {
-    this.ring.push(s);
-    if (this.ring.length > this.max) this.ring.shift();
+  push(item: T): void {
+    this.items.push(item);
+    if (this.items.length > this.max) this.items.shift();
   }
-
-  get all(): readonly Sample[] {
-    return this.ring;
+  get all(): readonly T[] {
+    return this.items;
   }
+}
 
+/** Samples of the last hours, oldest first; bounded. */
+export class Samples extends Tail<Sample> {
   /** The latest sample at least `ms` older than `s`, or the oldest. */
   before(s: Sample, ms: number): Sample | undefined {
-    for (let i = this.ring.length - 1; i >= 0; i--) if (this.ring[i]!.t <= s.t - ms) return this.ring[i];
-    return this.ring[0];
+    const ring = this.all;
+    for (let i = ring.length - 1; i >= 0; i--) if (ring[i]!.t <= s.t - ms) return ring[i];
+    return ring[0];
   }
 }
 

@@ -5,8 +5,9 @@ import { WorkerMetrics, type WorkerReport } from '../metrics/workers.js';
 import { createClient } from '../opensearch/client.js';
 import { systemClock } from '../util/clock.js';
 import { type Logger, liveStatus } from '../util/log.js';
-import { Monitor, originOf, Tail } from './monitor.js';
+import { Monitor, originOf } from './monitor.js';
 import type { TransitionEntry } from './state.js';
+import { Tail } from './state.js';
 
 /**
  * The monitor of `crawler run --workers`: the supervisor serves the console and /metrics for all its
@@ -80,14 +81,14 @@ export class SupervisorMonitor {
       instance,
       live: liveStatus(this.log),
       source: {
-        crawl: () => combine(own.collect(), ...this.workers.families()),
-        all: async () => [own.collect(), await processFamilies(), ...this.workers.families()],
+        crawl: async () => combine(await own.collect(), ...this.workers.families()),
+        all: async () => [await own.collect(), await processFamilies(), ...this.workers.families()],
         readings: {
           readings: async () => [
             ...this.workers.readings((w) => originOf(instance, instances, w)),
             {
               key: 'supervisor',
-              families: own.collect(),
+              families: await own.collect(),
               origin: originOf(instance, instances, undefined),
               since,
             },

@@ -6,7 +6,13 @@ import type { CrawlMetrics } from '../pipeline/metrics.js';
 import type { ClusterHealth, CrawlObserver } from '../pipeline/ports.js';
 import { FETCH_EXCEPTION } from '../protocol/http/errors.js';
 import { droppedLogLines } from '../util/log.js';
-import { type LabelSet, type MetricsRegistry, Registry } from './registry.js';
+import {
+  type Aggregator,
+  type LabelSet,
+  type MetricRead,
+  type MetricsRegistry,
+  Registry,
+} from './registry.js';
 
 /*
  * The crawl's own metrics: what the crawl loop already counts is read when the registry is
@@ -33,6 +39,36 @@ const STATUS_LABEL: LabelSet = { name: 'status', values: STATUSES };
 const CLASS_LABEL: LabelSet = { name: 'class', values: ['1xx', '2xx', '3xx', '4xx', '5xx'] };
 const HOST_LABEL: LabelSet = { name: 'state', values: ['queued', 'backing_off', 'down'] };
 const BULK_LABEL: LabelSet = { name: 'index', values: ['status', 'content', 'transitions'] };
+/** Buckets (seconds) of a fetch, and of a request to OpenSearch. */
+const FETCH_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const OPENSEARCH_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * What the crawl loop counts itself or holds now, read when collected, in this order on /metrics:
+ * help, bounded label, how a supervisor sums it (counters end in _total, the rest are gauges).
+ */
+const READ = {
+  crawler_pages_fetched_total: ['pages fetched (200, on to parsing)'],
+  crawler_fetched_bytes_total: ['bytes of the pages fetched'],
+  crawler_discovered_total: ['links found (before the DISCOVERED cache)'],
+  crawler_status_updates_total: ['status events of URLs taken from the spout, by new status', STATUS_LABEL],
+  crawler_deferred_total: ['URLs put back unfetched, by defer.cause', DEFER_LABEL],
+  crawler_log_lines_dropped_total: ['transition log lines dropped because stderr could not keep up'],
+  crawler_fetches_in_flight: ['fetches running now'],
+  crawler_fetch_queue_urls: ['URLs queued in the fetcher, not fetched yet'],
+  crawler_fetch_queues: ['fetch queues (hosts, domains or IPs)'],
+  crawler_hosts: ['fetch queues, and the hosts among them backing off or down', HOST_LABEL],
+  crawler_urls_in_flight: ['URLs taken from the spout and not settled yet'],
+  crawler_parsing: ['pages being parsed or waiting for a parser'],
+  crawler_status_writes_pending: ['status writes accepted and not acknowledged yet'],
+  crawler_opensearch_up: ['1 while OpenSearch answers, 0 during an outage', undefined, 'min'],
+  crawler_opensearch_unreachable_seconds: [
+    'how long OpenSearch has not answered (0 while it does)',
+    undefined,
+    'max',
+  ],
+} satisfies Record<string, ReadDef>;
+type ReadDef = [help: string, label?: LabelSet, aggregator?: Aggregator];
 
 /** The bounded label of an ERROR or FETCH_ERROR: its cause, else the class of the answer, else its stage. */
 export function errorCauseLabel(md: Metadata): string {
@@ -71,23 +107,23 @@ export function crawlMeters(registry: MetricsRegistry = new Registry()): CrawlMe
   const fetchTime = registry.histogram({
     name: 'crawler_fetch_duration_seconds',
     help: 'time from sending a request to the end of its answer',
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    buckets: FETCH_BUCKETS,
   });
   const errors = registry.counter({
     name: 'crawler_errors_total',
-    help: 'URLs that ended ERROR or FETCH_ERROR, by error.cause, fetch.exception, HTTP class or stage',
     label: ERROR_LABEL,
+    help: 'URLs that ended ERROR or FETCH_ERROR, by error.cause, fetch.exception, HTTP class or stage',
   });
   const bulk = registry.histogram({
     name: 'crawler_opensearch_bulk_duration_seconds',
     help: 'bulk requests OpenSearch answered, by index',
-    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: OPENSEARCH_BUCKETS,
     label: BULK_LABEL,
   });
   const spout = registry.histogram({
     name: 'crawler_spout_query_duration_seconds',
     help: 'spout queries of the status index',
-    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: OPENSEARCH_BUCKETS,
   });
   return {
     registry,
@@ -113,84 +149,33 @@ function attachCrawl(registry: MetricsRegistry, crawl: MeasuredCrawl, health?: C
   registry.beforeCollect(() => {
     s = crawl.snapshot();
   });
-  registry.counterOf(
-    { name: 'crawler_pages_fetched_total', help: 'pages fetched (200, on to parsing)' },
-    () => m.fetched,
-  );
-  registry.counterOf(
-    { name: 'crawler_fetched_bytes_total', help: 'bytes of the pages fetched' },
-    () => m.bytes,
-  );
-  registry.counterOf(
-    { name: 'crawler_discovered_total', help: 'links found (before the DISCOVERED cache)' },
-    () => m.discovered,
-  );
-  registry.counterOf(
-    {
-      name: 'crawler_status_updates_total',
-      help: 'status events of URLs taken from the spout, by new status',
-      label: STATUS_LABEL,
-    },
-    () => m.byStatus,
-  );
-  registry.counterOf(
-    { name: 'crawler_deferred_total', help: 'URLs put back unfetched, by defer.cause', label: DEFER_LABEL },
-    () => m.deferred,
-  );
-  registry.counterOf(
-    {
-      name: 'crawler_log_lines_dropped_total',
-      help: 'transition log lines dropped because stderr could not keep up',
-    },
-    droppedLogLines,
-  );
-  registry.gauge({ name: 'crawler_fetches_in_flight', help: 'fetches running now' }, () => s.fetching);
-  registry.gauge(
-    { name: 'crawler_fetch_queue_urls', help: 'URLs queued in the fetcher, not fetched yet' },
-    () => s.queued,
-  );
-  registry.gauge(
-    { name: 'crawler_fetch_queues', help: 'fetch queues (hosts, domains or IPs)' },
-    () => s.hosts,
-  );
-  registry.gauge(
-    {
-      name: 'crawler_hosts',
-      help: 'fetch queues, and the hosts among them backing off or down',
-      label: HOST_LABEL,
-    },
-    () => [
+  const reads: Record<keyof typeof READ, MetricRead> = {
+    crawler_pages_fetched_total: () => m.fetched,
+    crawler_fetched_bytes_total: () => m.bytes,
+    crawler_discovered_total: () => m.discovered,
+    crawler_status_updates_total: () => m.byStatus,
+    crawler_deferred_total: () => m.deferred,
+    crawler_log_lines_dropped_total: droppedLogLines,
+    crawler_fetches_in_flight: () => s.fetching,
+    crawler_fetch_queue_urls: () => s.queued,
+    crawler_fetch_queues: () => s.hosts,
+    crawler_hosts: () => [
       ['queued', s.hosts],
       ['backing_off', s.hostsBackingOff],
       ['down', s.hostsDown],
     ],
-  );
-  registry.gauge(
-    { name: 'crawler_urls_in_flight', help: 'URLs taken from the spout and not settled yet' },
-    () => s.inFlight,
-  );
-  registry.gauge(
-    { name: 'crawler_parsing', help: 'pages being parsed or waiting for a parser' },
-    () => s.parsing,
-  );
-  registry.gauge(
-    { name: 'crawler_status_writes_pending', help: 'status writes accepted and not acknowledged yet' },
-    () => s.writesPending,
-  );
-  registry.gauge(
-    {
-      name: 'crawler_opensearch_up',
-      help: '1 while OpenSearch answers, 0 during an outage',
-      aggregator: 'min',
-    },
-    () => (health?.unreachableMs() === undefined ? 1 : 0),
-  );
-  registry.gauge(
-    {
-      name: 'crawler_opensearch_unreachable_seconds',
-      help: 'how long OpenSearch has not answered (0 while it does)',
-      aggregator: 'max',
-    },
-    () => (health?.unreachableMs() ?? 0) / 1000,
-  );
+    crawler_urls_in_flight: () => s.inFlight,
+    crawler_parsing: () => s.parsing,
+    crawler_status_writes_pending: () => s.writesPending,
+    crawler_opensearch_up: () => (health?.unreachableMs() === undefined ? 1 : 0),
+    crawler_opensearch_unreachable_seconds: () => (health?.unreachableMs() ?? 0) / 1000,
+  };
+  for (const [name, [help, label, aggregator]] of Object.entries(READ) as [keyof typeof READ, ReadDef][]) {
+    const type = name.endsWith('_total') ? 'counter' : 'gauge';
+    registry.readOf(
+      type,
+      { name, help, ...(label && { label }), ...(aggregator && { aggregator }) },
+      reads[name],
+    );
+  }
 }

@@ -1,9 +1,18 @@
+import {
+  Counter as PromCounter,
+  Gauge as PromGauge,
+  Histogram as PromHistogram,
+  Registry as PromRegistry,
+} from 'prom-client';
+
 /*
- * The crawl's metrics: one small registry that every stage adds to, read in two ways: as
- * per-interval points for the metrics index (series.ts) and as the Prometheus text format
- * (prometheus.ts). A collected registry is a list of families in prom-client's JSON shape
- * (`Registry.getMetricsAsJSON()`), so that a supervisor can sum its workers' with prom-client's own
- * aggregation, and the default process metrics (prom-client) sit beside ours.
+ * The crawl's metrics: every stage registers its metrics here, and each lives in prom-client's
+ * Registry, the one model of a metric. It is read in two ways: as per-interval points for the
+ * metrics index (series.ts) and as the Prometheus text format (prometheus.ts), both from one
+ * `collect()` (prom-client's `getMetricsAsJSON()`), so that the series and /metrics can never
+ * disagree. A collected registry is a list of families in prom-client's JSON shape, so that a
+ * supervisor can sum its workers' with prom-client's own aggregation, and the default process
+ * metrics (prom-client) sit beside ours.
  */
 
 /** How a supervisor combines one family over its workers (prom-client's aggregator names). */
@@ -62,13 +71,17 @@ interface Def {
   readonly aggregator?: Aggregator;
 }
 
+/** A metric's definition, with its label if it has one. */
+export type MetricDef = Def & { readonly label?: LabelSet };
 type Read = () => number;
 type ReadLabelled = () => Iterable<readonly [string, number]>;
+/** What a read metric returns when collected: one value, or values by label value (labelled). */
+export type MetricRead = Read | ReadLabelled;
 
 /**
  * Where a stage registers its metrics. Registering is one line; the returned handle is cheap to
- * call on the hot path (a number added), or a `read` function is called only when the registry is
- * collected (every metrics.interval, a Prometheus scrape, a console refresh), so a stage that
+ * call on the hot path (a prom-client child bound to its label value once), or a `read` function is
+ * called only when the registry is collected (every metrics.interval, a Prometheus scrape, a console refresh), so a stage that
  * already counts pays nothing more.
  *
  * Names are Prometheus names: `crawler_` then lower case, counters ending in `_total`, durations in
@@ -85,12 +98,14 @@ export interface MetricsRegistry {
   /** A value read when collected. */
   gauge(def: Def, read: Read): void;
   gauge(def: Def & { readonly label: LabelSet }, read: ReadLabelled): void;
+  /** `counterOf` or `gauge` by `type`, for a table of read metrics (a labelled `def` reads pairs). */
+  readOf(type: 'counter' | 'gauge', def: MetricDef, read: MetricRead): void;
   histogram(def: Def & { readonly buckets: readonly number[] }): Histogram;
   histogram(def: Def & { readonly buckets: readonly number[]; readonly label: LabelSet }): LabelledHistogram;
   /** Called once before each collection (e.g. to take one snapshot that several gauges read). */
   beforeCollect(hook: () => void): void;
-  /** Every family with its current values. */
-  collect(): MetricFamily[];
+  /** Every family with its current values (prom-client's `getMetricsAsJSON()`, after the hooks). */
+  collect(): Promise<MetricFamily[]>;
 }
 
 const NAME = /^crawler_[a-z][a-z0-9_]*$/;
@@ -100,144 +115,147 @@ export function bounded(label: LabelSet, v: string): string {
   return label.values.includes(v) ? v : OTHER;
 }
 
-interface Entry {
-  readonly family: () => MetricFamily;
-}
-
-class HistogramState {
-  readonly counts: number[];
-  sum = 0;
-  count = 0;
-  constructor(readonly buckets: readonly number[]) {
-    this.counts = new Array<number>(buckets.length).fill(0);
-  }
-  observe(v: number): void {
-    const b = this.buckets;
-    for (let i = 0; i < b.length; i++) if (v <= b[i]!) this.counts[i]!++;
-    this.sum += v;
-    this.count++;
-  }
-  values(name: string, labels: Record<string, string>): MetricValue[] {
-    const out: MetricValue[] = this.buckets.map((le, i) => ({
-      value: this.counts[i]!,
-      labels: { ...labels, le },
-      metricName: `${name}_bucket`,
-    }));
-    out.push({ value: this.count, labels: { ...labels, le: '+Inf' }, metricName: `${name}_bucket` });
-    out.push({ value: this.sum, labels, metricName: `${name}_sum` });
-    out.push({ value: this.count, labels, metricName: `${name}_count` });
-    return out;
-  }
+/**
+ * The child of a labelled metric for each bounded value, made on first use and kept: prom-client
+ * binds the label once (`labels()`), and a hot path pays one Set and one Map lookup per call. At
+ * most one child per value of the set, plus "other".
+ */
+function childOf<C>(label: LabelSet, make: (value: string) => C): (v: string) => C {
+  const allowed = new Set(label.values);
+  const made = new Map<string, C>();
+  return (v) => {
+    const k = allowed.has(v) ? v : OTHER;
+    let c = made.get(k);
+    if (c === undefined) {
+      c = make(k);
+      made.set(k, c);
+    }
+    return c;
+  };
 }
 
 /** Sums `read`'s entries by bounded label value; the "other" bucket collects the rest. */
-function boundedValues(label: LabelSet, entries: Iterable<readonly [string, number]>): MetricValue[] {
+function boundedSums(label: LabelSet, entries: Iterable<readonly [string, number]>): Map<string, number> {
   const by = new Map<string, number>();
   for (const [k, v] of entries) {
     const b = bounded(label, k);
     by.set(b, (by.get(b) ?? 0) + v);
   }
-  return [...by].map(([k, value]) => ({ value, labels: { [label.name]: k } }));
+  return by;
 }
 
-/** The registry of one process. */
+/** A counter only grows: what a stage reads is taken as is, a negative or broken value as 0. */
+const count = (v: number) => (Number.isFinite(v) && v > 0 ? v : 0);
+
+/** The registry of one process: a prom-client Registry of its own (never the global one). */
 export class Registry implements MetricsRegistry {
-  private readonly entries = new Map<string, Entry>();
+  /** Where every metric lives; read only through `collect` (which runs the hooks first). */
+  private readonly prom = new PromRegistry();
   private readonly hooks: (() => void)[] = [];
 
-  private add(def: Def, type: MetricType, family: (base: Omit<MetricFamily, 'values'>) => MetricFamily) {
+  /** prom-client's configuration of a metric, after our naming rules. */
+  private config(def: MetricDef, type: MetricType) {
     if (!NAME.test(def.name)) throw new TypeError(`metric name "${def.name}" must match ${NAME}`);
     if (type === 'counter' && !def.name.endsWith('_total'))
       throw new TypeError(`counter "${def.name}" must end in _total`);
-    if (this.entries.has(def.name)) throw new TypeError(`metric "${def.name}" is registered already`);
-    const base = { name: def.name, help: def.help, type, aggregator: def.aggregator ?? 'sum' };
-    this.entries.set(def.name, { family: () => family(base) });
+    if (this.prom.getSingleMetric(def.name))
+      throw new TypeError(`metric "${def.name}" is registered already`);
+    return {
+      name: def.name,
+      // prom-client wants a help text; tests register some without one.
+      help: def.help || def.name,
+      aggregator: def.aggregator ?? 'sum',
+      labelNames: def.label ? [def.label.name] : [],
+      registers: [this.prom],
+    };
   }
 
   counter(def: Def): Counter;
   counter(def: Def & { readonly label: LabelSet }): LabelledCounter;
-  counter(def: Def & { readonly label?: LabelSet }): Counter | LabelledCounter {
+  counter(def: MetricDef): Counter | LabelledCounter {
+    const c = new PromCounter(this.config(def, 'counter'));
     const label = def.label;
-    if (label) {
-      const counts = new Map<string, number>();
-      this.add(def, 'counter', (b) => ({
-        ...b,
-        values: [...counts].map(([k, value]) => ({ value, labels: { [label.name]: k } })),
-      }));
-      return {
-        inc(v: string, n = 1) {
-          const k = bounded(label, v);
-          counts.set(k, (counts.get(k) ?? 0) + n);
-        },
-      };
-    }
-    let total = 0;
-    this.add(def, 'counter', (b) => ({ ...b, values: [{ value: total, labels: {} }] }));
-    return {
-      inc(n = 1) {
-        total += n;
-      },
-    };
+    if (!label) return { inc: (n = 1) => c.inc(n) };
+    const child = childOf(label, (k) => c.labels(k));
+    return { inc: (v: string, n = 1) => child(v).inc(n) };
   }
 
   counterOf(def: Def, read: Read): void;
   counterOf(def: Def & { readonly label: LabelSet }, read: ReadLabelled): void;
-  counterOf(def: Def & { readonly label?: LabelSet }, read: Read | ReadLabelled): void {
-    this.read(def, 'counter', read);
+  counterOf(def: MetricDef, read: MetricRead): void {
+    this.readOf('counter', def, read);
   }
 
   gauge(def: Def, read: Read): void;
   gauge(def: Def & { readonly label: LabelSet }, read: ReadLabelled): void;
-  gauge(def: Def & { readonly label?: LabelSet }, read: Read | ReadLabelled): void {
-    this.read(def, 'gauge', read);
+  gauge(def: MetricDef, read: MetricRead): void {
+    this.readOf('gauge', def, read);
   }
 
-  private read(def: Def & { readonly label?: LabelSet }, type: MetricType, read: Read | ReadLabelled) {
+  /** Each collection replaces the metric's values with what `read` returns then, bounded. */
+  readOf(type: 'counter' | 'gauge', def: MetricDef, read: MetricRead): void {
     const label = def.label;
-    this.add(def, type, (b) => ({
-      ...b,
-      values: label
-        ? boundedValues(label, (read as ReadLabelled)())
-        : [{ value: (read as Read)(), labels: {} }],
-    }));
+    const fill = (put: (labels: Record<string, string>, v: number) => void) => {
+      if (!label) put({}, (read as Read)());
+      else for (const [k, v] of boundedSums(label, (read as ReadLabelled)())) put({ [label.name]: k }, v);
+    };
+    const config = this.config(def, type);
+    if (type === 'counter') {
+      new PromCounter({
+        ...config,
+        collect() {
+          this.reset();
+          fill((labels, v) => this.inc(labels, count(v)));
+        },
+      });
+    } else {
+      new PromGauge({
+        ...config,
+        collect() {
+          this.reset();
+          fill((labels, v) => this.set(labels, v));
+        },
+      });
+    }
   }
 
   histogram(def: Def & { readonly buckets: readonly number[] }): Histogram;
   histogram(def: Def & { readonly buckets: readonly number[]; readonly label: LabelSet }): LabelledHistogram;
-  histogram(
-    def: Def & { readonly buckets: readonly number[]; readonly label?: LabelSet },
-  ): Histogram | LabelledHistogram {
-    const buckets = [...def.buckets].sort((a, b) => a - b);
+  histogram(def: MetricDef & { readonly buckets: readonly number[] }): Histogram | LabelledHistogram {
+    const h = new PromHistogram({
+      ...this.config(def, 'histogram'),
+      buckets: [...def.buckets].sort((a, b) => a - b),
+    });
     const label = def.label;
-    if (label) {
-      const states = new Map<string, HistogramState>();
-      this.add(def, 'histogram', (b) => ({
-        ...b,
-        values: [...states].flatMap(([k, s]) => s.values(def.name, { [label.name]: k })),
-      }));
-      return {
-        observe(v: string, x: number) {
-          const k = bounded(label, v);
-          let s = states.get(k);
-          if (!s) {
-            s = new HistogramState(buckets);
-            states.set(k, s);
-          }
-          s.observe(x);
-        },
-      };
+    if (!label) {
+      // Bound once: prom-client's observe(v) would build its closure on every call.
+      const bound = h.labels();
+      return { observe: (x: number) => bound.observe(x) };
     }
-    const state = new HistogramState(buckets);
-    this.add(def, 'histogram', (b) => ({ ...b, values: state.values(def.name, {}) }));
-    return { observe: (x: number) => state.observe(x) };
+    const child = childOf(label, (k) => h.labels(k));
+    return { observe: (v: string, x: number) => child(v).observe(x) };
   }
 
   beforeCollect(hook: () => void): void {
     this.hooks.push(hook);
   }
 
-  collect(): MetricFamily[] {
+  async collect(): Promise<MetricFamily[]> {
     for (const h of this.hooks) h();
-    return [...this.entries.values()].map((e) => e.family());
+    const families = (await this.prom.getMetricsAsJSON()) as unknown as MetricFamily[];
+    return families.map((f) => (f.type === 'histogram' ? { ...f, values: f.values.map(leLast) } : f));
   }
+}
+
+/**
+ * A histogram's value as the crawl has always served it: `le` after the metric's own label (the
+ * /metrics text keeps its label order), without prom-client's exemplar slot (never enabled here).
+ */
+function leLast(v: MetricValue): MetricValue {
+  const { le, ...labels } = v.labels;
+  return {
+    value: v.value,
+    labels: le === undefined ? labels : { ...labels, le },
+    ...(v.metricName === undefined ? {} : { metricName: v.metricName }),
+  };
 }

@@ -5,6 +5,10 @@ import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { Point } from './points.js';
 
+/** Points per bulk request. */
+const CHUNK = 2000;
+const DAY_MS = 86_400_000;
+
 const errorType = (e: unknown) =>
   (e as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
 
@@ -48,10 +52,6 @@ export interface SeriesWriterOptions {
   /** Points kept at most while OpenSearch does not take them; the oldest go first beyond it. */
   readonly maxBuffered: number;
 }
-
-/** Points per bulk request. */
-const CHUNK = 2000;
-const DAY_MS = 86_400_000;
 
 /** `BASE-yyyy-MM-dd` -> the day's start (ms), or undefined for any other name. */
 export function dayOfIndex(base: string, index: string): number | undefined {

@@ -89,7 +89,7 @@ export class SupervisorLink {
   private readonly onDisconnect = () => this.crawler.requestStop();
 
   private async report(withProcess: boolean): Promise<WorkerReport> {
-    const crawl = this.metrics!.collect();
+    const crawl = await this.metrics!.collect();
     return withProcess ? { crawl, process: await processFamilies() } : { crawl };
   }
 

@@ -1,13 +1,11 @@
 import { ERROR_SOURCE, MD } from '../../model/keys.js';
 import type { Metadata } from '../../model/metadata.js';
+import { type LinkList, type LinkListDeps, parseLinkList } from '../link-list.js';
 import { mediaType } from '../mime.js';
-import { OutlinkCollector } from '../outlinks.js';
-import { failed, runFilters, simpleContext } from '../results.js';
+import { failed } from '../results.js';
 import { w3cDate } from '../sitemap/dates.js';
-import type { SitemapDeps } from '../sitemap/page.js';
-import { decodeSitemap } from '../sitemap/page.js';
-import { detachMetadata } from '../strings.js';
 import type { ParseInput, ParseStatus } from '../types.js';
+import { decodeXml } from '../xml/decode.js';
 import { FEED_SNIFF_BYTES, rootElement, sniffFeedFormat } from './detect.js';
 import type { FeedEntry } from './entry.js';
 import { readJsonFeed } from './json.js';
@@ -35,33 +33,28 @@ const TITLE_MAX = 1024;
  * `feed.description` is text, not raw HTML, and bounded; duplicate entries give one outlink; a guid
  * or id that is not a URL is not resolved into a bogus one.
  */
-export function parseFeed(input: ParseInput, deps: SitemapDeps): ParseStatus {
-  const md = input.metadata.copy();
-  md.setValue(MD.isFeed, 'true');
-  try {
-    return parse(input, md, deps);
-  } catch (e) {
-    return broken(input, md, e);
-  }
+export function parseFeed(input: ParseInput, deps: LinkListDeps): ParseStatus {
+  return parseLinkList(input, deps, {
+    mark: MD.isFeed,
+    hours: (s) => s.feed.filterHoursSincePublished,
+    read: (input, md, list) => {
+      readEntries(input, md, list, deps);
+      return { content: input.content };
+    },
+    broken,
+  });
 }
 
-function broken(input: ParseInput, md: Metadata, e: unknown): ParseStatus {
-  const why = e instanceof Error ? e.message : String(e);
+function broken(input: ParseInput, md: Metadata, message: string): ParseStatus {
   if (rootElement(input.content.toString('latin1', 0, FEED_SNIFF_BYTES))?.toLowerCase() === 'html')
     md.remove(MD.isFeed);
-  return failed(input.url, md, 'ERROR', ERROR_SOURCE.feed, `Exception while parsing ${input.url}: ${why}`);
+  return failed(input.url, md, 'ERROR', ERROR_SOURCE.feed, message);
 }
 
-function parse(input: ParseInput, md: Metadata, deps: SitemapDeps): ParseStatus {
+function readEntries(input: ParseInput, md: Metadata, list: LinkList, deps: LinkListDeps): void {
   const s = deps.settings;
   const f = s.feed;
-  const feedUrl = new URL(input.url);
-  const collector = new OutlinkCollector(input.url, input.metadata, deps.transfer, deps.urlFilter, {
-    max: -1,
-    trackAnchors: false,
-  });
-  const oldest =
-    f.filterHoursSincePublished >= 0 ? deps.clock.now() - f.filterHoursSincePublished * 3_600_000 : -Infinity;
+  const { collector, base: feedUrl, oldest } = list;
   const bases = new Map<string, URL>();
   const baseOf = (b: string | undefined) => {
     if (b === undefined) return feedUrl;
@@ -86,15 +79,9 @@ function parse(input: ParseInput, md: Metadata, deps: SitemapDeps): ParseStatus 
     }
   };
   const contentType = md.getFirstValue(s.protocolPrefix + 'content-type');
-  const text = decodeSitemap(input.content, contentType);
+  const text = decodeXml(input.content, contentType);
   if (isJson(input.content, contentType)) readJsonFeed(text, onEntry);
   else readXmlFeed(text, onEntry, input.metadata.getFirstValue(MD.trimmed) === 'true');
-  const context = simpleContext(md, input.content, '', () => collector.outlinks());
-  context.addOutlink = (href) => collector.add(href, feedUrl);
-  const failure = runFilters(deps.filters, input.url, null, context);
-  if (failure) return failure;
-  detachMetadata(md);
-  return { kind: 'status', url: input.url, status: 'FETCHED', metadata: md, outlinks: collector.outlinks() };
 }
 
 /** JSON by its media type, or by its first byte when the type says neither JSON nor XML. */

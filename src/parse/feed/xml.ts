@@ -1,4 +1,4 @@
-import { Parser } from 'htmlparser2';
+import { streamXml, type XmlElement } from '../xml/stream.js';
 import type { FeedEntry, FeedFormat } from './entry.js';
 import { FeedFormatError } from './entry.js';
 
@@ -6,17 +6,6 @@ import { FeedFormatError } from './entry.js';
 const DC = 'http://purl.org/dc/elements/1.1/';
 const CONTENT = 'http://purl.org/rss/1.0/modules/content/';
 const ATOM = 'http://www.w3.org/2005/Atom';
-
-interface Element {
-  readonly local: string;
-  /** The namespace URI of the element ("" for none). */
-  readonly ns: string;
-  readonly attribs: Record<string, string>;
-  /** xml:base in scope (Atom links resolve against it). */
-  readonly base: string | undefined;
-  readonly namespaces: Map<string, string> | undefined;
-  text: string[] | undefined;
-}
 
 /** The fields of one entry as read so far; text values are raw (not trimmed). */
 interface Draft {
@@ -37,17 +26,10 @@ interface Draft {
 
 const ROOTS: Record<string, FeedFormat> = { rss: 'rss', rdf: 'rdf', feed: 'atom' };
 
-const localOf = (qname: string) => qname.slice(qname.indexOf(':') + 1).toLowerCase();
-const prefixOf = (qname: string) => {
-  const i = qname.indexOf(':');
-  return i < 0 ? '' : qname.slice(0, i);
-};
-
 /**
- * Streams an RSS 0.9x/2.0, RSS 1.0 (rdf:RDF) or Atom 1.0 document (htmlparser2 in XML mode,
- * lenient: an RSS element in an unexpected namespace, or none, is read all the same) and calls
- * `onEntry` for each item or entry as soon as it closes, in document order. Only the fields the
- * crawler keeps are collected, so a feed costs one tokenizer pass and no DOM.
+ * Streams an RSS 0.9x/2.0, RSS 1.0 (rdf:RDF) or Atom 1.0 document (lenient: an RSS element in an
+ * unexpected namespace, or none, is read all the same) and calls `onEntry` for each item or entry
+ * as soon as it closes, in document order. Only the fields the crawler keeps are collected.
  *
  * Throws FeedFormatError when the root element is not rss, rdf:RDF or feed, or when the document
  * ends before its root element closes (a feed cut short) and `acceptTruncated` is false; an entry
@@ -59,41 +41,16 @@ export function readXmlFeed(
   acceptTruncated = false,
 ): FeedFormat {
   let format: FeedFormat | undefined;
-  let rootClosed = false;
-  let truncated = false;
-  const stack: Element[] = [];
   let entryDepth = -1;
   let draft: Draft | undefined;
 
-  const namespaceOf = (prefix: string): string => {
-    for (let i = stack.length - 1; i >= 0; i--) {
-      const ns = stack[i]!.namespaces?.get(prefix);
-      if (ns !== undefined) return ns;
-    }
-    return prefix === 'dc' ? DC : prefix === 'content' ? CONTENT : '';
-  };
-
-  const handler = {
-    onopentag(name: string, attribs: Record<string, string>) {
-      let namespaces: Map<string, string> | undefined;
-      for (const a in attribs) {
-        if (a !== 'xmlns' && !a.startsWith('xmlns:')) continue;
-        namespaces ??= new Map();
-        namespaces.set(a === 'xmlns' ? '' : a.slice(6), attribs[a]!.trim());
-      }
-      const parent = stack[stack.length - 1];
-      const xmlBase = attribs['xml:base'];
-      const base = xmlBase === undefined ? parent?.base : resolveBase(xmlBase, parent?.base);
-      const prefix = prefixOf(name);
-      const ns = namespaces?.get(prefix) ?? namespaceOf(prefix);
-      const el: Element = { local: localOf(name), ns, attribs, base, namespaces, text: undefined };
-      stack.push(el);
-      const depth = stack.length;
-      if (depth === 1) {
-        format = ROOTS[el.local];
-        if (!format) throw new FeedFormatError(`not a feed: the root element is <${name}>`);
-        return;
-      }
+  const complete = streamXml(xml, {
+    undeclared: (prefix) => (prefix === 'dc' ? DC : prefix === 'content' ? CONTENT : ''),
+    root(el) {
+      format = ROOTS[el.local];
+      if (!format) throw new FeedFormatError(`not a feed: the root element is <${el.name}>`);
+    },
+    open(el, depth) {
       if (entryDepth < 0) {
         if (el.local === (format === 'atom' ? 'entry' : 'item')) {
           entryDepth = depth;
@@ -105,38 +62,28 @@ export function readXmlFeed(
       if (depth === entryDepth + 1) {
         if (format === 'atom' && el.local === 'link' && el.ns !== '' && el.ns !== ATOM) return;
         if (format === 'atom' && el.local === 'link') {
-          const rel = attribs.rel?.trim().toLowerCase();
+          const rel = el.attribs.rel?.trim().toLowerCase();
           if (
             draft &&
             draft.link === undefined &&
             (rel === undefined || rel === 'alternate') &&
-            attribs.href
+            el.attribs.href
           ) {
-            draft.link = attribs.href;
-            draft.linkBase = base;
+            draft.link = el.attribs.href;
+            draft.linkBase = el.base;
           }
           return;
         }
         el.text = [];
-      } else if (depth > entryDepth + 1 && stack[entryDepth]?.text) {
-        el.text = stack[entryDepth]!.text;
+      } else if (depth > entryDepth + 1) {
+        el.text = el.parent?.text;
       }
     },
-    ontext(data: string) {
-      const el = stack[stack.length - 1];
-      if (el?.text) el.text.push(data);
-    },
-    onclosetag(_name: string, isImplied: boolean) {
-      const depth = stack.length;
-      const el = stack.pop();
-      if (!el) return;
-      if (depth === 1) {
-        rootClosed = true;
-        truncated = isImplied;
-      } else if (depth === entryDepth) {
+    close(el, depth, implied) {
+      if (depth === entryDepth) {
         entryDepth = -1;
         // An entry closed only because the document ended is cut: its link may be too.
-        if (draft && !isImplied) {
+        if (draft && !implied) {
           const entry = finish(draft, format!);
           if (entry) onEntry(entry);
         }
@@ -145,17 +92,15 @@ export function readXmlFeed(
         field(draft, el, format!, el.text.join(''));
       }
     },
-  };
-  const parser = new Parser(handler, { xmlMode: true, decodeEntities: true });
-  parser.end(xml);
+  });
   if (!format) throw new FeedFormatError('not a feed: no XML root element');
-  if ((!rootClosed || truncated) && !acceptTruncated)
+  if (!complete && !acceptTruncated)
     throw new FeedFormatError(`truncated ${format} feed: the document ends before its root element closes`);
   return format;
 }
 
 /** Records one child element of an entry. */
-function field(d: Draft, el: Element, format: FeedFormat, text: string): void {
+function field(d: Draft, el: XmlElement, format: FeedFormat, text: string): void {
   const { local, ns } = el;
   const type = el.attribs.type?.trim().toLowerCase();
   if (format === 'atom') {
@@ -226,11 +171,3 @@ function finish(d: Draft, format: FeedFormat): FeedEntry | undefined {
 
 const HTTP = /^https?:\/\//i;
 const httpUrl = (s: string | undefined) => (s !== undefined && HTTP.test(s) ? s : undefined);
-
-function resolveBase(href: string, parent: string | undefined): string | undefined {
-  try {
-    return new URL(href.trim(), parent).href;
-  } catch {
-    return parent;
-  }
-}

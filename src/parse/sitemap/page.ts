@@ -1,22 +1,15 @@
 import { ERROR_SOURCE, MD } from '../../model/keys.js';
 import type { Metadata } from '../../model/metadata.js';
-import type { Clock } from '../../util/clock.js';
-import { canonicalCharset, charsetOfContentType, decode } from '../charset.js';
-import type { ParserDeps } from '../html/page.js';
-import { OutlinkCollector } from '../outlinks.js';
-import { failed, runFilters, simpleContext } from '../results.js';
-import { detachMetadata } from '../strings.js';
+import { type LinkList, type LinkListDeps, parseLinkList } from '../link-list.js';
+import { failed } from '../results.js';
 import type { ParseInput, ParseStatus, SitemapStats } from '../types.js';
+import { decodeXml } from '../xml/decode.js';
 import { w3cDate } from './dates.js';
 import { inflateSitemap } from './detect.js';
 import { parseSitemapText, parseSitemapXml, type SitemapEntry, type SitemapType } from './xml.js';
 
-export interface SitemapDeps extends ParserDeps {
-  /** For `sitemap.filter.hours.since.modified`. */
-  readonly clock: Clock;
-}
-
-/** Set by the fetcher when it cut the body at http.content.limit. */
+/** What the parser of a sitemap (or a feed) needs. */
+export type SitemapDeps = LinkListDeps;
 
 /**
  * Parses a document known to be a sitemap (StormCrawler's SiteMapParserBolt). Never throws.
@@ -35,31 +28,26 @@ export interface SitemapDeps extends ParserDeps {
  * DIFFERS FROM STORMCRAWLER: `sitemap.lastModified` is ISO-8601, not Java's `Date.toString()`.
  */
 export function parseSitemap(input: ParseInput, deps: SitemapDeps): ParseStatus {
-  const md = input.metadata.copy();
-  md.setValue(MD.isSitemap, 'true');
-  try {
-    return parse(input, md, deps);
-  } catch (e) {
-    return broken(input.url, md, e);
-  }
+  return parseLinkList(input, deps, {
+    mark: MD.isSitemap,
+    hours: (s) => s.sitemap.filterHoursSinceModified,
+    read: (input, md, list) => readEntries(input, md, list, deps),
+    broken: (input, md, message) => {
+      md.remove(MD.isSitemap);
+      return failed(input.url, md, 'FETCH_ERROR', ERROR_SOURCE.sitemap, message);
+    },
+  });
 }
 
-function broken(url: string, md: Metadata, e: unknown): ParseStatus {
-  md.remove(MD.isSitemap);
-  const why = e instanceof Error ? e.message : String(e);
-  return failed(url, md, 'FETCH_ERROR', ERROR_SOURCE.sitemap, `Exception while parsing ${url}: ${why}`);
-}
-
-function parse(input: ParseInput, md: Metadata, deps: SitemapDeps): ParseStatus {
+function readEntries(
+  input: ParseInput,
+  md: Metadata,
+  list: LinkList,
+  deps: SitemapDeps,
+): { content: Buffer; sitemap: SitemapStats } {
   const s = deps.settings;
   const sm = s.sitemap;
-  const base = new URL(input.url);
-  const collector = new OutlinkCollector(input.url, input.metadata, deps.transfer, deps.urlFilter, {
-    max: -1,
-    trackAnchors: false,
-  });
-  const oldest =
-    sm.filterHoursSinceModified >= 0 ? deps.clock.now() - sm.filterHoursSinceModified * 3_600_000 : -Infinity;
+  const { collector, base, oldest } = list;
   const counts = { entries: 0, overLimit: 0, tooOld: 0 };
   let type: SitemapType = 'urlset';
   let kept = 0;
@@ -85,35 +73,17 @@ function parse(input: ParseInput, md: Metadata, deps: SitemapDeps): ParseStatus 
     for (const [key, values] of e.extensions) out.addValues(key, values);
     kept++;
   };
-  let content: Buffer;
-  try {
-    content = inflateSitemap(input.content, sm.maxDecompressedBytes);
-    const text = decodeSitemap(content, md.getFirstValue(s.protocolPrefix + 'content-type'));
-    if (/^\s*</.test(text)) {
-      const trimmed = input.metadata.getFirstValue(MD.trimmed) === 'true';
-      type = sniffType(text);
-      type = parseSitemapXml(text, sm.extensions, onEntry, trimmed);
-    } else {
-      type = 'text';
-      parseSitemapText(text, onEntry);
-    }
-  } catch (e) {
-    return broken(input.url, md, e);
+  const content = inflateSitemap(input.content, sm.maxDecompressedBytes);
+  const text = decodeXml(content, md.getFirstValue(s.protocolPrefix + 'content-type'));
+  if (/^\s*</.test(text)) {
+    const trimmed = input.metadata.getFirstValue(MD.trimmed) === 'true';
+    type = sniffType(text);
+    type = parseSitemapXml(text, sm.extensions, onEntry, trimmed);
+  } else {
+    type = 'text';
+    parseSitemapText(text, onEntry);
   }
-  const stats: SitemapStats = { type, ...counts, rejected: collector.rejected };
-  const context = simpleContext(md, content, '', () => collector.outlinks());
-  context.addOutlink = (href) => collector.add(href, base);
-  const failure = runFilters(deps.filters, input.url, null, context);
-  if (failure) return failure;
-  detachMetadata(md);
-  return {
-    kind: 'status',
-    url: input.url,
-    status: 'FETCHED',
-    metadata: md,
-    outlinks: collector.outlinks(),
-    sitemap: stats,
-  };
+  return { content, sitemap: { type, ...counts, rejected: collector.rejected } };
 }
 
 /** The root element decides how entries are read; the XML parser checks it again. */
@@ -127,18 +97,4 @@ function sniffType(xml: string): SitemapType {
       : root === 'feed'
         ? 'atom'
         : 'urlset';
-}
-
-/** XML sitemaps and feeds: BOM, then the XML declaration, then the header charset, else UTF-8. */
-export function decodeSitemap(content: Buffer, contentType: string | undefined): string {
-  let charset = 'utf-8';
-  let bomLength = 0;
-  if (content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf) bomLength = 3;
-  else if (content[0] === 0xff && content[1] === 0xfe) [charset, bomLength] = ['utf-16le', 2];
-  else if (content[0] === 0xfe && content[1] === 0xff) [charset, bomLength] = ['utf-16be', 2];
-  else {
-    const decl = /^\s*<\?xml[^>]*encoding\s*=\s*["']([-\w.:]+)/.exec(content.toString('latin1', 0, 200))?.[1];
-    charset = canonicalCharset(decl) ?? canonicalCharset(charsetOfContentType(contentType)) ?? 'utf-8';
-  }
-  return decode(content, { charset, source: 'default', bomLength });
 }

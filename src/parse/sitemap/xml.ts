@@ -1,5 +1,5 @@
-import { Parser } from 'htmlparser2';
 import type { SitemapStats } from '../types.js';
+import { streamXml } from '../xml/stream.js';
 import {
   attributeValues,
   CONTAINER,
@@ -37,20 +37,15 @@ const ENTRY: Record<SitemapType, { entry: string; loc: string; date: readonly st
   text: { entry: '', loc: '', date: [] },
 };
 
-const localName = (qname: string) => qname.slice(qname.indexOf(':') + 1).toLowerCase();
-const prefixOf = (qname: string) => {
-  const i = qname.indexOf(':');
-  return i < 0 ? '' : qname.slice(0, i);
-};
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /**
- * Streams an XML sitemap, index, RSS or Atom feed (htmlparser2 in XML mode, lenient like
- * crawler-commons' non-strict parser: any namespace or none is accepted for the sitemap elements)
- * and calls `onEntry` for each entry with a location, as soon as it closes. Extension attributes
- * are collected for the enabled extensions only, by namespace. Throws SitemapFormatError when the
- * root element is not one of urlset, sitemapindex, rss, rdf:RDF or feed, or when the document ends
- * before its root element closes (truncated) and `acceptTruncated` is false.
+ * Streams an XML sitemap, index, RSS or Atom feed (lenient like crawler-commons' non-strict
+ * parser: any namespace or none is accepted for the sitemap elements) and calls `onEntry` for each
+ * entry with a location, as soon as it closes. Extension attributes are collected for the enabled
+ * extensions only, by namespace. Throws SitemapFormatError when the root element is not one of
+ * urlset, sitemapindex, rss, rdf:RDF or feed, or when the document ends before its root element
+ * closes (truncated) and `acceptTruncated` is false.
  */
 export function parseSitemapXml(
   xml: string,
@@ -60,35 +55,33 @@ export function parseSitemapXml(
 ): SitemapType {
   let type: SitemapType | undefined;
   let spec = ENTRY.text;
-  let depth = 0;
-  let rootClosed = false;
-  let truncated = false;
+  // Every prefix declared so far, wherever (lenient: a prefix out of scope still names its extension).
   const namespaces = new Map<string, string>();
+  const declare = (declared: ReadonlyMap<string, string> | undefined) => {
+    for (const [prefix, uri] of declared ?? []) namespaces.set(prefix, uri);
+  };
   let entryDepth = -1;
   let loc: string | undefined;
   let lastmod: string | undefined;
   let ext: [string, string[]][] = [];
   let container: { ext: SitemapExtension; depth: number } | undefined;
-  const stack: { local: string; attribs: Record<string, string>; text: string[] }[] = [];
 
-  const handler = {
-    onopentag(name: string, attribs: Record<string, string>) {
-      for (const [a, v] of Object.entries(attribs)) {
-        if (a === 'xmlns') namespaces.set('', v.trim());
-        else if (a.startsWith('xmlns:')) namespaces.set(a.slice(6), v.trim());
-      }
-      const local = localName(name);
-      depth++;
-      if (depth === 1) {
-        type = ROOTS[local];
-        if (!type) throw new SitemapFormatError(`not a sitemap: root element <${name}>`);
-        spec = ENTRY[type];
-      } else if (local === spec.entry && entryDepth < 0) {
+  const complete = streamXml(xml, {
+    root(el) {
+      declare(el.declared);
+      type = ROOTS[el.local];
+      if (!type) throw new SitemapFormatError(`not a sitemap: root element <${el.name}>`);
+      spec = ENTRY[type];
+    },
+    open(el, depth) {
+      declare(el.declared);
+      const { local, attribs } = el;
+      if (local === spec.entry && entryDepth < 0) {
         entryDepth = depth;
         loc = lastmod = undefined;
         ext = [];
       } else if (entryDepth > 0 && !container && extensions.length > 0) {
-        const e = extensionOf(namespaces.get(prefixOf(name)), extensions);
+        const e = extensionOf(namespaces.get(el.prefix), extensions);
         if (e && CONTAINER[e] === local) {
           container = { ext: e, depth };
           if (e === 'LINKS') for (const [k, v] of linkAttributes(attribs)) ext.push([`LINKS.${k}`, v]);
@@ -98,40 +91,29 @@ export function parseSitemapXml(
         const rel = attribs.rel?.trim().toLowerCase();
         if ((rel === undefined || rel === 'alternate') && attribs.href) loc = attribs.href.trim();
       }
-      stack.push({ local, attribs, text: [] });
-    },
-    ontext(data: string) {
       // Only text inside an entry matters; the whitespace between entries is not kept.
-      if (entryDepth > 0) stack[stack.length - 1]?.text.push(data);
+      if (entryDepth > 0) el.text = [];
     },
-    onclosetag(_name: string, isImplied: boolean) {
-      const el = stack.pop();
-      if (!el) return;
-      if (depth === 1) {
-        rootClosed = true;
-        truncated = isImplied;
-      } else if (container && depth > container.depth) {
-        const text = collapse(el.text.join(''));
-        for (const [k, v] of attributeValues(container.ext, el.local, el.attribs, text))
+    close(el, depth, implied) {
+      const text = () => collapse(el.text?.join('') ?? '');
+      if (container && depth > container.depth) {
+        for (const [k, v] of attributeValues(container.ext, el.local, el.attribs, text()))
           ext.push([`${container.ext}.${k}`, v]);
       } else if (container && depth === container.depth) {
         container = undefined;
       } else if (depth === entryDepth + 1 && el.local === spec.loc && type !== 'atom') {
-        loc = collapse(el.text.join(''));
+        loc = text();
       } else if (depth === entryDepth + 1 && spec.date.includes(el.local)) {
-        lastmod ??= collapse(el.text.join(''));
+        lastmod ??= text();
       } else if (depth === entryDepth) {
         entryDepth = -1;
         // An entry closed only because the document ended is cut: its location may be too.
-        if (loc && !isImplied) onEntry({ loc, lastmod: lastmod || undefined, extensions: ext });
+        if (loc && !implied) onEntry({ loc, lastmod: lastmod || undefined, extensions: ext });
       }
-      depth--;
     },
-  };
-  const parser = new Parser(handler, { xmlMode: true, decodeEntities: true });
-  parser.end(xml);
+  });
   if (!type) throw new SitemapFormatError('not a sitemap: no XML root element');
-  if ((!rootClosed || truncated) && !acceptTruncated)
+  if (!complete && !acceptTruncated)
     throw new SitemapFormatError(`truncated ${type}: the document ends before </${type}>`);
   return type;
 }

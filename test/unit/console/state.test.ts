@@ -42,11 +42,11 @@ function crawl() {
 }
 
 describe('the console state', () => {
-  it('rates now (over the last 10 s) and on average, totals, load, OpenSearch', () => {
+  it('rates now (over the last 10 s) and on average, totals, load, OpenSearch', async () => {
     const c = crawl();
     const samples = new Samples(100);
     const t0 = 1_000_000;
-    samples.push(sampleOf(c.meters.registry.collect(), t0));
+    samples.push(sampleOf(await c.meters.registry.collect(), t0));
     c.metrics.fetched = 100;
     c.metrics.bytes = 100_000;
     c.metrics.status('FETCHED');
@@ -55,11 +55,11 @@ describe('the console state', () => {
     c.meters.observe.error(md);
     c.meters.observe.response(200, 120);
     c.meters.spoutQuery(40);
-    samples.push(sampleOf(c.meters.registry.collect(), t0 + 10_000));
+    samples.push(sampleOf(await c.meters.registry.collect(), t0 + 10_000));
     c.metrics.fetched = 150;
     c.outage(12_000);
     const s = consoleState({
-      families: c.meters.registry.collect(),
+      families: await c.meters.registry.collect(),
       now: t0 + 20_000,
       startedAt: t0,
       samples,

@@ -4,7 +4,7 @@ import { Registry } from '../../../src/metrics/registry.js';
 import { knownSeriesNames, seriesName } from '../../../src/metrics/series-names.js';
 
 describe('the metrics registry', () => {
-  it('a stage adds a counter in one line; labels outside the set count as "other"', () => {
+  it('a stage adds a counter in one line; labels outside the set count as "other"', async () => {
     const r = new Registry();
     const parsed = r.counter({ name: 'crawler_feeds_parsed_total', help: 'feeds parsed' });
     const byType = r.counter({
@@ -17,7 +17,7 @@ describe('the metrics registry', () => {
     byType.inc('rss');
     byType.inc('http://evil.example/?a=1');
     byType.inc('json', 3);
-    const f = r.collect();
+    const f = await r.collect();
     expect(f.find((x) => x.name === 'crawler_feeds_parsed_total')?.values).toEqual([
       { value: 3, labels: {} },
     ]);
@@ -35,7 +35,7 @@ describe('the metrics registry', () => {
     expect(() => r.gauge({ name: 'crawler_x', help: '' }, () => 1)).toThrow(/already/);
   });
 
-  it('reads counters and gauges when collected, after the hooks; labelled reads are bounded too', () => {
+  it('reads counters and gauges when collected, after the hooks; labelled reads are bounded too', async () => {
     const r = new Registry();
     let n = 0;
     let snap = 0;
@@ -54,7 +54,7 @@ describe('the metrics registry', () => {
         ]),
     );
     n = 4;
-    const f = r.collect();
+    const f = await r.collect();
     expect(f.map((x) => x.values[0]?.value)).toEqual([4, 40, 2]);
     expect(f[2]!.values).toEqual([
       { value: 2, labels: { status: 'FETCHED' } },
@@ -62,13 +62,13 @@ describe('the metrics registry', () => {
     ]);
   });
 
-  it('histograms give cumulative buckets, +Inf, sum and count', () => {
+  it('histograms give cumulative buckets, +Inf, sum and count', async () => {
     const r = new Registry();
     const h = r.histogram({ name: 'crawler_t_seconds', help: '', buckets: [1, 0.1] });
     h.observe(0.05);
     h.observe(0.5);
     h.observe(5);
-    const v = r.collect()[0]!.values;
+    const v = (await r.collect())[0]!.values;
     expect(v.map((x) => [x.metricName, x.labels.le, x.value])).toEqual([
       ['crawler_t_seconds_bucket', 0.1, 1],
       ['crawler_t_seconds_bucket', 1, 2],
@@ -97,13 +97,13 @@ describe('interval points', () => {
     return { r, state, h };
   };
 
-  it("counters as increases under StormCrawler's names, gauges as values, rates per second, histograms as means", () => {
+  it("counters as increases under StormCrawler's names, gauges as values, rates per second, histograms as means", async () => {
     const { r, state, h } = registry();
     state.fetched = 30;
     state.queued = 7;
     h.observe(0.02);
     h.observe(0.04);
-    const first = intervalPoints(r.collect(), undefined, 10);
+    const first = intervalPoints(await r.collect(), undefined, 10);
     expect(first.points).toEqual([
       { name: 'fetcher_counter.fetched', value: 30, component: 'fetch' },
       { name: 'fetcher_average_persec.fetched_perSec', value: 3, component: 'fetch' },
@@ -112,24 +112,24 @@ describe('interval points', () => {
     ]);
     state.fetched = 50;
     state.errors.set('robots.txt', 2);
-    const second = intervalPoints(r.collect(), first.baseline, 10);
+    const second = intervalPoints(await r.collect(), first.baseline, 10);
     expect(second.points.filter((p) => p.name !== 'in_queues')).toEqual([
       { name: 'fetcher_counter.fetched', value: 20, component: 'fetch' },
       { name: 'fetcher_average_persec.fetched_perSec', value: 2, component: 'fetch' },
       { name: 'errors.robots.txt', value: 2, component: 'status' },
     ]);
     // A labelled counter once used keeps being written (zeros); the histogram saw nothing.
-    const third = intervalPoints(r.collect(), second.baseline, 10);
+    const third = intervalPoints(await r.collect(), second.baseline, 10);
     expect(third.points.find((p) => p.name === 'errors.robots.txt')?.value).toBe(0);
     expect(third.points.some((p) => p.name === 'spout_query_time_msec')).toBe(false);
   });
 
-  it('a counter lower than before (the process started again) counts whole', () => {
+  it('a counter lower than before (the process started again) counts whole', async () => {
     const { r, state } = registry();
     state.fetched = 100;
-    const a = intervalPoints(r.collect(), undefined, 10);
+    const a = intervalPoints(await r.collect(), undefined, 10);
     state.fetched = 5;
-    const b = intervalPoints(r.collect(), a.baseline, 10);
+    const b = intervalPoints(await r.collect(), a.baseline, 10);
     expect(b.points[0]).toEqual({ name: 'fetcher_counter.fetched', value: 5, component: 'fetch' });
   });
 

@@ -7,7 +7,7 @@ import { sumCounters, WorkerMetrics } from '../../../src/metrics/workers.js';
 // A supervisor's view of its workers' metrics: sums, and counters that never go down when a worker
 // dies and is started again.
 
-function worker(fetched: number, queued: number): MetricFamily[] {
+async function worker(fetched: number, queued: number): Promise<MetricFamily[]> {
   const r = new Registry();
   r.counterOf({ name: 'crawler_pages_fetched_total', help: 'pages' }, () => fetched);
   r.gauge({ name: 'crawler_fetch_queue_urls', help: 'queued' }, () => queued);
@@ -36,8 +36,8 @@ describe('WorkerMetrics', () => {
     const w = new WorkerMetrics(true);
     w.started(101, 0, 0);
     w.started(102, 1, 0);
-    w.report(101, { crawl: worker(10, 5), process: process(1000) });
-    w.report(102, { crawl: worker(7, 3), process: process(2000) });
+    w.report(101, { crawl: await worker(10, 5), process: process(1000) });
+    w.report(102, { crawl: await worker(7, 3), process: process(2000) });
     let text = await prometheusText(...w.families());
     expect(value(text, 'crawler_pages_fetched_total')).toBe(17);
     expect(value(text, 'crawler_fetch_queue_urls')).toBe(8);
@@ -46,7 +46,7 @@ describe('WorkerMetrics', () => {
     // Worker 1 dies; its next process starts from zero.
     w.exited(102);
     w.started(103, 1, 5000);
-    w.report(103, { crawl: worker(2, 1) });
+    w.report(103, { crawl: await worker(2, 1) });
     text = await prometheusText(...w.families());
     expect(value(text, 'crawler_pages_fetched_total')).toBe(19);
     expect(value(text, 'crawler_fetch_queue_urls')).toBe(6);
@@ -62,8 +62,8 @@ describe('WorkerMetrics', () => {
     expect(w.readings(() => ({ instance: 0, task: 0, host: 'h' })).map((r) => r.key)).toEqual(['101', '103']);
   });
 
-  it('sumCounters adds equal series and leaves gauges out', () => {
-    const s = sumCounters([worker(1, 9), worker(2, 9)]);
+  it('sumCounters adds equal series and leaves gauges out', async () => {
+    const s = sumCounters([await worker(1, 9), await worker(2, 9)]);
     expect(s).toHaveLength(1);
     expect(s[0]!.values).toEqual([{ value: 3, labels: {} }]);
   });
