@@ -6,6 +6,7 @@ import { systemClock } from '../util/clock.js';
 import { type LiveStatus, type Logger, liveStatus } from '../util/log.js';
 import { Monitor, type MonitorSource, originOf, Tail } from './monitor.js';
 import { consoleSettings } from './server.js';
+import { transitionEntry } from './state.js';
 
 /**
  * The monitor of a lone `crawler run` process (not a worker: its supervisor watches it): built
@@ -40,14 +41,7 @@ export class CrawlMonitor {
           { key: 'self', families: [...registry.collect(), ...(await processFamilies())], origin, since },
         ],
       },
-      transitions: () =>
-        this.tail.all.map((r) => ({
-          time: r.appliedAt,
-          url: r.url,
-          from: r.previousStatus ?? '-',
-          to: r.status,
-          reason: r.reason,
-        })),
+      transitions: () => this.tail.all.map(transitionEntry),
     };
     this.monitor = new Monitor({
       config: this.config,

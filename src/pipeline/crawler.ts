@@ -3,6 +3,7 @@ import { Fetcher, type FetcherOptions } from '../fetch/fetcher.js';
 import type { FetchedOutcome, StatusOutcome } from '../fetch/outcomes.js';
 import type { FetchItem, FetchProtocol, RobotsSource } from '../fetch/ports.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
+import type { TransitionRecord } from '../model/transition.js';
 import type { OutlinkFilter, PageParser } from '../parse/types.js';
 import type { DocumentStage } from '../tika/stage.js';
 import type { Clock } from '../util/clock.js';
@@ -82,6 +83,8 @@ export interface RunOptions {
    * and writes one progress line for all).
    */
   readonly progressLines?: boolean;
+  /** Told each transition the status store wrote from now on (a worker reports them to its supervisor). */
+  readonly onTransition?: (record: TransitionRecord) => void;
 }
 
 /**
@@ -201,6 +204,7 @@ export class Crawler {
   async run(options: RunOptions = {}): Promise<void> {
     const { source, stores, log, clock } = this.parts;
     const lines = options.progressLines !== false;
+    if (options.onTransition) stores.status.watchTransitions?.(options.onTransition);
     // The first progress line's rate counts from here, not from nothing.
     this.metrics.rate(clock.now());
     const progress = lines
