@@ -6,7 +6,7 @@ import { systemClock } from '../util/clock.js';
 import { type LiveStatus, type Logger, liveStatus } from '../util/log.js';
 import { Monitor, type MonitorSource, originOf } from './monitor.js';
 import { consoleSettings } from './server.js';
-import { Tail } from './state.js';
+import { Tail, transitionEntry } from './state.js';
 
 /**
  * The monitor of a lone `crawler run` process (not a worker: its supervisor watches it): built
@@ -46,14 +46,7 @@ export class CrawlMonitor {
           },
         ],
       },
-      transitions: () =>
-        this.tail.all.map((r) => ({
-          time: r.appliedAt,
-          url: r.url,
-          from: r.previousStatus ?? '-',
-          to: r.status,
-          reason: r.reason,
-        })),
+      transitions: () => this.tail.all.map(transitionEntry),
     };
     this.monitor = new Monitor({
       config: this.config,

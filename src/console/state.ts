@@ -1,5 +1,6 @@
 import type { MetricFamily } from '../metrics/registry.js';
 import type { IndexCounts } from '../metrics/status-counts.js';
+import type { TransitionRecord } from '../model/transition.js';
 
 /*
  * What the live console shows, computed from the crawl's metric families (one process's, or a
@@ -110,6 +111,11 @@ export interface TransitionEntry {
   readonly from: string;
   readonly to: string;
   readonly reason: string;
+}
+
+/** A transition as the console's tail shows it. */
+export function transitionEntry(r: TransitionRecord): TransitionEntry {
+  return { time: r.appliedAt, url: r.url, from: r.previousStatus ?? '-', to: r.status, reason: r.reason };
 }
 
 /** The console's JSON (`/api/state`). */

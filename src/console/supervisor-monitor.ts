@@ -18,7 +18,7 @@ import { Tail } from './state.js';
 export class SupervisorMonitor {
   private readonly workers: WorkerMetrics;
   private readonly own = new Registry();
-  private readonly tail = new Tail<string>(30);
+  private readonly tail = new Tail<TransitionEntry>(30);
   private readonly restarts: { inc(worker: string): void };
   private restartCount = 0;
   private monitor: Monitor | undefined;
@@ -61,9 +61,9 @@ export class SupervisorMonitor {
     this.workers.exited(pid);
   }
 
-  /** A worker's transition log line (JSON), for the console's tail. */
-  transitionLine(line: string): void {
-    this.tail.push(line);
+  /** Transitions a worker reported (its latest), for the console's tail. */
+  transitions(entries: readonly TransitionEntry[]): void {
+    for (const e of entries) this.tail.push(e);
   }
 
   async start(): Promise<void> {
@@ -94,7 +94,7 @@ export class SupervisorMonitor {
             },
           ],
         },
-        transitions: () => this.tail.all.flatMap(transitionEntry),
+        transitions: () => this.tail.all,
         workers: () => ({ running: this.workers.running, of, restarts: this.restartCount }),
       },
     });
@@ -105,22 +105,5 @@ export class SupervisorMonitor {
   async stop(): Promise<void> {
     await this.monitor?.stop();
     await this.closeClient?.();
-  }
-}
-
-function transitionEntry(line: string): TransitionEntry[] {
-  try {
-    const o = JSON.parse(line) as Record<string, unknown>;
-    return [
-      {
-        time: String(o.appliedAt ?? ''),
-        url: String(o.url ?? ''),
-        from: String(o.previousStatus ?? '-'),
-        to: String(o.status ?? ''),
-        reason: String(o.reason ?? ''),
-      },
-    ];
-  } catch {
-    return [];
   }
 }

@@ -65,6 +65,7 @@ export class StatusWriter {
   private pendingWrites = 0;
   private found = 0;
   private onCreated: ((created: CreatedUrl) => void) | undefined;
+  private onTransition: ((record: TransitionRecord) => void) | undefined;
 
   constructor(private readonly deps: StatusWriterDeps) {}
 
@@ -119,6 +120,7 @@ export class StatusWriter {
             if (!existed) {
               d.transitions.write(update.transition);
               d.recordTransition?.(update.transition);
+              this.onTransition?.(update.transition);
             }
             if (update.delete) d.deleter.delete(update.url);
             // 201 on create: the URL is new to the index, so no spout can have emitted it yet.
@@ -171,6 +173,14 @@ export class StatusWriter {
    */
   watchCreated(listener: (created: CreatedUrl) => void): void {
     this.onCreated = listener;
+  }
+
+  /**
+   * See StatusStore.watchTransitions: `listener` sees each transition this writer wrote, once
+   * OpenSearch acknowledged it (as the transition log does). One listener; must not throw.
+   */
+  watchTransitions(listener: (record: TransitionRecord) => void): void {
+    this.onTransition = listener;
   }
 
   /** Writes accepted and not yet settled. */

@@ -1,10 +1,10 @@
-import { droppedLogLines } from '../util/log.js';
+import { droppedLogLines, type Logger } from '../util/log.js';
 import type { CrawlMetrics } from './metrics.js';
 import type { SourceStats, StatusStoreStats } from './ports.js';
 
 /*
- * What a crawl reports: its last log line ("crawl stopped") and the figures of its progress lines,
- * which `crawler run --workers` sums over its workers.
+ * What a crawl reports: its last log line ("crawl stopped"), the figures of its progress lines
+ * (`crawlSnapshot`), which `crawler run --workers` sums over its workers, and the progress line.
  */
 
 /** The last log line of a crawl ("crawl stopped"): operators and scripts/bench read it. */
@@ -95,4 +95,59 @@ export function crawlSummary(
     urlFilterDrops: Object.fromEntries(from.urlFilterDrops),
     ...(from.dedup ? { dedup: from.dedup } : {}),
   };
+}
+
+/** What the crawl holds right now, besides its counters (for `crawlSnapshot`). */
+export interface CrawlHoldings {
+  /** Ms OpenSearch has been unreachable; undefined while it answers. */
+  readonly unreachableMs: number | undefined;
+  /** URLs in flight at the source (emitted, not settled). */
+  readonly inFlight: number;
+  readonly fetcher: {
+    readonly queued: number;
+    readonly inFlight: number;
+    readonly queues: number;
+    readonly hostsBackingOff: number;
+    readonly hostsDown: number;
+  };
+  readonly parsing: number;
+  readonly writesPending: number;
+}
+
+/** The crawl's counters and what it holds now: the progress line's figures, and a worker's report. */
+export function crawlSnapshot(m: CrawlMetrics, h: CrawlHoldings): CrawlSnapshot {
+  const down = h.unreachableMs;
+  const f = h.fetcher;
+  return {
+    ...(down === undefined ? {} : { opensearchUnreachableSec: Math.round(down / 1000) }),
+    fetched: m.fetched,
+    discovered: m.discovered,
+    adopted: m.adopted,
+    inFlight: h.inFlight,
+    queued: f.queued,
+    fetching: f.inFlight,
+    hosts: f.queues,
+    hostsBackingOff: f.hostsBackingOff,
+    hostsDown: f.hostsDown,
+    parsing: h.parsing,
+    writesPending: h.writesPending,
+    byStatus: Object.fromEntries(m.byStatus),
+    errors: Object.fromEntries(m.errors),
+    deferred: Object.fromEntries(m.deferred),
+  };
+}
+
+/** Logs the progress line of `snapshot`, with the fetch rate since the last one (at `now`). */
+export function logProgress(log: Logger, m: CrawlMetrics, snapshot: CrawlSnapshot, now: number): void {
+  const { opensearchUnreachableSec: unreachable, discovered, adopted, byStatus, ...rest } = snapshot;
+  log.info(
+    {
+      ...(unreachable === undefined ? {} : { opensearchUnreachableSec: unreachable }),
+      fetchedPerSec: Math.round(m.rate(now) * 10) / 10,
+      ...rest,
+      errors: m.errorSummary(),
+      deferred: m.deferredSummary(),
+    },
+    unreachable === undefined ? 'progress' : `progress: OpenSearch unreachable for ${unreachable} s`,
+  );
 }

@@ -4,6 +4,7 @@ import type { FetchItem } from '../fetch/ports.js';
 import type { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';
 import type { StatusEvent } from '../model/status-updater.js';
+import type { TransitionRecord } from '../model/transition.js';
 import type { ContentWrite } from '../opensearch/content-store.js';
 import type {
   Acknowledged,
@@ -143,6 +144,11 @@ export interface StatusStore {
    * document (not one that found the URL known), once acknowledged. One listener; it must not throw.
    */
   watchCreated?(listener: (created: CreatedUrl) => void): void;
+  /**
+   * Optional: `listener` is called for each transition the store wrote (acknowledged), as the
+   * transition log shows it. One listener; it must not throw.
+   */
+  watchTransitions?(listener: (record: TransitionRecord) => void): void;
   /** Writes accepted and not settled yet. */
   readonly pending: number;
   /**

@@ -8,9 +8,21 @@ export type { Logger };
 const MAX_BUFFER_BYTES = 8 * 1024 * 1024;
 
 const sinks = new WeakMap<Logger, LineSink>();
+/** Sinks of the transition log when it goes apart from stderr (TRANSITIONS_FD_ENV). */
+const apart = new WeakMap<Logger, LineSink>();
 /** Sinks that write to a terminal (short lines for a person). */
 const terminals = new WeakSet<LineSink>();
 let processSink: LineSink | undefined;
+let processApart: LineSink | undefined;
+/** Told the message of each line of level error and above the process logs (`onErrorLogged`). */
+let errorListener: ((message: string) => void) | undefined;
+
+/**
+ * Set in a process's environment (by a supervisor, `crawler run --workers`, for its workers): the
+ * file descriptor its transition log goes to, apart from stderr, so that the reader of both knows
+ * those lines (droppable first) by where they come from.
+ */
+export const TRANSITIONS_FD_ENV = 'LOG_TRANSITIONS_FD';
 
 /**
  * The process logger: JSON lines on stderr (stdout is kept for command output such as tables and
@@ -26,18 +38,52 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): L
   });
   processSink = sink;
   if (terminal) terminals.add(sink);
-  const log = pino({ level }, sink);
+  const log = pino(
+    {
+      level,
+      hooks: {
+        logMethod(args, method, lineLevel) {
+          if (lineLevel >= 50 && errorListener) errorListener(messageOf(args));
+          method.apply(this, args);
+        },
+      },
+    },
+    sink,
+  );
   sinks.set(log, sink);
+  const fd = Number(process.env[TRANSITIONS_FD_ENV]);
+  if (Number.isInteger(fd) && fd > 2) {
+    processApart = new LineSink({ fd, maxBufferBytes: MAX_BUFFER_BYTES });
+    apart.set(log, processApart);
+  }
   return log;
 }
 
+/** The message of a pino call: `log.error(fields, msg)` or `log.error(msg)`. */
+function messageOf(args: readonly unknown[]): string {
+  const [first, second] = args;
+  if (typeof first === 'string') return first;
+  if (typeof second === 'string') return second;
+  return first instanceof Error ? first.message : '';
+}
+
 /**
- * The logger of the transition log: `log`'s level and destination, but its lines are the first to
- * go when stderr cannot keep up (they are counted in `droppedLogLines`). A logger that was not made
+ * `listener` is told the message of each line of level error and above that the process's logger
+ * (`createLogger`'s, and its children) writes from now on; undefined stops it. One listener: a
+ * worker reports them to its supervisor (its last error names why it keeps dying).
+ */
+export function onErrorLogged(listener: ((message: string) => void) | undefined): void {
+  errorListener = listener;
+}
+
+/**
+ * The logger of the transition log: `log`'s level and destination (the descriptor of
+ * TRANSITIONS_FD_ENV when set), but its lines are the first to go when the destination cannot keep
+ * up (they are counted in `droppedLogLines`). A logger that was not made
  * by `createLogger` (tests, library use) gives a plain child.
  */
 export function transitionLogger(log: Logger): Logger {
-  const sink = sinks.get(log);
+  const sink = apart.get(log) ?? sinks.get(log);
   const bindings = { component: 'transitions' };
   if (!sink) return log.child(bindings);
   return pino({ level: log.level }, { write: (line: string) => sink.writeDroppable(line) }).child(bindings);
@@ -58,7 +104,7 @@ export function writeLogLine(log: Logger, line: string, droppable = false): void
 
 /** Log lines dropped so far because stderr could not keep up (the transition log's only). */
 export function droppedLogLines(): number {
-  return processSink?.dropped ?? 0;
+  return (processSink?.dropped ?? 0) + (processApart?.dropped ?? 0);
 }
 
 /** A logger that drops everything; for tests and library use. */

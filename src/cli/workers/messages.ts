@@ -1,11 +1,16 @@
+import type { TransitionEntry } from '../../console/state.js';
 import type { WorkerReport } from '../../metrics/workers.js';
 import type { CrawlSnapshot, CrawlSummary } from '../../pipeline/crawler.js';
 
 /*
  * What a supervisor (`crawler run --workers N`) and its worker processes say to each other over the
- * IPC channel of each worker. Log lines do not go this way: a worker writes them to stderr as JSON,
- * and the supervisor passes them on tagged with the worker's number.
+ * IPC channel of each worker: whatever the supervisor acts on comes this way. Log lines do not: a
+ * worker writes them as JSON to stderr (its transition log to a pipe of its own, TRANSITIONS_FD),
+ * and the supervisor passes them on to the operator tagged with the worker's number, unread.
  */
+
+/** The worker's file descriptor for its transition log (util/log.ts TRANSITIONS_FD_ENV). */
+export const TRANSITIONS_FD = 4;
 
 /** Set by the supervisor in each worker's environment: "w/N", worker w of N on this machine. */
 export const WORKER_ENV = 'CRAWLER_WORKER';
@@ -15,6 +20,10 @@ export type FromWorker =
   | { readonly type: 'listening' }
   /** Every second or so: the worker's counters and what it holds now. */
   | { readonly type: 'progress'; readonly snapshot: CrawlSnapshot }
+  /** Every second or so, when there were any: its latest transitions (for the console's tail). */
+  | { readonly type: 'transitions'; readonly entries: readonly TransitionEntry[] }
+  /** The message of a line of level error or above it logged (the last names why it keeps dying). */
+  | { readonly type: 'error'; readonly message: string }
   /** Every second or so: its metrics (the supervisor serves their sum and writes their series). */
   | { readonly type: 'metrics'; readonly metrics: WorkerReport }
   /** --once: the worker found nothing left in its share (Crawler RunOptions.idle). */

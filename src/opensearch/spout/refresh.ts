@@ -1,4 +1,5 @@
 import type { Client } from '@opensearch-project/opensearch';
+import { IndexRed } from './answers.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -37,4 +38,17 @@ export async function refreshIntervalMs(client: Client, index: string): Promise<
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Refreshes `index` so that every write acknowledged before is visible to queries; resolves to the
+ * time the refresh started. Throws IndexRed rather than wait on a shard without an active copy.
+ */
+export async function refreshIndex(client: Client, index: string, now: () => number): Promise<number> {
+  // A refresh waits for a shard without an active copy until it times out: ask first.
+  const health = await client.cluster.health({ index, timeout: '0s' });
+  if (health.body.status === 'red') throw new IndexRed(`index ${index} is red`);
+  const startedAt = now();
+  await client.indices.refresh({ index });
+  return startedAt;
 }

@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, type Child, spawnCrawler, until } from '../../support/child.js';
 import { contentDocs, fastCrawlSettings, statusDocs, writeConf } from '../../support/crawl.js';
 import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
+import { freePort } from '../../support/prometheus.js';
 import { page, robots, Site } from '../../support/site.js';
 
 // `crawler run --workers 2` against a status index of 4 shards: a supervisor and two worker
 // processes, each crawling its half of the shards. Which worker fetched a page is read from the
-// transition lines the supervisor passes on, tagged with the worker's number.
+// transition lines the supervisor passes on, tagged with the worker's number (a worker writes them
+// to a pipe of their own; what the supervisor acts on comes over the IPC channel, not the lines).
 
 const site = new Site();
 const HOSTS = Array.from({ length: 16 }, (_, i) => `127.0.4.${i + 1}`);
@@ -254,8 +256,24 @@ describe('crawler run --workers', () => {
     const { names, args, seeds } = setup('sigterm-workers', SLOW);
     // The hosts were crawled before (into other indices): only this crawl's requests count.
     const before = new Map(SLOW.map((h) => [h, site.hosts.get(h)!.requests.length]));
-    const child = spawnCrawler(['run', '--workers', '2', ...args, ...seeds]);
+    const port = await freePort();
+    const token = 'workers-console-token';
+    const consoleArgs = ['--set', `console.port=${port}`, '--set', `console.token=${token}`];
+    const child = spawnCrawler(['run', '--workers', '2', ...args, ...consoleArgs, ...seeds]);
     await until(() => fetchedBy(json(child)).size >= 6, 60_000, 'a few pages fetched');
+    // The console's tail of transitions: what the workers report over their IPC channels.
+    const tail = async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/state`, {
+        headers: { authorization: `Bearer ${token}` },
+      }).catch(() => undefined);
+      if (res?.status !== 200) return [];
+      return ((await res.json()) as { transitions: { url: string; to: string }[] }).transitions;
+    };
+    await until(
+      async () => (await tail()).some((t) => t.to === 'FETCHED' && fetchedBy(json(child)).has(t.url)),
+      30_000,
+      "the workers' transitions on the console",
+    );
     child.proc.kill('SIGTERM');
     expect(await child.exited).toBe(0);
     const lines = json(child);

@@ -1,12 +1,14 @@
 import { EventEmitter } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Aggregate, outcomeLine } from '../../../src/cli/workers/aggregate.js';
 import { autoWorkers, isLocalCluster, parseWorkersOption } from '../../../src/cli/workers/count.js';
 import { type FromWorker, workerFromEnv } from '../../../src/cli/workers/messages.js';
 import { OnceCoordinator } from '../../../src/cli/workers/once.js';
 import { RestartPolicy } from '../../../src/cli/workers/restart.js';
 import { type Channel, type LinkedCrawl, SupervisorLink } from '../../../src/cli/workers/worker.js';
+import type { TransitionRecord } from '../../../src/model/transition.js';
 import type { CrawlSnapshot, CrawlSummary } from '../../../src/pipeline/crawler.js';
+import { createLogger } from '../../../src/util/log.js';
 
 describe('how many workers "auto" means', () => {
   it('the cores less a quarter (at least one) for a local OpenSearch, at most the shards, at least one', () => {
@@ -268,7 +270,7 @@ describe("a worker's link to its supervisor", () => {
     const link = new SupervisorLink(crawler, channel);
     link.runOptions(true).idle?.(true);
     link.runOptions(true).idle?.(false);
-    expect(link.runOptions(false)).toEqual({});
+    expect(link.runOptions(false)).toEqual({ progressLines: false, onTransition: expect.any(Function) });
     channel.emit('message', { type: 'check', round: 3 });
     await new Promise((r) => setImmediate(r));
     channel.emit('message', { type: 'finish' });
@@ -278,6 +280,54 @@ describe("a worker's link to its supervisor", () => {
     expect(channel.sent.map((m) => m.type)).toEqual(['idle', 'busy', 'checked', 'summary']);
     expect(channel.sent[2]).toEqual({ type: 'checked', round: 3, finished: true });
     expect(channel.connected).toBe(false);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('reports its latest transitions each second and at the end, and each error it logs, over the channel', async () => {
+    vi.useFakeTimers();
+    const channel = new FakeChannel();
+    const link = new SupervisorLink(crawl(true).crawler, channel);
+    const { onTransition } = link.runOptions(false);
+    const record = (i: number) =>
+      ({
+        url: `http://a.test/${i}`,
+        appliedAt: `t${i}`,
+        previousStatus: null,
+        status: 'FETCHED',
+        reason: 'fetched',
+      }) as unknown as TransitionRecord;
+    for (let i = 0; i < 35; i++) onTransition?.(record(i));
+    vi.advanceTimersByTime(1000);
+    const reported = channel.sent.filter((m) => m.type === 'transitions');
+    // The latest 30 (the console's tail), as the console shows them.
+    expect(reported).toHaveLength(1);
+    const entries = reported[0]?.type === 'transitions' ? reported[0].entries : [];
+    expect(entries).toHaveLength(30);
+    expect(entries[0]).toEqual({
+      time: 't5',
+      url: 'http://a.test/5',
+      from: '-',
+      to: 'FETCHED',
+      reason: 'fetched',
+    });
+    onTransition?.(record(35));
+    // Any line of level error of the process's logger (or a child's), not by its text.
+    createLogger('error').child({ component: 'test' }).error({ url: 'http://a.test/' }, 'a worker error');
+    await link.close();
+    expect(channel.sent.map((m) => m.type)).toEqual([
+      'progress',
+      'transitions',
+      'error',
+      'transitions',
+      'summary',
+    ]);
+    expect(channel.sent[2]).toEqual({ type: 'error', message: 'a worker error' });
+    // Closed: the link no longer listens to the log.
+    createLogger('error').error('after the end');
+    expect(channel.sent).toHaveLength(5);
   });
 
   it('stops the crawl when the supervisor went away before the link was made (during start-up)', async () => {

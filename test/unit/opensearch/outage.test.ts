@@ -4,7 +4,7 @@ import { buildConfig, parseSet } from '../../../src/config/load.js';
 import { sniffFor } from '../../../src/opensearch/client.js';
 import { planIndices, replicaSettings } from '../../../src/opensearch/indices.js';
 import { ClusterOutage, shardUnavailable } from '../../../src/opensearch/outage.js';
-import { unavailableShards } from '../../../src/opensearch/spout/spout.js';
+import { unavailableShards } from '../../../src/opensearch/spout/answers.js';
 import type { Clock } from '../../../src/util/clock.js';
 import { ConfigError } from '../../../src/util/errors.js';
 
