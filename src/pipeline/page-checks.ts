@@ -111,3 +111,36 @@ export function buildPageChecks(
     close: () => judge.close(),
   };
 }
+
+/**
+ * Near-duplicates and soft 404s as the composition root lists them (app/feature.ts): what they hand
+ * the crawl loop is the checks; undefined when `dedup.mode` is off and `soft404.enabled` false. Their
+ * keys are checked by the schema alone. Built here rather than in src/dedup: it wires OpenSearch's
+ * dedup and hosts indices, a layer above dedup and soft404, into their judge and prober.
+ */
+export const pageChecksFeature = {
+  check: (_config: Config) => undefined,
+  build(
+    config: Config,
+    base: {
+      readonly client: Client;
+      readonly parser: PageParser;
+      readonly stores: {
+        readonly due: DueWriter | undefined;
+        readonly deleter: Pick<ContentDeleter, 'delete'>;
+      };
+      readonly clock: Clock;
+      readonly log: Logger;
+    },
+  ) {
+    const { client, parser, stores, clock, log } = base;
+    const checks = buildPageChecks(client, config, {
+      parser,
+      due: stores.due,
+      deleter: stores.deleter,
+      clock,
+      log,
+    });
+    return checks && { hand: { checks }, close: () => checks.close() };
+  },
+};
