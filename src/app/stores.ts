@@ -51,25 +51,21 @@ export function buildStores(
   fence?: WriteFence,
 ): StoreSet {
   const updater = createStatusUpdater(config, clock);
-  const timed = (o: ReturnType<typeof bulkOptions>, index: 'status' | 'content' | 'transitions') => ({
-    ...o,
-    ...(meters ? { onRequest: meters.bulk(index) } : {}),
-    ...(fence ? { fence } : {}),
-  });
-  const statusBulk = new BulkWriter(
-    client,
-    timed(bulkOptions(config, 'status'), 'status'),
-    clock,
-    log,
-    outage,
-  );
-  const contentBulk = new BulkWriter(
-    client,
-    timed(bulkOptions(config, 'indexer'), 'content'),
-    clock,
-    log,
-    outage,
-  );
+  /** A bulk writer of `index` with the settings of `type`: timed for the metrics, behind the fence. */
+  const bulk = (type: 'status' | 'indexer', index: 'status' | 'content' | 'transitions') =>
+    new BulkWriter(
+      client,
+      {
+        ...bulkOptions(config, type),
+        ...(meters ? { onRequest: meters.bulk(index) } : {}),
+        ...(fence ? { fence } : {}),
+      },
+      clock,
+      log,
+      outage,
+    );
+  const statusBulk = bulk('status', 'status');
+  const contentBulk = bulk('indexer', 'content');
   const contentIndex = config['opensearch.indexer.index.name'];
   const due = buildDueWriter(client, config, clock, log, fence);
   // When a page's content goes, its near-duplicates become due: one of them takes its place.
@@ -79,10 +75,7 @@ export function buildStores(
     ...(fence ? { fence } : {}),
   });
   const transitionsName = config['status.transitions.index.name'];
-  const transitionsBulk =
-    transitionsName === ''
-      ? undefined
-      : new BulkWriter(client, timed(bulkOptions(config, 'indexer'), 'transitions'), clock, log, outage);
+  const transitionsBulk = transitionsName === '' ? undefined : bulk('indexer', 'transitions');
   const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
   const status = new StatusWriter({
     updater,
