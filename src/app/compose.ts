@@ -1,5 +1,6 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
+import { pageChecksFeature } from '../dedup/build.js';
 import { robotsSource } from '../fetch/ports.js';
 import { crawlMeters } from '../metrics/crawl.js';
 import type { MetricsRegistry } from '../metrics/registry.js';
@@ -8,14 +9,12 @@ import type { TransitionRecord } from '../model/transition.js';
 import type { WriteFence } from '../opensearch/fence.js';
 import { ClusterOutage } from '../opensearch/outage.js';
 import { ContentReconciler } from '../opensearch/reconcile.js';
-import { RenderDecisions } from '../opensearch/render-decisions.js';
 import { Spout } from '../opensearch/spout/spout.js';
 import { startParser } from '../parse/build.js';
 import { createPageParser } from '../parse/stage.js';
 import { Crawler } from '../pipeline/crawler.js';
 import { shareWords, stopWhenLost, takeLease } from '../pipeline/lease.js';
 import { crawlerOptions, spoutOptions } from '../pipeline/options.js';
-import { pageChecksFeature } from '../pipeline/page-checks.js';
 import { buildHttp } from '../protocol/build.js';
 import { HttpProtocol } from '../protocol/http/client.js';
 import { checkAgentName } from '../protocol/http/user-agent.js';
@@ -30,7 +29,7 @@ import { openCluster } from './cluster.js';
 import { buildFeatures, Closers, checkFeatures, type Feature } from './feature.js';
 import { writeSeeds } from './seeds.js';
 import { chooseShards, range, statusShardCount } from './shards.js';
-import { buildStores } from './stores.js';
+import { buildStores, featureStores } from './stores.js';
 
 /*
  * The composition root: the one place that turns a validated configuration into running parts.
@@ -159,8 +158,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const parsing = await startParser(config, inline, log);
     closers.add(() => parsing.close());
     const { parser } = parsing;
-    const renderDecisions = () => new RenderDecisions(client, config, log);
-    const base = { client, clock, log, http, inline, parser, stores, renderDecisions };
+    const base = { clock, log, http, inline, parser, stores, ...featureStores(client, config, stores, log) };
     const features = await buildFeatures(FEATURES, config, base, closers);
     await writeSeeds(client, config, { stores, filter, log, clock }, options.seeds ?? []);
     const source = new Spout(

@@ -1,5 +1,5 @@
-import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
+import type { ChecksStore } from '../dedup/build.js';
 import type { InlineParser } from '../parse/stage.js';
 import type { PageParser } from '../parse/types.js';
 import type { CrawlerParts } from '../pipeline/crawler.js';
@@ -19,7 +19,6 @@ import type { StoreSet } from './stores.js';
 
 /** The parts of a crawl built before any feature: what a feature's `build` may use. */
 export interface CrawlBase {
-  readonly client: Client;
   readonly clock: Clock;
   readonly log: Logger;
   /** The HTTP protocol (rendering wraps it). */
@@ -31,6 +30,8 @@ export interface CrawlBase {
   readonly stores: StoreSet;
   /** Where adaptive rendering keeps its per-host decisions (the hosts index); made on demand. */
   readonly renderDecisions: () => DecisionStore;
+  /** What the page checks look up and write (content, hosts and status indices); none when off. */
+  readonly checksStore: () => ChecksStore | undefined;
 }
 
 /** A built feature. */

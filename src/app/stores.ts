@@ -10,10 +10,11 @@ import { ContentDeleter } from '../opensearch/deleter.js';
 import type { DueWriter } from '../opensearch/due.js';
 import type { WriteFence } from '../opensearch/fence.js';
 import { ClusterOutage } from '../opensearch/outage.js';
+import { RenderDecisions } from '../opensearch/render-decisions.js';
 import { StatusWriter } from '../opensearch/status-store.js';
 import { TransitionsIndex } from '../opensearch/transitions.js';
 import { bulkOptions, indexerOptions } from '../pipeline/options.js';
-import { buildDueWriter } from '../pipeline/page-checks.js';
+import { buildDueWriter, checksStore } from '../pipeline/page-checks.js';
 import type { Stores } from '../pipeline/ports.js';
 import type { Clock } from '../util/clock.js';
 import { type Logger, transitionLogger } from '../util/log.js';
@@ -121,5 +122,16 @@ export function buildStores(
       deleter.close();
       due?.close();
     },
+  };
+}
+
+/**
+ * The OpenSearch ports the features use (app/feature.ts's CrawlBase), each made when a feature asks:
+ * the render advisor's decisions in the hosts index, the page checks' store.
+ */
+export function featureStores(client: Client, config: Config, stores: StoreSet, log: Logger) {
+  return {
+    renderDecisions: () => new RenderDecisions(client, config, log),
+    checksStore: () => checksStore(client, config, stores),
   };
 }

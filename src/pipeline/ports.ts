@@ -208,7 +208,7 @@ export interface CrawlObserver {
 }
 
 /**
- * Near-duplicate and soft-404 checks (src/dedup, src/soft404; built by pipeline/page-checks.ts).
+ * Near-duplicate and soft-404 checks (src/dedup, src/soft404; built by dedup/build.ts).
  *
  * Contract: `judge` gives every parsed page exactly one verdict (the page stage waits on `room`
  * before handing more when it holds too many); `wrapSink` sees every fetcher outcome first and
