@@ -36,14 +36,28 @@ export interface ChecksStore extends CandidateLookup {
   deleteContent(url: string): void;
 }
 
-/** The checks as the crawl loop takes them (pipeline/ports.ts's PageChecks), and their close. */
-export interface PageChecksParts {
+/**
+ * Near-duplicate and soft-404 checks, as the crawl loop takes them (pipeline/ports.ts re-exports it).
+ *
+ * Contract: `judge` gives every parsed page exactly one verdict (the page stage waits on `room`
+ * before handing more when it holds too many); `wrapSink` sees every fetcher outcome first and
+ * passes on all but the answers of its own probes, which it submits through `attach`'s function
+ * and which never reach the status index; `busy` is true while a probe or a write of its own is
+ * pending (`--once` waits for it); after `stop` no probe is submitted.
+ */
+export interface PageChecks {
   judge(page: JudgedPage): Judgment;
   room(): Promise<void>;
   wrapSink(sink: FetcherSink): FetcherSink;
   attach(submit: (item: FetchItem) => Promise<void>): void;
   readonly busy: boolean;
   stop(): void;
+  /** Counters for the crawl's summary. */
+  stats?(): Record<string, number>;
+}
+
+/** The checks as built: with their counters, and closed after the crawl. */
+export interface PageChecksParts extends PageChecks {
   stats(): Record<string, number>;
   close(): void;
 }
