@@ -1,6 +1,7 @@
-import type { Crawl } from '../app/compose.js';
+import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { processFamilies } from '../metrics/prometheus.js';
+import type { MetricsRegistry } from '../metrics/registry.js';
 import type { TransitionRecord } from '../model/transition.js';
 import { systemClock } from '../util/clock.js';
 import { type LiveStatus, type Logger, liveStatus } from '../util/log.js';
@@ -29,7 +30,8 @@ export class CrawlMonitor {
     this.live = liveStatus(log);
   }
 
-  async start(crawl: Pick<Crawl, 'metrics' | 'client'>): Promise<void> {
+  /** `crawl`: what the monitor reads of a built crawl (app/compose.ts's Crawl fits). */
+  async start(crawl: { readonly metrics: MetricsRegistry; readonly client: Client }): Promise<void> {
     const registry = crawl.metrics;
     const origin = originOf(this.share.instance, this.share.instances, 0);
     const since = systemClock.now();

@@ -1,6 +1,3 @@
-import type { JudgedPage, Judgment } from '../dedup/judge.js';
-import type { FetcherSink } from '../fetch/fetcher.js';
-import type { FetchItem } from '../fetch/ports.js';
 import type { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';
 import type { StatusEvent } from '../model/status-updater.js';
@@ -213,22 +210,6 @@ export interface CrawlObserver {
   error(metadata: Metadata): void;
 }
 
-/**
- * Near-duplicate and soft-404 checks (src/dedup, src/soft404; built by pipeline/page-checks.ts).
- *
- * Contract: `judge` gives every parsed page exactly one verdict (the page stage waits on `room`
- * before handing more when it holds too many); `wrapSink` sees every fetcher outcome first and
- * passes on all but the answers of its own probes, which it submits through `attach`'s function
- * and which never reach the status index; `busy` is true while a probe or a write of its own is
- * pending (`--once` waits for it); after `stop` no probe is submitted.
- */
-export interface PageChecks {
-  judge(page: JudgedPage): Judgment;
-  room(): Promise<void>;
-  wrapSink(sink: FetcherSink): FetcherSink;
-  attach(submit: (item: FetchItem) => Promise<void>): void;
-  readonly busy: boolean;
-  stop(): void;
-  /** Counters for the crawl's summary. */
-  stats?(): Record<string, number>;
-}
+// PageChecks: near-duplicate and soft-404 checks; declared (with their contract) beside their builder,
+// which the pipeline's layer is above.
+export type { PageChecks } from '../dedup/build.js';

@@ -133,3 +133,25 @@ export function buildRendering(
     },
   };
 }
+
+/**
+ * Rendering as the composition root lists it (app/feature.ts): it hands the crawl loop the protocol
+ * that renders where needed, wrapped around the HTTP protocol (robots.txt never goes through it),
+ * and its parts as `parts`; always built (off, the protocol is the HTTP protocol itself).
+ */
+export const renderFeature = {
+  check: renderSettings,
+  build(
+    config: Config,
+    base: {
+      readonly http: HttpProtocol;
+      readonly renderDecisions: () => DecisionStore;
+      readonly clock: Clock;
+      readonly log: Logger;
+    },
+  ) {
+    const { http, clock, log } = base;
+    const rendering = buildRendering(config, { http, decisions: base.renderDecisions, clock, log });
+    return { hand: { protocol: rendering.protocol }, parts: rendering, close: () => rendering.close() };
+  },
+};

@@ -66,3 +66,19 @@ export function buildDocuments(
   );
   return { stage, service, close: () => service.close() };
 }
+
+/** Tika as the composition root lists it (app/feature.ts): what it hands the crawl loop is its stage. */
+export const tikaFeature = {
+  check: tikaOptions,
+  build(
+    config: Config,
+    base: {
+      readonly inline: Pick<InlineParser, 'parseDocument'>;
+      readonly log: Logger;
+      readonly clock: Clock;
+    },
+  ) {
+    const documents = buildDocuments(config, base.inline, base.log, base.clock);
+    return documents && { hand: { documents: documents.stage }, close: () => documents.close() };
+  },
+};

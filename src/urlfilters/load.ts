@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { filterKeys } from '../config/keys/filters.js';
 import { nearest } from '../config/nearest.js';
 import { ConfigError, errorMessage } from '../util/errors.js';
+import { shown } from '../util/shown.js';
 import { BasicURLFilter } from './basic-filter.js';
 import { BasicURLNormalizer } from './basic-normalizer.js';
 import { URLFilterChain } from './chain.js';
@@ -112,6 +113,20 @@ export function loadURLFilters(
   }
   const filters = buildFilters(json, found.path, config, options);
   return new URLFilterChain(filters, { logger: options.logger, source: found.path, onDrop: options.onDrop });
+}
+
+/** A logger that may say which filter dropped which URL at debug level; pino's logger fits. */
+export interface DropLogger extends WarnLogger {
+  isLevelEnabled(level: 'debug'): boolean;
+  debug(obj: object, msg: string): void;
+}
+
+/** The crawl's own chain: at debug level, every drop logged (the counts are in the crawl summary). */
+export function loadCrawlFilters(config: Partial<FilterConfig>, log: DropLogger): URLFilterChain {
+  const onDrop = log.isLevelEnabled('debug')
+    ? (name: string, url: string) => log.debug({ filter: name, url: shown(url) }, `URL dropped by ${name}`)
+    : undefined;
+  return loadURLFilters(config, { logger: log, ...(onDrop ? { onDrop } : {}) });
 }
 
 /**

@@ -13,7 +13,8 @@ export interface Import {
 
 const STATIC = /(?:^|\n)\s*(import|export)\s+(type\s+)?([\s\S]*?)\s*from\s*['"]([^'"]+)['"]/g;
 const BARE = /(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
-const DYNAMIC = /\b(?:import|require)\s*\(/;
+/** `import('x')` / `require('x')`; one with a computed argument has no specifier to read. */
+const DYNAMIC = /\b(?:import|require)\s*\(\s*(?:['"]([^'"]+)['"]\s*\))?/g;
 
 /** The imports and re-exports of one source file, as written. */
 export function importsOf(file: string): Import[] {
@@ -30,7 +31,8 @@ export function importsOf(file: string): Import[] {
     out.push({ file, specifier: m[4]!, typeOnly: Boolean(m[2]) || allTypes });
   }
   for (const m of text.matchAll(BARE)) out.push({ file, specifier: m[1]!, typeOnly: false });
-  if (DYNAMIC.test(text)) out.push({ file, specifier: '<dynamic import or require>', typeOnly: false });
+  for (const m of text.matchAll(DYNAMIC))
+    out.push({ file, specifier: m[1] ?? '<dynamic import or require>', typeOnly: false });
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { buildStores } from '../../app/compose.js';
+import { buildStores } from '../../app/stores.js';
 import type { Metadata } from '../../model/metadata.js';
 import { connect } from '../../opensearch/client.js';
 import { ensureCrawlIndices } from '../../opensearch/crawl-indices.js';

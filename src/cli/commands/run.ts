@@ -1,12 +1,10 @@
+import { embeddedLeftRunning } from '../../app/cluster.js';
 import { buildCrawl, type Crawl } from '../../app/compose.js';
+import { seedsRefused } from '../../app/seeds.js';
 import { CrawlMonitor } from '../../console/crawl-monitor.js';
-import { usesEmbedded } from '../../opensearch/client.js';
-import { embeddedUrl, stillRunningMessage } from '../../opensearch/embedded.js';
-import { seedProblems } from '../../pipeline/seeds.js';
 import { checkAgentName } from '../../protocol/http/user-agent.js';
-import { loadURLFilters } from '../../urlfilters/load.js';
 import { CrawlerError } from '../../util/errors.js';
-import { type Logger, silentLogger } from '../../util/log.js';
+import type { Logger } from '../../util/log.js';
 import { type Command, InputError } from '../command.js';
 import { EXIT } from '../exit.js';
 import { StopSignals } from '../signals.js';
@@ -113,7 +111,7 @@ export const runCommand: Command = {
     const once = values.once === true;
     const seeds = (values.seed as string[] | undefined) ?? [];
     // A seed that cannot be crawled stops the command before anything is done.
-    const bad = seeds.length > 0 ? seedProblems(seeds, loadURLFilters(cfg, { logger: silentLogger })) : [];
+    const bad = seedsRefused(cfg, seeds);
     if (bad.length > 0) throw new InputError(bad.join('; '));
     // A worker of a supervisor: its part of the share comes from the environment the supervisor set.
     const asWorker = workerFromEnv(process.env);
@@ -139,7 +137,8 @@ export const runCommand: Command = {
         seeds,
         forward,
       });
-      if (usesEmbedded(cfg, embeddedUrl())) log.info(stillRunningMessage());
+      const left = embeddedLeftRunning(cfg);
+      if (left) log.info(left);
       return code;
     }
     // Listening from here, not from when the crawl is built: building it talks to OpenSearch and
@@ -217,7 +216,8 @@ export const runCommand: Command = {
     const summary = crawler.summary();
     // A worker's summary goes to the supervisor, which prints one line for all.
     if (!asWorker) out(outcomeLine(summary));
-    if (!asWorker && crawl.cluster && usesEmbedded(cfg, crawl.cluster)) log.info(stillRunningMessage());
+    const left = !asWorker && crawl.cluster ? embeddedLeftRunning(cfg, crawl.cluster) : undefined;
+    if (left) log.info(left);
     // Another crawl owns the share now: this one stopped without writing (its line said so).
     if (crawl.leaseLost() !== undefined) return EXIT.failed;
     return crawler.metrics.abandoned > 0 ? EXIT.incomplete : EXIT.ok;

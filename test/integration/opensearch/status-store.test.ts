@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildStores } from '../../../src/app/compose.js';
+import { buildStores } from '../../../src/app/stores.js';
 import { Metadata } from '../../../src/model/metadata.js';
 import { createClient } from '../../../src/opensearch/client.js';
 import { systemClock } from '../../../src/util/clock.js';

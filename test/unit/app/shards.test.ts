@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shardsFor, shardsOfShare, shareProblem } from '../../../src/app/compose.js';
+import { shardsFor, shardsOfShare, shareProblem } from '../../../src/app/shards.js';
 
 // How instances and their workers split the status shards: each shard read by exactly one process,
 // and a worker's shards always within its instance's share (so --workers changes nothing between
