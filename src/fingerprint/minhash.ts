@@ -1,4 +1,4 @@
-import { fmix } from './mix.js';
+import { fmix, fmixInt } from './mix.js';
 
 /**
  * A MinHash signature of a set of shingles, estimating the Jaccard similarity of two texts (the share
@@ -35,14 +35,22 @@ export class MinHasher {
   private readonly mins = new Uint32Array(BINS).fill(EMPTY);
   private count = 0;
 
+  /** Empties it (for the next text) and returns it. */
+  reset(): this {
+    this.mins.fill(EMPTY);
+    this.count = 0;
+    return this;
+  }
+
   /**
    * A distinct shingle's 32-bit hash (each shingle once: the set, not the bag). Its mix is the
    * permutation: the top bits choose the bin, and the lowest value wins it.
    */
   add(shingle: number): void {
-    const value = fmix((shingle + 0x9e3779b9) >>> 0);
+    const value = fmixInt((shingle + 0x9e3779b9) | 0);
     const bin = value >>> 24;
-    if (value < this.mins[bin]!) this.mins[bin] = value;
+    // Unsigned order, as the minima are kept.
+    if (value >>> 0 < this.mins[bin]!) this.mins[bin] = value;
     this.count++;
   }
 

@@ -5,7 +5,7 @@
  * allocation per page). It grows at half load.
  */
 export class ShingleSet {
-  private keys = new Uint32Array(4096);
+  private keys = new Int32Array(4096);
   private stamps = new Uint32Array(4096);
   private generation = 0;
   private size = 0;
@@ -23,7 +23,7 @@ export class ShingleSet {
 
   /** Adds a hash; false when it was in the set already. */
   add(key: number): boolean {
-    key >>>= 0;
+    key |= 0;
     if (2 * (this.size + 1) > this.keys.length) this.grow();
     const mask = this.keys.length - 1;
     const gen = this.generation;
@@ -42,7 +42,7 @@ export class ShingleSet {
     const oldKeys = this.keys;
     const oldStamps = this.stamps;
     const gen = this.generation;
-    this.keys = new Uint32Array(oldKeys.length * 2);
+    this.keys = new Int32Array(oldKeys.length * 2);
     this.stamps = new Uint32Array(oldKeys.length * 2);
     const mask = this.keys.length - 1;
     for (let j = 0; j < oldKeys.length; j++) {
