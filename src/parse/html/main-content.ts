@@ -127,6 +127,9 @@ function isBoilerplate(n: Node): boolean {
   // unless it names reader comments, which are prose too.
   const prose = n.linkChars < n.chars * 0.25;
   if (prose && (n.paras >= 4 || n.chars >= 1500) && !COMMENTS.test(hint)) return false;
+  // So is a block of many paragraphs with links in them: a wrapper named for the sidebar beside its
+  // article ("content-with-sidebar-wrp") holds the article (the sidebar goes by its own class).
+  if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint)) return false;
   if (STRONG.test(hint)) return true;
   // A weak word ("widget", "header", "skip") drops only what is short or mostly links.
   return !MAYBE.test(hint) && (n.chars < 200 || !prose);

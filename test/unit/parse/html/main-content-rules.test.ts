@@ -120,3 +120,21 @@ describe('main content: forms', () => {
     expect(text(html)).toContain('Night trains are back The night train to the coast runs again');
   });
 });
+
+describe('main content: class words', () => {
+  it('a wrapper named for its sidebar that holds many paragraphs is content, even with many links in them', () => {
+    const para = (i: number) =>
+      `<p>Paragraph ${i} of the report says what the committee heard (<a href="/source-${i}">the full statement of witness ${i}</a>).</p>`;
+    const html =
+      '<html><body><nav><a href="/">Home</a></nav>' +
+      `<div class="content-with-sidebar-wrp"><h1>The committee's report</h1>${Array.from({ length: 9 }, (_, i) => para(i + 1)).join('')}` +
+      '<aside class="sidebar"><a href="/a">Most read one</a> <a href="/b">Most read two</a></aside></div>' +
+      '<footer>Contact and imprint</footer></body></html>';
+    const t = text(html);
+    expect(t).toContain("The committee's report");
+    expect(t).toContain('Paragraph 1 of the report');
+    expect(t).toContain('Paragraph 9 of the report');
+    expect(t).not.toContain('Most read');
+    expect(t).not.toContain('imprint');
+  });
+});
