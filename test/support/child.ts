@@ -33,11 +33,16 @@ export interface Child {
   sampleRss(ms?: number): () => void;
 }
 
-/** Runs `crawler <args>` as a separate process (JSON logs on stderr). */
+/**
+ * Runs `crawler <args>` as a separate process (JSON logs on stderr). The child finds OpenSearch and
+ * Tika where its conf says (the tests write the addresses there, or a proxy's), never by the
+ * developer's OPENSEARCH_URL or TIKA_URL, which would override the conf (as in CI, where neither
+ * is set); a test's own `env` may still set them.
+ */
 export function spawnCrawler(args: readonly string[], env: Record<string, string> = {}): Child {
   const proc = spawn(process.execPath, [CLI, ...args], {
     cwd: ROOT,
-    env: { ...process.env, LOG_FORMAT: 'json', ...env },
+    env: { ...process.env, LOG_FORMAT: 'json', OPENSEARCH_URL: '', TIKA_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];
