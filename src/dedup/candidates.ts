@@ -16,9 +16,9 @@ export class CandidateSet {
   private readonly byKey = new Map<number, Candidate[]>();
   private readonly byId = new Map<string, Entry>();
 
-  add(c: Candidate): void {
+  /** `keys`: the candidate's memoryKeys when the caller has them already. */
+  add(c: Candidate, keys: readonly number[] = memoryKeys(c)): void {
     this.remove(c.id);
-    const keys = memoryKeys(c);
     this.byId.set(c.id, { candidate: c, keys });
     for (const k of keys) {
       const list = this.byKey.get(k);
@@ -84,9 +84,9 @@ export class RecentCanonicals {
     private readonly max = 10_000,
   ) {}
 
-  add(c: Candidate, now: number): void {
+  add(c: Candidate, now: number, keys?: readonly number[]): void {
     this.expire(now);
-    this.set.add(c);
+    this.set.add(c, keys);
     this.order.push({ id: c.id, at: now });
     this.latest.set(c.id, now);
   }

@@ -8,7 +8,7 @@ import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { CandidateSet, RecentCanonicals } from './candidates.js';
 import { type Candidate, decide, nearness } from './decide.js';
-import { lookupKeys, memoryKeys } from './keys.js';
+import { pageKeys } from './keys.js';
 import type { CandidateLookup, LookupRequest, LookupResult } from './ports.js';
 
 /** A parsed page as the judge sees it; it changes `metadata` in place. */
@@ -85,6 +85,8 @@ export interface JudgeOptions {
   readonly maxHeld: number;
 }
 
+const NO_KEYS = { stored: [], memory: [] } as const;
+
 export const DEFAULT_JUDGE_OPTIONS = { maxBatch: 100, lingerMs: 50, maxHeld: 400 } as const;
 
 interface Item {
@@ -94,8 +96,8 @@ interface Item {
   readonly soft: boolean;
   readonly dedup: boolean;
   readonly selfId: string;
-  /** memoryKeys of the fingerprint (none unless the page takes part in near-duplicates). */
-  readonly keys: readonly number[];
+  /** The fingerprint's keys (keys.ts), made once; none unless the page takes part in near-duplicates. */
+  readonly keys: { readonly stored: readonly string[]; readonly memory: readonly number[] };
   readonly resolve: (v: Verdict) => void;
 }
 
@@ -188,7 +190,7 @@ export class PageJudge {
         soft,
         dedup,
         selfId: this.deps.contentId(page.url, md),
-        keys: dedup && fp ? memoryKeys(fp) : [],
+        keys: dedup && fp ? pageKeys(fp) : NO_KEYS,
         resolve,
       });
     });
@@ -253,7 +255,7 @@ export class PageJudge {
     const hosts = new Set<string>();
     for (const it of batch) {
       if (it.dedup && it.fp) {
-        if (it.fp.kind === 'simhash') for (const k of lookupKeys(it.fp)) keys.add(k);
+        if (it.fp.kind === 'simhash') for (const k of it.keys.stored) keys.add(k);
         else exact.add(it.fp.hash);
         ids.add(it.selfId);
       }
@@ -306,7 +308,7 @@ export class PageJudge {
     }
     const now = this.deps.clock.now();
     const gone = this.deps.isGone;
-    const near = this.recent.find(it.keys, now, found.find(it.keys));
+    const near = this.recent.find(it.keys.memory, now, found.find(it.keys.memory));
     const candidates = gone ? near.filter((c) => !gone(c.url)) : near;
     const d = decide(page.url, it.selfId, fp, candidates);
     const md = page.metadata;
@@ -327,7 +329,7 @@ export class PageJudge {
       tokens: fp.tokens,
       ...(fp.minhash ? { minhash: fp.minhash } : {}),
     };
-    this.recent.add(mine, now);
+    this.recent.add(mine, now, it.keys.memory);
     return 'index';
   }
 

@@ -127,8 +127,9 @@ export function bandHashes(signature: string): number[] {
 /**
  * The lookup keys of a signature as the content index stores them (`minhashKeys`): per band, its
  * index and its hash in base 36 (8 characters at most: the index is one), so the keys of a document
- * and of a lookup's terms are short.
+ * and of a lookup's terms are short. Takes the signature, or its bandHashes already made.
  */
-export function bandKeys(signature: string): string[] {
-  return bandHashes(signature).map((h, b) => b.toString(36) + h.toString(36));
+export function bandKeys(signature: string | readonly number[]): string[] {
+  const hashes = typeof signature === 'string' ? bandHashes(signature) : signature;
+  return hashes.map((h, b) => b.toString(36) + h.toString(36));
 }

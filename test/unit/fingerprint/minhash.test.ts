@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookupKeys, memoryKeys } from '../../../src/dedup/keys.js';
+import { lookupKeys, memoryKeys, pageKeys } from '../../../src/dedup/keys.js';
 import {
   BANDS,
   BINS,
@@ -97,5 +97,8 @@ describe('MinHash signatures', () => {
     expect(shared.some(Boolean)).toBe(true);
     expect(mb.map((k, i) => k === ma[i])).toEqual(shared);
     expect(memoryKeys({ kind: 'exact', hash: '0123456789abcdef' })).toEqual([0x01234567]);
+    // Both forms from one hashing of the bands, the same as each alone.
+    const page = { kind: 'simhash', hash: '0', minhash: sa };
+    expect(pageKeys(page)).toEqual({ stored: lookupKeys(page), memory: ma });
   });
 });
