@@ -20,20 +20,22 @@ export function lookupKeys(f: Keyed): string[] {
  * candidate that the comparison of the fingerprints turns down.
  */
 export function memoryKeys(f: Keyed): number[] {
-  return pageKeys(f).memory;
+  if (f.kind !== 'simhash') return [Number.parseInt(f.hash.slice(0, 8), 16) & SMI];
+  return isSignature(f.minhash) ? bandHashes(f.minhash).map(toMemory) : [];
 }
 
 /**
- * Both forms of a page's keys from one hashing of its bands: `stored` (lookupKeys, what a lookup
- * asks the content index for; empty for a short text, which is looked up by its exact signature)
- * and `memory` (memoryKeys).
+ * Both forms of a page's keys from one hashing of its bands: `stored` (lookupKeys of a long text,
+ * what a lookup asks the content index for; empty for a short text, which is looked up by its exact
+ * signature) and `memory` (memoryKeys).
  */
 export function pageKeys(f: Keyed): { stored: string[]; memory: number[] } {
-  if (f.kind !== 'simhash') return { stored: [], memory: [Number.parseInt(f.hash.slice(0, 8), 16) & SMI] };
-  if (!isSignature(f.minhash)) return { stored: [], memory: [] };
+  if (f.kind !== 'simhash' || !isSignature(f.minhash)) return { stored: [], memory: memoryKeys(f) };
   const hashes = bandHashes(f.minhash);
-  return { stored: bandKeys(hashes), memory: hashes.map((h) => h & SMI) };
+  return { stored: bandKeys(hashes), memory: hashes.map(toMemory) };
 }
+
+const toMemory = (h: number): number => h & SMI;
 
 // V8 keeps integers up to 2^30 - 1 unboxed: map keys in that range are cheapest.
 const SMI = 0x3fffffff;
