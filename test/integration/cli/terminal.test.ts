@@ -24,6 +24,21 @@ beforeAll(async () => {
   for (const p of ['/a', '/b', '/c', '/d', '/e', '/f', '/g']) site.route(H, p, page(p));
 }, 120_000);
 
+/**
+ * What a terminal of `cols` columns shows of `crawler <args>`: each line's text after its last
+ * carriage return (the live status line is rewritten in place), erase escapes removed.
+ */
+async function onTerminal(cols: number, args: string): Promise<string[]> {
+  const cmd = `stty cols ${cols}; ${process.execPath} ${CLI} ${args}`;
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env.LOG_FORMAT;
+  const { stdout } = await run('script', ['-qefc', cmd, '/dev/null'], { env, timeout: 90_000 });
+  return stdout
+    .split(/\r?\n/)
+    .map((l) => (l.split('\r').at(-1) ?? '').replace(/\x1b\[K/g, ''))
+    .filter((l) => l.trim() !== '');
+}
+
 afterAll(async () => {
   await site.close();
   await deleteIndices(names.status, names.content);
@@ -33,16 +48,10 @@ describe('crawler run on a terminal', () => {
   it('at --log-level debug prints one line per transition (time, old -> new, URL, reason, next fetch)', async () => {
     const conf = writeConf(fastCrawlSettings(names));
     // A wide terminal: lines are cut to its width.
-    const cmd = `stty cols 160; ${process.execPath} ${CLI} run --once --conf ${conf} --log-level debug --seed ${site.origin(H)}/`;
-    const env: Record<string, string | undefined> = { ...process.env };
-    delete env.LOG_FORMAT;
-    const { stdout } = await run('script', ['-qefc', cmd, '/dev/null'], { env, timeout: 90_000 });
-    // What the terminal shows of each line: the text after its last carriage return (the live
-    // status line is rewritten in place), erase escapes removed.
-    const lines = stdout
-      .split(/\r?\n/)
-      .map((l) => (l.split('\r').at(-1) ?? '').replace(/\x1b\[K/g, ''))
-      .filter((l) => l.trim() !== '');
+    const lines = await onTerminal(
+      160,
+      `run --once --conf ${conf} --log-level debug --seed ${site.origin(H)}/`,
+    );
     const transitions = lines.filter((l) => / -> [A-Z_]+ {2}http/.test(l));
     // 8 pages fetched and 7 links discovered: 16 transitions (the seed's DISCOVERED included).
     expect(transitions.length).toBe(16);
@@ -57,14 +66,7 @@ describe('crawler run on a terminal', () => {
     const { 'http.filter.ipaddress.exclude': _, ...settings } = fastCrawlSettings(refusedNames);
     const conf = writeConf(settings);
     try {
-      const cmd = `stty cols 80; ${process.execPath} ${CLI} run --once --conf ${conf} --seed ${site.origin(H)}/`;
-      const env: Record<string, string | undefined> = { ...process.env };
-      delete env.LOG_FORMAT;
-      const { stdout } = await run('script', ['-qefc', cmd, '/dev/null'], { env, timeout: 90_000 });
-      const lines = stdout
-        .split(/\r?\n/)
-        .map((l) => (l.split('\r').at(-1) ?? '').replace(/\x1b\[K/g, ''))
-        .filter((l) => l.trim() !== '');
+      const lines = await onTerminal(80, `run --once --conf ${conf} --seed ${site.origin(H)}/`);
       const refusal = lines.find((l) => l.includes('is refused by http.filter.ipaddress.exclude'));
       expect(refusal, lines.join('\n')).toMatch(/^\d\d:\d\d:\d\d WARN {2}/);
       expect(refusal).toContain(

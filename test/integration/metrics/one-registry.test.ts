@@ -3,11 +3,11 @@ import { CrawlMonitor } from '../../../src/console/crawl-monitor.js';
 import { crawlMeters } from '../../../src/metrics/crawl.js';
 import { Metadata } from '../../../src/model/metadata.js';
 import { createClient } from '../../../src/opensearch/client.js';
-import type { CrawlSnapshot } from '../../../src/pipeline/crawl-report.js';
 import { CrawlMetrics } from '../../../src/pipeline/metrics.js';
 import { silentLogger } from '../../../src/util/log.js';
 import { deleteIndices, testConfig, uniqueIndexNames } from '../../support/opensearch.js';
 import { freePort, parsePrometheus } from '../../support/prometheus.js';
+import { snapshot } from '../../support/snapshot.js';
 
 // One model of a metric: the points written to the metrics index and the /metrics text are read
 // from the same prom-client registry, so a counter's increments in the series add up to the value
@@ -22,22 +22,7 @@ afterAll(async () => {
   await deleteIndices(`${base}-*`);
 });
 
-const snapshot: CrawlSnapshot = {
-  fetched: 0,
-  discovered: 0,
-  adopted: 0,
-  inFlight: 0,
-  queued: 0,
-  fetching: 0,
-  hosts: 0,
-  hostsBackingOff: 0,
-  hostsDown: 0,
-  parsing: 0,
-  writesPending: 0,
-  byStatus: {},
-  errors: {},
-  deferred: {},
-};
+const zero = snapshot();
 
 async function scrape(port: number): Promise<Map<string, number>> {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
@@ -58,7 +43,7 @@ describe('the metrics series and /metrics', () => {
     });
     const meters = crawlMeters();
     const metrics = new CrawlMetrics();
-    meters.attach({ metrics, snapshot: () => snapshot });
+    meters.attach({ metrics, snapshot: () => zero });
     const { client } = createClient(config);
     // Instance 1 of 2: instance 0 would also count a status index this test does not have.
     const monitor = new CrawlMonitor(config, silentLogger, { instance: 1, instances: 2 });

@@ -7,8 +7,9 @@ import { OnceCoordinator } from '../../../src/cli/workers/once.js';
 import { RestartPolicy } from '../../../src/cli/workers/restart.js';
 import { type Channel, type LinkedCrawl, SupervisorLink } from '../../../src/cli/workers/worker.js';
 import type { TransitionRecord } from '../../../src/model/transition.js';
-import type { CrawlSnapshot, CrawlSummary } from '../../../src/pipeline/crawler.js';
+import type { CrawlSummary } from '../../../src/pipeline/crawler.js';
 import { createLogger } from '../../../src/util/log.js';
+import { snapshot } from '../../support/snapshot.js';
 
 describe('how many workers "auto" means', () => {
   it('the cores less a quarter (at least one) for a local OpenSearch, at most the shards, at least one', () => {
@@ -113,24 +114,6 @@ describe('--once over several workers', () => {
     expect(c.reportIdle(0)).toBe('check');
     expect(c.checked(0, c.startRound(), true)).toBe('finish');
   });
-});
-
-const snapshot = (over: Partial<CrawlSnapshot> = {}): CrawlSnapshot => ({
-  fetched: 0,
-  discovered: 0,
-  adopted: 0,
-  inFlight: 0,
-  queued: 0,
-  fetching: 0,
-  hosts: 0,
-  hostsBackingOff: 0,
-  hostsDown: 0,
-  parsing: 0,
-  writesPending: 0,
-  byStatus: {},
-  errors: {},
-  deferred: {},
-  ...over,
 });
 
 const summary = (over: Partial<CrawlSummary> = {}): CrawlSummary => ({
