@@ -10,10 +10,12 @@ interface Entry {
  * Candidates indexed by what a page finds them by: the MinHash band keys of long texts, the exact
  * signature of short texts (as memoryKeys gives them), and the document id (the page's own previous
  * document). A page's lookup costs a map read per key, however many candidates a group of pages
- * brought back.
+ * brought back. A key holds its one candidate itself, and a list only when two share it: almost
+ * every key of a page is its own, and a list per key (30 per page, in the recent canonicals) was
+ * most of what the judge allocated.
  */
 export class CandidateSet {
-  private readonly byKey = new Map<number, Candidate[]>();
+  private readonly byKey = new Map<number, Candidate | Candidate[]>();
   private readonly byId = new Map<string, Entry>();
 
   /** `keys`: the candidate's memoryKeys when the caller has them already. */
@@ -21,9 +23,10 @@ export class CandidateSet {
     this.remove(c.id);
     this.byId.set(c.id, { candidate: c, keys });
     for (const k of keys) {
-      const list = this.byKey.get(k);
-      if (list) list.push(c);
-      else this.byKey.set(k, [c]);
+      const held = this.byKey.get(k);
+      if (held === undefined) this.byKey.set(k, c);
+      else if (Array.isArray(held)) held.push(c);
+      else this.byKey.set(k, [held, c]);
     }
   }
 
@@ -32,11 +35,13 @@ export class CandidateSet {
     if (!old) return;
     this.byId.delete(id);
     for (const k of old.keys) {
-      const list = this.byKey.get(k);
-      if (!list) continue;
-      const at = list.indexOf(old.candidate);
-      if (at >= 0) list.splice(at, 1);
-      if (list.length === 0) this.byKey.delete(k);
+      const held = this.byKey.get(k);
+      if (held === old.candidate) this.byKey.delete(k);
+      else if (Array.isArray(held)) {
+        const at = held.indexOf(old.candidate);
+        if (at >= 0) held.splice(at, 1);
+        if (held.length === 1) this.byKey.set(k, held[0]!);
+      }
     }
   }
 
@@ -49,10 +54,10 @@ export class CandidateSet {
     // Most pages share no key with anything: no set is made for them.
     let seen: Set<Candidate> | undefined;
     for (const k of keys) {
-      const list = this.byKey.get(k);
-      if (list === undefined) continue;
+      const held = this.byKey.get(k);
+      if (held === undefined) continue;
       seen ??= new Set(out);
-      for (const c of list) {
+      for (const c of Array.isArray(held) ? held : [held]) {
         if (seen.has(c)) continue;
         seen.add(c);
         out.push(c);

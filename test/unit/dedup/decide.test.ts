@@ -124,6 +124,25 @@ describe('candidate sets', () => {
     expect(set.find(memoryKeys(fp(H)))).toEqual([]);
   });
 
+  it('keep every candidate of a shared key, each found once, until each is removed', () => {
+    const set = new CandidateSet();
+    for (const u of ['http://h/a', 'http://h/b', 'http://h/c']) set.add(cand(u, H));
+    const urls = () => set.find(memoryKeys(fp(H))).map((c) => c.url);
+    expect(urls()).toEqual(['http://h/a', 'http://h/b', 'http://h/c']);
+    set.remove('id:http://h/b');
+    expect(urls()).toEqual(['http://h/a', 'http://h/c']);
+    set.remove('id:http://h/a');
+    expect(urls()).toEqual(['http://h/c']);
+    // Added again under the same id: replaced, not twice.
+    set.add(cand('http://h/c', H));
+    set.add(cand('http://h/a', H));
+    expect(urls()).toEqual(['http://h/c', 'http://h/a']);
+    set.remove('id:http://h/c');
+    set.remove('id:http://h/a');
+    expect(urls()).toEqual([]);
+    expect(set.size).toBe(0);
+  });
+
   it('recent canonicals expire after their time and beyond their number', () => {
     const recent = new RecentCanonicals(1000, 2);
     recent.add(cand('http://h/a', H), 0);

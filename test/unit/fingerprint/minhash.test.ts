@@ -80,8 +80,8 @@ describe('MinHash signatures', () => {
     expect(new Set(keys).size).toBe(BANDS);
     expect(lookupKeys({ kind: 'exact', hash: '0123456789abcdef' })).toEqual(['x0123456789abcdef']);
     expect(lookupKeys({ kind: 'simhash', hash: '0123456789abcdef' })).toEqual([]);
-    // Short: a band's index (one character) and its 32-bit hash in base 36.
-    for (const k of keys) expect(k.length).toBeLessThanOrEqual(8);
+    // Short: a band's index and its 32-bit hash, 6 bits per character, all of them a keyword's own.
+    for (const k of keys) expect(k).toMatch(/^[0-9a-zA-Z_-]{7}$/);
   });
 
   it('memory keys: one small integer per band, shared exactly where the stored keys are', () => {
