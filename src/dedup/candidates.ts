@@ -1,48 +1,51 @@
+import { BANDS } from '../fingerprint/minhash.js';
 import type { Candidate } from './decide.js';
+import { KeyTable } from './key-table.js';
 import { memoryKeys } from './keys.js';
 
 interface Entry {
   readonly candidate: Candidate;
   readonly keys: readonly number[];
+  /** Its number in the key table. */
+  readonly slot: number;
 }
 
 /**
  * Candidates indexed by what a page finds them by: the MinHash band keys of long texts, the exact
  * signature of short texts (as memoryKeys gives them), and the document id (the page's own previous
- * document). A page's lookup costs a map read per key, however many candidates a group of pages
- * brought back. A key holds its one candidate itself, and a list only when two share it: almost
- * every key of a page is its own, and a list per key (30 per page, in the recent canonicals) was
- * most of what the judge allocated.
+ * document). A page's lookup costs a probe of a typed table per key (key-table.ts), however many
+ * candidates a group of pages brought back, and adding or removing one allocates nothing per key.
  */
 export class CandidateSet {
-  private readonly byKey = new Map<number, Candidate | Candidate[]>();
+  private readonly table: KeyTable;
   private readonly byId = new Map<string, Entry>();
+  /** Candidates by their number in the table; numbers of removed ones are reused. */
+  private readonly slots: (Candidate | undefined)[] = [];
+  private readonly free: number[] = [];
+  private readonly found: number[] = [];
+
+  /** `expected`: about how many candidates it will hold (a group's lookup knows). */
+  constructor(expected = 0) {
+    this.table = new KeyTable(expected * BANDS);
+  }
 
   /** `keys`: the candidate's memoryKeys when the caller has them already. */
   add(c: Candidate, keys: readonly number[] = memoryKeys(c)): void {
     this.remove(c.id);
-    this.byId.set(c.id, { candidate: c, keys });
-    for (const k of keys) {
-      const held = this.byKey.get(k);
-      if (held === undefined) this.byKey.set(k, c);
-      else if (Array.isArray(held)) held.push(c);
-      else this.byKey.set(k, [held, c]);
-    }
+    const slot = this.free.pop() ?? this.slots.length;
+    this.slots[slot] = c;
+    this.byId.set(c.id, { candidate: c, keys, slot });
+    // A key twice in one candidate's list (two bands hashing alike) is stored twice and removed twice.
+    for (const k of keys) this.table.put(k, slot);
   }
 
   remove(id: string): void {
     const old = this.byId.get(id);
     if (!old) return;
     this.byId.delete(id);
-    for (const k of old.keys) {
-      const held = this.byKey.get(k);
-      if (held === old.candidate) this.byKey.delete(k);
-      else if (Array.isArray(held)) {
-        const at = held.indexOf(old.candidate);
-        if (at >= 0) held.splice(at, 1);
-        if (held.length === 1) this.byKey.set(k, held[0]!);
-      }
-    }
+    for (const k of old.keys) this.table.delete(k, old.slot);
+    this.slots[old.slot] = undefined;
+    this.free.push(old.slot);
   }
 
   byDocument(id: string): Candidate | undefined {
@@ -51,17 +54,12 @@ export class CandidateSet {
 
   /** The candidates sharing a key (`memoryKeys` of the page's fingerprint) with the page, each once. */
   find(keys: readonly number[], out: Candidate[] = []): Candidate[] {
-    // Most pages share no key with anything: no set is made for them.
-    let seen: Set<Candidate> | undefined;
-    for (const k of keys) {
-      const held = this.byKey.get(k);
-      if (held === undefined) continue;
-      seen ??= new Set(out);
-      for (const c of Array.isArray(held) ? held : [held]) {
-        if (seen.has(c)) continue;
-        seen.add(c);
-        out.push(c);
-      }
+    const found = this.found;
+    found.length = 0;
+    for (const k of keys) this.table.get(k, found);
+    for (const slot of found) {
+      const c = this.slots[slot]!;
+      if (!out.includes(c)) out.push(c);
     }
     return out;
   }

@@ -223,7 +223,7 @@ export class PageJudge {
     try {
       const result = await this.lookupWithRetries(batch);
       // Once per group: every page of it looks its candidates up in the same set.
-      const found = new CandidateSet();
+      const found = new CandidateSet(result?.candidates.length);
       for (const c of result?.candidates ?? []) found.add(c);
       for (const it of batch) {
         let v: Verdict;
