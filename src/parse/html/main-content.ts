@@ -1,3 +1,5 @@
+import { pickArticle } from './article-pick.js';
+import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
 
 /**
@@ -8,7 +10,7 @@ import { FLAG, type Node, TreeBuilder } from './tree.js';
  *    elements (hidden, aria-hidden, inline display:none); elements whose class or id names a menu,
  *    sidebar, comments, share buttons, related links, cookie banner, footer, copyright... (unless they
  *    hold the page's declared main content); forms with fewer than two paragraphs.
- * 2. The main container is what the page declares (schema.org articleBody, one dominant `<article>`,
+ * 2. The main container is what the page declares (schema.org articleBody, the `<article>` titled as the page or one dominant one,
  *    `<main>`, role=main) with the prose blocks and headings right before it (a lead, a title), else
  *    the block with the best prose score (paragraph text, discounted by link density) with those of
  *    its siblings that read as prose; a candidate holding too little of the page falls back to the
@@ -177,7 +179,7 @@ function elements(n: Node, out: Node[] = []): Node[] {
 }
 
 /** The declared main container: articleBody, a dominant article, main / role=main. */
-function declared(body: Node): Node | undefined {
+function declared(body: Node, titles: readonly Set<string>[]): Node | undefined {
   let articleBody: Node | undefined;
   let main: Node | undefined;
   const articles: Node[] = [];
@@ -192,13 +194,10 @@ function declared(body: Node): Node | undefined {
     }
   }
   if (articleBody && articleBody.chars >= 200) return articleBody;
-  // Articles nested in articles (comments): the outermost count.
+  // Articles nested in articles (comments, related posts): the outermost count.
   const outer = articles.filter((a) => !articles.some((b) => b !== a && contains(b, a)));
-  if (outer.length > 0) {
-    const total = outer.reduce((s, a) => s + a.chars, 0);
-    const best = outer.reduce((a, b) => (b.chars > a.chars ? b : a));
-    if (best.chars >= 200 && best.chars >= total * 0.6) return best;
-  }
+  const article = pickArticle(outer, articles, titles);
+  if (article) return article;
   if (main && main.chars >= 200) return main;
   return undefined;
 }
@@ -236,10 +235,13 @@ function bestCandidate(body: Node): Node | undefined {
   return best;
 }
 
-/** Picks the main content of a built tree. */
-export function selectMainContent(tree: TreeBuilder): MainContent {
+/** Picks the main content of a built tree; `titles` are the page's `<title>` and og:title. */
+export function selectMainContent(
+  tree: TreeBuilder,
+  titles: readonly (string | undefined)[] = [],
+): MainContent {
   const body = tree.body();
-  const sig = declared(body);
+  const sig = declared(body, titleWords(titles));
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
   if (sig) return withSiblings(sig, body, true);
   const best = bestCandidate(body);
