@@ -246,10 +246,39 @@ export function selectMainContent(
   if (sig) return withSiblings(sig, body, true);
   const best = bestCandidate(body);
   if (!best || best.chars < body.chars * 0.3) return { root: body, pruneLinks: pruneOf(body) };
-  return withSiblings(best, body, false);
+  return withSiblings(wrapperOf(best, body), body, false);
 }
 
 const pruneOf = (n: Node) => density(n) < 0.5;
+
+/**
+ * The outermost wrapper holding just the chosen block's text (Readability: "if the top candidate is
+ * the only child, use parent instead"): an article cut into sections, each under its own stack of
+ * wrappers, joins up at the level where the sections are siblings, when that level shows sections
+ * alike (same tag and class), so that blocks of other kinds beside the article do not join it.
+ */
+function wrapperOf(best: Node, body: Node): Node {
+  let n = best;
+  while (n.parent && n.parent !== body && n.parent.chars === n.chars) n = n.parent;
+  if (n === best || !hasTwin(n)) return best;
+  n.score = Math.max(n.score, best.score);
+  return n;
+}
+
+/** A sibling of the same tag and class with prose in it: another section of the same article. */
+function hasTwin(n: Node): boolean {
+  const cls = n.attrs.class;
+  if (!n.parent || cls === undefined || cls.trim() === '') return false;
+  return n.parent.kids.some(
+    (k) =>
+      typeof k !== 'string' &&
+      k !== n &&
+      !(k.flags & FLAG.DROP) &&
+      k.tag === n.tag &&
+      k.attrs.class === cls &&
+      k.paras > 0,
+  );
+}
 
 /**
  * The chosen block and those of its siblings that read as prose (split articles, a lead before the

@@ -72,3 +72,27 @@ describe('main content: several articles on one page', () => {
     );
   });
 });
+
+describe('main content: an article cut into sections', () => {
+  it('sections alike, each under its own wrappers, join the chosen one; a sidebar beside them does not', () => {
+    const section = (ps: string[]) =>
+      `<div class="acf-content"><section class="outer"><div class="container"><div class="post__content">${ps
+        .map((p) => `<p>${p}</p>`)
+        .join('')}</div></div></section></div>`;
+    const first = [
+      'When the immunologist looked deep inside the lungs of infected mice, he thought he saw an error.',
+      'The cells he found there were tuft cells, known from the gut, where they taste parasites.',
+    ];
+    const second = [
+      'Tuft cells carry the same taste receptors as the tongue, and they use them to sense danger.',
+      'In the gut they call the immune system when worms arrive, and the lining renews itself.',
+      'In the lungs they seem to do the same after the flu has gone, with less happy results.',
+      'The lab now wants to know whether the cells help or harm the recovery of the lungs.',
+    ];
+    const html = `<html><body><div id="postBody">${section(first)}
+<figure><img src="/cells.jpg"></figure>${section(second)}</div>
+<div class="sidebar-box"><div class="inner"><ul><li><a href="/a">Most read: a new theory of everything</a></li><li><a href="/b">Most read: the shape of the universe</a></li></ul></div></div>
+</body></html>`;
+    expect(text(html)).toBe([...first, ...second].join(' '));
+  });
+});
