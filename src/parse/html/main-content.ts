@@ -1,4 +1,6 @@
 import { pickArticle } from './article-pick.js';
+import { isExcerpt } from './excerpt.js';
+import { holdsTheProse } from './prose-share.js';
 import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
 
@@ -211,7 +213,7 @@ function contains(outer: Node, inner: Node): boolean {
 function bestCandidate(body: Node): Node | undefined {
   const scored: Node[] = [];
   for (const n of elements(body)) {
-    if (!PROSE.has(n.tag) || n.chars < 25) continue;
+    if (!PROSE.has(n.tag) || n.chars < 25 || isExcerpt(n)) continue;
     const s = 1 + Math.min(n.chars / 100, 3);
     const p = n.parent;
     if (!p) continue;
@@ -245,7 +247,8 @@ export function selectMainContent(
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
   if (sig) return withSiblings(sig, body, true);
   const best = bestCandidate(body);
-  if (!best || best.chars < body.chars * 0.3) return { root: body, pruneLinks: pruneOf(body) };
+  if (!best || (best.chars < body.chars * 0.3 && !holdsTheProse(best, body)))
+    return { root: body, pruneLinks: pruneOf(body) };
   return withSiblings(wrapperOf(best, body), body, false);
 }
 
