@@ -1,5 +1,6 @@
 import { pickArticle } from './article-pick.js';
 import { isExcerpt } from './excerpt.js';
+import { looseScore } from './loose-text.js';
 import { holdsTheProse } from './prose-share.js';
 import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
@@ -213,8 +214,12 @@ function contains(outer: Node, inner: Node): boolean {
 function bestCandidate(body: Node): Node | undefined {
   const scored: Node[] = [];
   for (const n of elements(body)) {
-    if (!PROSE.has(n.tag) || n.chars < 25 || isExcerpt(n)) continue;
-    const s = 1 + Math.min(n.chars / 100, 3);
+    if (!PROSE.has(n.tag)) {
+      if (n.paras === 0 && LOOSE_HOSTS.has(n.tag)) addLoose(n, scored);
+      continue;
+    }
+    if (n.chars < 25 || isExcerpt(n)) continue;
+    const s = paragraphScore(n.chars);
     const p = n.parent;
     if (!p) continue;
     if (p.score === 0) scored.push(p);
@@ -235,6 +240,24 @@ function bestCandidate(body: Node): Node | undefined {
     }
   }
   return best;
+}
+
+/** Blocks whose own text runs can be paragraphs (as Readability turns a div's text into p). */
+const LOOSE_HOSTS = new Set(['div', 'section', 'article', 'main']);
+const paragraphScore = (chars: number) => 1 + Math.min(chars / 100, 3);
+
+/** Text runs straight in a block without paragraphs score as its paragraphs (loose-text.ts). */
+function addLoose(n: Node, scored: Node[]): void {
+  if (n.chars < 25) return;
+  const s = looseScore(n, paragraphScore);
+  if (s === 0) return;
+  if (n.score === 0) scored.push(n);
+  n.score += s;
+  const p = n.parent;
+  if (p) {
+    if (p.score === 0) scored.push(p);
+    p.score += s / 2;
+  }
 }
 
 /** Picks the main content of a built tree; `titles` are the page's `<title>` and og:title. */

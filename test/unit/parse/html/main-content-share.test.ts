@@ -53,3 +53,22 @@ describe('main content: a small article among large link lists', () => {
     expect(out).toContain('The summary of story 7');
   });
 });
+
+describe('main content: paragraphs written without <p>', () => {
+  it('text runs between <br>s in a div score as its paragraphs and win over link lists', () => {
+    const runs = ARTICLE.join('\n<br> <br>');
+    const links = (n: number) =>
+      `<ul>${Array.from({ length: n }, (_, i) => `<li><div class="text"><a href="/guide/${i}">Buyer's guide number ${i}: which laptop to buy this month, and which to wait for</a></div></li>`).join('')}</ul>`;
+    const html = `<html><body><div id="content"><div class="article"><h1 class="title">A new laptop next year</h1>
+<div class="content">${runs}</div></div></div>
+<div id="right"><div id="guide">${links(8)}</div><div class="box">${links(8)}</div></div></body></html>`;
+    expect(text(html).replace(/\s+/g, ' ')).toBe(`A new laptop next year ${ARTICLE.join(' ')}`);
+  });
+
+  it('a single line of text in a div is not a paragraph (a byline, a layout in divs)', () => {
+    const lines = ARTICLE.map((p) => `<div><span>${p}</span></div>`).join('');
+    const html = `<html><body><div class="post"><div class="post-body"><p>${ARTICLE[0]}</p>
+<div class="reader">${lines}</div></div></div><div class="side"><a href="/a">Home</a> <a href="/b">More</a></div></body></html>`;
+    expect(text(html)).toBe(`${ARTICLE[0]} ${ARTICLE.join(' ')}`);
+  });
+});
