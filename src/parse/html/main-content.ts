@@ -13,11 +13,15 @@ import { FLAG, type Node, TreeBuilder } from './tree.js';
  *    elements (hidden, aria-hidden, inline display:none); elements whose class or id names a menu,
  *    sidebar, comments, share buttons, related links, cookie banner, footer, copyright... (unless they
  *    hold the page's declared main content); forms with fewer than two paragraphs.
- * 2. The main container is what the page declares (schema.org articleBody, the `<article>` titled as the page or one dominant one,
- *    `<main>`, role=main) with the prose blocks and headings right before it (a lead, a title), else
- *    the block with the best prose score (paragraph text, discounted by link density) with those of
- *    its siblings that read as prose; a candidate holding too little of the page falls back to the
- *    whole body (home pages, listings, docs), boilerplate still dropped.
+ * 2. The main container is what the page declares (schema.org articleBody, the `<article>` titled as
+ *    the page or one dominant one (article-pick.ts), `<main>`, role=main) with the prose blocks and
+ *    headings right before it (a lead, a title), else the block with the best prose score (paragraph
+ *    text, discounted by link density; text runs between `<br>`s count as paragraphs, loose-text.ts;
+ *    excerpts of other pages do not, excerpt.ts), climbed to the sections alike of an article cut
+ *    into several, with those of its siblings that read as prose; a candidate holding too little of
+ *    the page (under 30% of its text and under half of its text out of links and excerpts,
+ *    prose-share.ts) falls back to the whole body (home pages, listings, docs), boilerplate still
+ *    dropped.
  * 3. Inside it, link-dense blocks (link lists, tag clouds) and teasers (small blocks under a heading
  *    that is all link) are left out, unless the container itself is mostly links or teasers (a
  *    listing page: they are its content).
