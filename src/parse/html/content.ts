@@ -22,6 +22,7 @@ export function mainContent(
   s: TextSettings,
   included: number,
   base: URL | undefined,
+  titles: readonly (string | undefined)[] = [],
 ): PageContent {
   const md = s.markdown !== false;
   const opts = { base, maxLength: s.maxLength };
@@ -37,7 +38,7 @@ export function mainContent(
   }
   let main: MainContent = s.document
     ? { root: tree.body(), pruneLinks: false, selected: true }
-    : selectMainContent(tree);
+    : selectMainContent(tree, titles);
   let text = render(main, { ...opts, markdown: false });
   // A page whose every element reads as boilerplate keeps its whole text rather than none.
   if (text === '') {

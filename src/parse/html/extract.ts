@@ -82,6 +82,8 @@ export class HtmlExtractor implements Partial<Handler> {
   private foreign = 0;
   private titleParts: string[] | undefined;
   private titleDone = false;
+  /** `<meta property="og:title">`: the main content's article is the one titled so. */
+  private ogTitle: string | undefined;
   private anchor: { link: RawLink; parts: string[]; length: number } | undefined;
 
   constructor(
@@ -166,7 +168,8 @@ export class HtmlExtractor implements Partial<Handler> {
     this.out.text = this.text.result();
     this.out.mainText = this.text.mainResult();
     if (!this.tree) return;
-    const main = mainContent(this.tree, this.textSettings, this.text.includedIndex(), this.base?.());
+    const titles = [this.out.title, this.out.metaTitle, this.ogTitle];
+    const main = mainContent(this.tree, this.textSettings, this.text.includedIndex(), this.base?.(), titles);
     if (main.text !== undefined) this.out.text = main.text;
     if (this.textSettings.mainText) this.out.mainText = this.out.text;
     this.out.markdown = main.markdown;
@@ -184,6 +187,7 @@ export class HtmlExtractor implements Partial<Handler> {
     if (content === undefined) return;
     const equiv = attribs['http-equiv']?.toLowerCase();
     if (equiv?.includes('refresh') && this.out.refresh === undefined) this.out.refresh = content;
+    if (attribs.property === 'og:title' && this.ogTitle === undefined) this.ogTitle = content;
     const name = attribs.name?.trim().toLowerCase();
     if (name === undefined) return;
     if (name.includes('robots') && this.out.robots === undefined) this.out.robots = content;

@@ -1,3 +1,8 @@
+import { pickArticle } from './article-pick.js';
+import { isExcerpt } from './excerpt.js';
+import { looseScore } from './loose-text.js';
+import { holdsTheProse } from './prose-share.js';
+import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
 
 /**
@@ -8,11 +13,15 @@ import { FLAG, type Node, TreeBuilder } from './tree.js';
  *    elements (hidden, aria-hidden, inline display:none); elements whose class or id names a menu,
  *    sidebar, comments, share buttons, related links, cookie banner, footer, copyright... (unless they
  *    hold the page's declared main content); forms with fewer than two paragraphs.
- * 2. The main container is what the page declares (schema.org articleBody, one dominant `<article>`,
- *    `<main>`, role=main) with the prose blocks and headings right before it (a lead, a title), else
- *    the block with the best prose score (paragraph text, discounted by link density) with those of
- *    its siblings that read as prose; a candidate holding too little of the page falls back to the
- *    whole body (home pages, listings, docs), boilerplate still dropped.
+ * 2. The main container is what the page declares (schema.org articleBody, the `<article>` titled as
+ *    the page or one dominant one (article-pick.ts), `<main>`, role=main) with the prose blocks and
+ *    headings right before it (a lead, a title), else the block with the best prose score (paragraph
+ *    text, discounted by link density; text runs between `<br>`s count as paragraphs, loose-text.ts;
+ *    excerpts of other pages do not, excerpt.ts), climbed to the sections alike of an article cut
+ *    into several, with those of its siblings that read as prose; a candidate holding too little of
+ *    the page (under 30% of its text and under half of its text out of links and excerpts,
+ *    prose-share.ts) falls back to the whole body (home pages, listings, docs), boilerplate still
+ *    dropped.
  * 3. Inside it, link-dense blocks (link lists, tag clouds) and teasers (small blocks under a heading
  *    that is all link) are left out, unless the container itself is mostly links or teasers (a
  *    listing page: they are its content).
@@ -177,7 +186,7 @@ function elements(n: Node, out: Node[] = []): Node[] {
 }
 
 /** The declared main container: articleBody, a dominant article, main / role=main. */
-function declared(body: Node): Node | undefined {
+function declared(body: Node, titles: readonly Set<string>[]): Node | undefined {
   let articleBody: Node | undefined;
   let main: Node | undefined;
   const articles: Node[] = [];
@@ -192,13 +201,10 @@ function declared(body: Node): Node | undefined {
     }
   }
   if (articleBody && articleBody.chars >= 200) return articleBody;
-  // Articles nested in articles (comments): the outermost count.
+  // Articles nested in articles (comments, related posts): the outermost count.
   const outer = articles.filter((a) => !articles.some((b) => b !== a && contains(b, a)));
-  if (outer.length > 0) {
-    const total = outer.reduce((s, a) => s + a.chars, 0);
-    const best = outer.reduce((a, b) => (b.chars > a.chars ? b : a));
-    if (best.chars >= 200 && best.chars >= total * 0.6) return best;
-  }
+  const article = pickArticle(outer, articles, titles);
+  if (article) return article;
   if (main && main.chars >= 200) return main;
   return undefined;
 }
@@ -212,8 +218,12 @@ function contains(outer: Node, inner: Node): boolean {
 function bestCandidate(body: Node): Node | undefined {
   const scored: Node[] = [];
   for (const n of elements(body)) {
-    if (!PROSE.has(n.tag) || n.chars < 25) continue;
-    const s = 1 + Math.min(n.chars / 100, 3);
+    if (!PROSE.has(n.tag)) {
+      if (n.paras === 0 && LOOSE_HOSTS.has(n.tag)) addLoose(n, scored);
+      continue;
+    }
+    if (n.chars < 25 || isExcerpt(n)) continue;
+    const s = paragraphScore(n.chars);
     const p = n.parent;
     if (!p) continue;
     if (p.score === 0) scored.push(p);
@@ -236,18 +246,69 @@ function bestCandidate(body: Node): Node | undefined {
   return best;
 }
 
-/** Picks the main content of a built tree. */
-export function selectMainContent(tree: TreeBuilder): MainContent {
+/** Blocks whose own text runs can be paragraphs (as Readability turns a div's text into p). */
+const LOOSE_HOSTS = new Set(['div', 'section', 'article', 'main']);
+const paragraphScore = (chars: number) => 1 + Math.min(chars / 100, 3);
+
+/** Text runs straight in a block without paragraphs score as its paragraphs (loose-text.ts). */
+function addLoose(n: Node, scored: Node[]): void {
+  if (n.chars < 25) return;
+  const s = looseScore(n, paragraphScore);
+  if (s === 0) return;
+  if (n.score === 0) scored.push(n);
+  n.score += s;
+  const p = n.parent;
+  if (p) {
+    if (p.score === 0) scored.push(p);
+    p.score += s / 2;
+  }
+}
+
+/** Picks the main content of a built tree; `titles` are the page's `<title>` and og:title. */
+export function selectMainContent(
+  tree: TreeBuilder,
+  titles: readonly (string | undefined)[] = [],
+): MainContent {
   const body = tree.body();
-  const sig = declared(body);
+  const sig = declared(body, titleWords(titles));
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
   if (sig) return withSiblings(sig, body, true);
   const best = bestCandidate(body);
-  if (!best || best.chars < body.chars * 0.3) return { root: body, pruneLinks: pruneOf(body) };
-  return withSiblings(best, body, false);
+  if (!best || (best.chars < body.chars * 0.3 && !holdsTheProse(best, body)))
+    return { root: body, pruneLinks: pruneOf(body) };
+  return withSiblings(wrapperOf(best, body), body, false);
 }
 
 const pruneOf = (n: Node) => density(n) < 0.5;
+
+/**
+ * The outermost wrapper holding just the chosen block's text (Readability: "if the top candidate is
+ * the only child, use parent instead"): an article cut into sections, each under its own stack of
+ * wrappers, joins up at the level where the sections are siblings, when that level shows sections
+ * alike (same tag and class), so that blocks of other kinds beside the article do not join it.
+ */
+function wrapperOf(best: Node, body: Node): Node {
+  let n = best;
+  while (n.parent && n.parent !== body && n.parent.chars === n.chars) n = n.parent;
+  if (n === best || !hasTwin(n)) return best;
+  n.score = Math.max(n.score, best.score);
+  return n;
+}
+
+/** A sibling of the same tag and class with prose in it: another section of the same article. */
+function hasTwin(n: Node): boolean {
+  const cls = n.attrs.class;
+  if (!n.parent || cls === undefined || cls.trim() === '') return false;
+  return n.parent.kids.some(
+    (k) =>
+      typeof k !== 'string' &&
+      k !== n &&
+      !(k.flags & FLAG.DROP) &&
+      k.tag === n.tag &&
+      k.attrs.class === cls &&
+      k.paras > 0,
+  );
+}
 
 /**
  * The chosen block and those of its siblings that read as prose (split articles, a lead before the
