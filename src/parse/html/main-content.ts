@@ -1,4 +1,5 @@
 import { FLAG, type Node, TreeBuilder } from './tree.js';
+import { trimDeclared } from './trim.js';
 
 /**
  * Main-content extraction over the light tree (src/parse/html/tree.ts), after Readability and
@@ -16,6 +17,8 @@ import { FLAG, type Node, TreeBuilder } from './tree.js';
  * 3. Inside it, link-dense blocks (link lists, tag clouds) and teasers (small blocks under a heading
  *    that is all link) are left out, unless the container itself is mostly links or teasers (a
  *    listing page: they are its content).
+ * 4. Then src/parse/html/trim.ts trims it: what follows the article inside a declared container,
+ *    short furniture lines ("Read also", "Photo: ...", "Subscribe..."), a date line before the prose.
  */
 
 /** The chosen content: a root element and, when siblings joined it, the kids of its parent to keep. */
@@ -241,7 +244,10 @@ export function selectMainContent(tree: TreeBuilder): MainContent {
   const body = tree.body();
   const sig = declared(body);
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
-  if (sig) return withSiblings(sig, body, true);
+  if (sig) {
+    trimDeclared(sig);
+    return withSiblings(sig, body, true);
+  }
   const best = bestCandidate(body);
   if (!best || best.chars < body.chars * 0.3) return { root: body, pruneLinks: pruneOf(body) };
   return withSiblings(best, body, false);
