@@ -4,6 +4,7 @@ import { type MainContent, selectMainContent } from './main-content.js';
 import { render } from './render.js';
 import { matches } from './selectors.js';
 import { FLAG, type Node, type TreeBuilder } from './tree.js';
+import { trimFurniture } from './trim.js';
 
 /** The page's main content as text and Markdown. */
 export interface PageContent {
@@ -39,6 +40,7 @@ export function mainContent(
   let main: MainContent = s.document
     ? { root: tree.body(), pruneLinks: false, selected: true }
     : selectMainContent(tree, titles);
+  trimFurniture(main);
   let text = render(main, { ...opts, markdown: false });
   // A page whose every element reads as boilerplate keeps its whole text rather than none.
   if (text === '') {

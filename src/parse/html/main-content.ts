@@ -4,6 +4,7 @@ import { looseScore } from './loose-text.js';
 import { holdsTheProse } from './prose-share.js';
 import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
+import { trimDeclared } from './trim.js';
 
 /**
  * Main-content extraction over the light tree (src/parse/html/tree.ts), after Readability and
@@ -25,6 +26,8 @@ import { FLAG, type Node, TreeBuilder } from './tree.js';
  * 3. Inside it, link-dense blocks (link lists, tag clouds) and teasers (small blocks under a heading
  *    that is all link) are left out, unless the container itself is mostly links or teasers (a
  *    listing page: they are its content).
+ * 4. Then src/parse/html/trim.ts trims it: what follows the article inside a declared container,
+ *    short furniture lines ("Read also", "Photo: ...", "Subscribe..."), a date line before the prose.
  */
 
 /** The chosen content: a root element and, when siblings joined it, the kids of its parent to keep. */
@@ -272,7 +275,10 @@ export function selectMainContent(
   const body = tree.body();
   const sig = declared(body, titleWords(titles));
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
-  if (sig) return withSiblings(sig, body, true);
+  if (sig) {
+    trimDeclared(sig);
+    return withSiblings(sig, body, true);
+  }
   const best = bestCandidate(body);
   if (!best || (best.chars < body.chars * 0.3 && !holdsTheProse(best, body)))
     return { root: body, pruneLinks: pruneOf(body) };

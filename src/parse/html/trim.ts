@@ -1,0 +1,200 @@
+/**
+ * Trimming of the chosen content (src/parse/html/main-content.ts), once the container is chosen; no
+ * per-site rule, only what the blocks are and say:
+ * - `trimDeclared`: a declared container (`<main>`, `<article>`, articleBody) that also holds what
+ *   follows the article (author box, related links, share bar, newsletter box) loses what comes after
+ *   the block holding most of its text, unless it reads as prose (the rest of a split article);
+ * - `trimFurniture`: short blocks (under 150 visible characters) that name themselves as furniture
+ *   ("Read also: ...", "Related articles", "Subscribe to our newsletter", "Follow us", "Photo: ...",
+ *   "© ...", "Advertisement", "3 comments": phrase families in English, German, French, Spanish and
+ *   Polish, so a page in another language keeps them), and a date line before the first paragraph
+ *   of prose (the publication date is metadata, not what the page says). Longer blocks are prose
+ *   whatever words they hold.
+ */
+import type { MainContent } from './main-content.js';
+import { FLAG, type Node } from './tree.js';
+
+const PROSE_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd']);
+const density = (n: Node) => (n.chars === 0 ? 0 : n.linkChars / n.chars);
+
+/**
+ * The block inside a declared container that holds most of its text: followed down from the
+ * container through the child holding 60% of its text and at least two paragraphs (a walk down one
+ * path, no scoring of the subtree).
+ */
+function bulkOf(sig: Node): Node | undefined {
+  let at = sig;
+  for (;;) {
+    let next: Node | undefined;
+    for (const k of at.kids)
+      if (typeof k !== 'string' && !(k.flags & FLAG.DROP) && k.paras >= 2 && k.chars >= sig.chars * 0.6)
+        next = k;
+    if (!next) break;
+    at = next;
+  }
+  return at === sig ? undefined : at;
+}
+
+/**
+ * In a declared container, leaves out what follows the block holding most of its text (at every
+ * level up to the container), unless it reads as prose: 80 characters or more, few links, paragraphs.
+ */
+export function trimDeclared(sig: Node): void {
+  const bulk = bulkOf(sig);
+  if (!bulk) return;
+  for (let a: Node = bulk; a !== sig && a.parent; a = a.parent) {
+    const kids = a.parent.kids;
+    for (let i = kids.indexOf(a) + 1; i < kids.length; i++) {
+      const k = kids[i]!;
+      if (typeof k === 'string' || k.flags & FLAG.DROP || k.chars === 0) continue;
+      if (k.chars >= 80 && density(k) < 0.25 && (PROSE_TAGS.has(k.tag) || k.paras > 0)) continue;
+      k.flags |= FLAG.DROP;
+    }
+  }
+}
+
+/** Blocks this long or longer are never furniture; the first of them with few links starts the prose. */
+const SHORT = 150;
+const DATE_LINE = 40;
+
+const FURNITURE = new RegExp(
+  [
+    // Read more, related content.
+    'lesen sie (?:auch|hier|mehr)',
+    'auch interessant',
+    'k[öo]nnte (?:sie|dich) (?:auch )?interessieren',
+    'mehr zum thema',
+    '^mehr (?:aus|zum|themen|dazu)',
+    '^weitere (?:informationen|infos|beitr[äa]ge|artikel|themen|nachrichten)',
+    'zum weiterlesen',
+    'schon gelesen',
+    '[äa]hnliche (?:beitr[äa]ge|artikel)',
+    'read (?:more|also)',
+    'related (?:articles?|posts?|stories|content)',
+    'you (?:may|might) also like',
+    'more on this',
+    '^recommended\\b',
+    'recommended for you',
+    '(?:le|te) puede interesar',
+    '^puedes ver\\b',
+    'lee tambi[ée]n',
+    'lire aussi',
+    'les plus lus',
+    'most read',
+    'czytaj (?:te[żz]|tak[żz]e|r[óo]wnie[żz])',
+    'zobacz (?:te[żz]|tak[żz]e)',
+    // Subscribe, follow, donate, apps, accounts.
+    'newsletter',
+    'subscri',
+    'abonnier',
+    'abonnez',
+    'suscr[ií]b',
+    '\\bdonat(?:e|ion)',
+    '^(?:jetzt )?spende',
+    'jede (?:kleine )?spende',
+    'folg(?:en sie|e) uns',
+    'follow us',
+    'follow (?:the )?[\\w ]{1,30} on (?:twitter|facebook|instagram)',
+    's[íi]gu?[ei]nos',
+    '(?:canal|channel|kanal)\\b.{0,20}\\b(?:telegram|youtube|whatsapp)',
+    '(?:telegram|youtube|whatsapp)[- ]?(?:kanal|channel)',
+    'eingeloggt',
+    '\\blog ?in\\b',
+    '\\bsign(?:ing)? up\\b',
+    '\\bapps?\\b.{0,40}\\b(?:ios|android|download|herunterladen)',
+    '(?:download|laden sie|get)\\b.{0,40}\\bapps?\\b',
+    'app store|google play',
+    // Credits and sources.
+    '^\\(?(?:quellen?|sources?|fuente|[źz]r[óo]d[łl]o|fotos?|photos?|bild|titelbild|beitragsbild|image|cr[ée]dits?(?: photos?)?)\\s?:',
+    '©',
+    'copyright',
+    // Advertising labels.
+    '^\\W*(?:anzeige|werbung|advertisement|publicidad|publicit[ée]|sponsored)\\b',
+    // Comments, licences, contact.
+    '^\\W*(?:\\d+ |no |keine )?(?:comments?|kommentare?|commentaires?|comentarios?)\\b',
+    'leave a (?:comment|reply)',
+    '(?:add|post|write) a comment',
+    'kommentar (?:schreiben|verfassen)',
+    'cc-by',
+    'all rights reserved',
+    'alle rechte',
+    '^kontakt:?$',
+    'contact us',
+    // Labels over lists of sources and notes.
+    '^(?:zusatzinformationen|quellenangaben|quellen|sources|references|fuentes)\\s?:?$',
+    // Share buttons, embeds waiting for consent, image viewers.
+    '^teilen\\b',
+    '(?:artikel|beitrag|seite) (?:teilen|empfehlen)',
+    '^share\\b',
+    'share (?:this|on|via)',
+    '^partager',
+    '^compartir',
+    'udost[ęe]pnij',
+    'externer inhalt',
+    'external content',
+    'inhalt (?:von .{1,60} )?(?:zu )?laden',
+    'load (?:the )?content',
+    'bild anzeigen',
+    'vergr[öo]ßern',
+    'enlarge',
+    'permalink',
+    'permalien',
+    // Calls for support, update lines, categories, disclaimers.
+    '^unterst[üu]tze\\b',
+    'unterst[üu]tzen sie uns',
+    'support us',
+    'your support',
+    'your help',
+    '^(?:zuletzt )?(?:aktualisiert|updated|last modified|ge[äa]ndert)',
+    '^(?:kategorie|category|categor[íi]a|cat[ée]gorie)\\s?:',
+    'ohne gew[äa]hr',
+  ].join('|'),
+  'i',
+);
+const DATE = /\b(?:1[89]|20)\d\d\b|\b\d{1,2}[./-]\s?\d{1,2}[./-]\s?\d{2,4}\b|\b\d{1,2}:\d\d\b/;
+
+/** The leaf blocks of the content (blocks holding no block), in reading order. */
+function leafBlocks(main: MainContent): Node[] {
+  const out: Node[] = [];
+  const walk = (n: Node, only?: ReadonlySet<Node>) => {
+    for (const k of n.kids) {
+      if (typeof k === 'string' || k.chars === 0 || k.flags & FLAG.DROP || (only && !only.has(k))) continue;
+      if (k.flags & FLAG.HAS_BLOCK) walk(k);
+      else if (k.flags & FLAG.BLOCK) out.push(k);
+    }
+  };
+  walk(main.root, main.only);
+  return out;
+}
+
+/** The visible text of a short block, whitespace collapsed. */
+function textOf(n: Node): string {
+  const parts: string[] = [];
+  const walk = (x: Node) => {
+    for (const k of x.kids) {
+      if (typeof k === 'string') parts.push(k);
+      else if (!(k.flags & FLAG.DROP)) walk(k);
+    }
+  };
+  walk(n);
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}
+
+/** Marks the furniture lines of the chosen content as dropped (what an include selector matched is left whole). */
+export function trimFurniture(main: MainContent): void {
+  if (main.selected) return;
+  let prose = false;
+  const dates: Node[] = [];
+  for (const b of leafBlocks(main)) {
+    if (b.chars >= SHORT) {
+      if (!prose && b.linkChars < b.chars * 0.3) {
+        prose = true;
+        for (const d of dates) d.flags |= FLAG.DROP;
+      }
+      continue;
+    }
+    const text = textOf(b);
+    if (FURNITURE.test(text)) b.flags |= FLAG.DROP;
+    else if (!prose && b.chars < DATE_LINE && DATE.test(text)) dates.push(b);
+  }
+}
