@@ -1,4 +1,4 @@
-import { FLAG, type Node } from './tree.js';
+import { FLAG, type Node, visibleChars } from './tree.js';
 
 /**
  * Paragraphs written without `<p>`: runs of text straight in a `<div>` (or a `<section>`, a
@@ -10,14 +10,6 @@ import { FLAG, type Node } from './tree.js';
 /** A run shorter than this is a label, a date, a caption line: not a paragraph. */
 const MIN_RUN = 25;
 const MIN_RUNS = 2;
-
-const isSpaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
-
-function visibleChars(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) if (!isSpaceCode(s.charCodeAt(i))) n++;
-  return n;
-}
 
 /**
  * The prose score of the loose text runs right in `n` (its text kids and inline elements between

@@ -26,6 +26,9 @@ const LINK_DENSE_CONTAINERS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'tabl
 // Whitespace runs that are not already one space: replacing every lone space is the slow part.
 const WS = /[\t\n\f\r \u00a0]{2,}|[\t\n\f\r\u00a0]/g;
 const MD_SPECIAL = /[\\`*_[\]<]/g;
+// The same, one match: most text has none of them, and a test is cheaper than a replace.
+const HAS_MD_SPECIAL = /[\\`*_[\]<]/;
+const HAS_WS = /[\t\n\f\r \u00a0]{2}|[\t\n\f\r\u00a0]/;
 const MD_LINE_START = /^(?:#{1,6}(?:\s|$)|[-+*]\s|\d{1,9}[.)]\s|>|=+\s*$|`{3}|~{3})/;
 const NESTED_LIST = /^(?:- |\d{1,9}\. )/;
 /** A permalink to a heading ("¶", "#", "§"): an icon, not text. */
@@ -282,11 +285,11 @@ class Renderer {
   }
 
   private escape(s: string): string {
-    return this.o.markdown ? s.replace(MD_SPECIAL, '\\$&') : s;
+    return this.o.markdown && HAS_MD_SPECIAL.test(s) ? s.replace(MD_SPECIAL, '\\$&') : s;
   }
 
   private finishInline(s: string): string {
-    const t = s.replace(WS, ' ').trim();
+    const t = (HAS_WS.test(s) ? s.replace(WS, ' ') : s).trim();
     if (!t.includes(BR)) return t;
     const br = this.o.markdown ? '\\\n' : ' ';
     return t

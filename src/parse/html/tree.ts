@@ -88,12 +88,14 @@ export const BLOCK_TAGS = new Set(
   ).split(' '),
 );
 
-const isSpaceCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
-
 /** Non-space characters of a text chunk, counted without allocating. */
-function visibleChars(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) if (!isSpaceCode(s.charCodeAt(i))) n++;
+export function visibleChars(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // Most characters are above the space: one comparison for them.
+    if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c === 0xa0) n--;
+  }
   return n;
 }
 
