@@ -3,7 +3,7 @@ import { isExcerpt } from './excerpt.js';
 import { looseScore } from './loose-text.js';
 import { holdsTheProse } from './prose-share.js';
 import { titleWords } from './title-match.js';
-import { FLAG, type Node, TreeBuilder } from './tree.js';
+import { FLAG, linkDensity, type Node, PROSE_TAGS, readsAsProse, TreeBuilder } from './tree.js';
 import { trimDeclared } from './trim.js';
 
 /**
@@ -88,7 +88,6 @@ const NEVER_DROP_BY_HINT = new Set([
   'table',
 ]);
 const HEADING = /^h[1-6]$/;
-const PROSE = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd']);
 
 const hintOf = (attrs: Readonly<Record<string, string>>): string => {
   const c = attrs.class;
@@ -126,7 +125,7 @@ function dropOnClose(n: Node): boolean {
 
 function isBoilerplate(n: Node): boolean {
   if (isMainSignal(n)) n.flags |= FLAG.HAS_MAIN;
-  if (PROSE.has(n.tag) && n.chars >= 25) n.paras++;
+  if (PROSE_TAGS.has(n.tag) && n.chars >= 25) n.paras++;
   if (n.tag === 'header') return !insideArticle(n);
   // A form (search, sign-in, comment, newsletter) is not content; a page wrapped whole in a form
   // (ASP.NET) has paragraphs in it.
@@ -176,8 +175,6 @@ function teaserShare(root: Node): number {
   return root.chars === 0 ? 0 : chars / root.chars;
 }
 
-const density = (n: Node) => (n.chars === 0 ? 0 : n.linkChars / n.chars);
-
 /** Kept elements of the subtree, depth first (dropped subtrees skipped). */
 function elements(n: Node, out: Node[] = []): Node[] {
   for (const k of n.kids) {
@@ -221,7 +218,7 @@ function contains(outer: Node, inner: Node): boolean {
 function bestCandidate(body: Node): Node | undefined {
   const scored: Node[] = [];
   for (const n of elements(body)) {
-    if (!PROSE.has(n.tag)) {
+    if (!PROSE_TAGS.has(n.tag)) {
       if (n.paras === 0 && LOOSE_HOSTS.has(n.tag)) addLoose(n, scored);
       continue;
     }
@@ -240,7 +237,7 @@ function bestCandidate(body: Node): Node | undefined {
   let best: Node | undefined;
   let bestScore = 0;
   for (const n of scored) {
-    const s = n.score * (1 - density(n));
+    const s = n.score * (1 - linkDensity(n));
     if (s > bestScore) {
       best = n;
       bestScore = s;
@@ -285,7 +282,7 @@ export function selectMainContent(
   return withSiblings(wrapperOf(best, body), body, false);
 }
 
-const pruneOf = (n: Node) => density(n) < 0.5;
+const pruneOf = (n: Node) => linkDensity(n) < 0.5;
 
 /**
  * The outermost wrapper holding just the chosen block's text (Readability: "if the top candidate is
@@ -333,12 +330,7 @@ function withSiblings(best: Node, body: Node, before: boolean): MainContent {
   const at = kids.indexOf(best);
   for (const [i, k] of kids.entries()) {
     if (before && i > at) break;
-    if (
-      k === best ||
-      (!before && k.score >= threshold) ||
-      (k.chars >= 80 && density(k) < 0.25 && (PROSE.has(k.tag) || k.paras > 0))
-    )
-      only.add(k);
+    if (k === best || (!before && k.score >= threshold) || readsAsProse(k)) only.add(k);
   }
   // Headings right before a kept block title it (the title over the lead over the body).
   for (let i = kids.length - 2; i >= 0; i--) {

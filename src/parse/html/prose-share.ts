@@ -1,5 +1,5 @@
 import { isExcerpt } from './excerpt.js';
-import { FLAG, type Node } from './tree.js';
+import { FLAG, type Node, PROSE_TAGS } from './tree.js';
 
 /**
  * The share of the page's text a candidate must hold to be chosen however small it is beside the
@@ -8,14 +8,13 @@ import { FLAG, type Node } from './tree.js';
  * most of a page's characters; they do not make an article page a listing.
  */
 const SHARE = 0.5;
-const PROSE = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd']);
 
 /** Characters out of links in excerpts (src/parse/html/excerpt.ts) of the subtree. */
 function excerptChars(n: Node): number {
   let sum = 0;
   for (const k of n.kids) {
     if (typeof k === 'string' || k.flags & FLAG.DROP || k.chars === 0) continue;
-    if (PROSE.has(k.tag) && k.chars >= 25 && isExcerpt(k)) sum += k.chars - k.linkChars;
+    if (PROSE_TAGS.has(k.tag) && k.chars >= 25 && isExcerpt(k)) sum += k.chars - k.linkChars;
     else if (k.kids.length > 0) sum += excerptChars(k);
   }
   return sum;

@@ -88,6 +88,16 @@ export const BLOCK_TAGS = new Set(
   ).split(' '),
 );
 
+/** Elements whose own text is a paragraph of prose. */
+export const PROSE_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd']);
+
+/** The share of a node's visible characters that are inside links. */
+export const linkDensity = (n: Node): number => (n.chars === 0 ? 0 : n.linkChars / n.chars);
+
+/** A block that reads as prose wherever it sits: 80 characters or more, few links, paragraphs. */
+export const readsAsProse = (n: Node): boolean =>
+  n.chars >= 80 && linkDensity(n) < 0.25 && (PROSE_TAGS.has(n.tag) || n.paras > 0);
+
 /** Non-space characters of a text chunk, counted without allocating. */
 export function visibleChars(s: string): number {
   let n = s.length;

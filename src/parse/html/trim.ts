@@ -12,10 +12,7 @@
  *   whatever words they hold.
  */
 import type { MainContent } from './main-content.js';
-import { FLAG, type Node } from './tree.js';
-
-const PROSE_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd']);
-const density = (n: Node) => (n.chars === 0 ? 0 : n.linkChars / n.chars);
+import { FLAG, type Node, readsAsProse } from './tree.js';
 
 /**
  * The block inside a declared container that holds most of its text: followed down from the
@@ -47,7 +44,7 @@ export function trimDeclared(sig: Node): void {
     for (let i = kids.indexOf(a) + 1; i < kids.length; i++) {
       const k = kids[i]!;
       if (typeof k === 'string' || k.flags & FLAG.DROP || k.chars === 0) continue;
-      if (k.chars >= 80 && density(k) < 0.25 && (PROSE_TAGS.has(k.tag) || k.paras > 0)) continue;
+      if (readsAsProse(k)) continue;
       k.flags |= FLAG.DROP;
     }
   }
