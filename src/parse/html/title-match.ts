@@ -1,4 +1,4 @@
-import { FLAG, type Node } from './tree.js';
+import { FLAG, keptText, type Node } from './tree.js';
 
 /**
  * Whether a block carries the page's own title: its first heading says what the page's `<title>` or
@@ -40,22 +40,7 @@ function firstHeading(root: Node): string | undefined {
     }
   };
   walk(root);
-  return found && textOf(found);
-}
-
-function textOf(n: Node): string {
-  const parts: string[] = [];
-  const walk = (m: Node): void => {
-    for (const k of m.kids) {
-      if (typeof k === 'string') parts.push(k);
-      else if (!(k.flags & FLAG.DROP)) {
-        parts.push(' ');
-        walk(k);
-      }
-    }
-  };
-  walk(n);
-  return parts.join('');
+  return found && keptText(found, ' ');
 }
 
 /** Whether the first heading of `n` is (nearly) one of the titles. */

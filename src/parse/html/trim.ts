@@ -12,7 +12,7 @@
  *   whatever words they hold.
  */
 import type { MainContent } from './main-content.js';
-import { FLAG, type Node, readsAsProse } from './tree.js';
+import { FLAG, keptText, type Node, readsAsProse } from './tree.js';
 
 /**
  * The block inside a declared container that holds most of its text: followed down from the
@@ -165,17 +165,7 @@ function leafBlocks(main: MainContent): Node[] {
 }
 
 /** The visible text of a short block, whitespace collapsed. */
-function textOf(n: Node): string {
-  const parts: string[] = [];
-  const walk = (x: Node) => {
-    for (const k of x.kids) {
-      if (typeof k === 'string') parts.push(k);
-      else if (!(k.flags & FLAG.DROP)) walk(k);
-    }
-  };
-  walk(n);
-  return parts.join('').replace(/\s+/g, ' ').trim();
-}
+const keptSpaced = (n: Node): string => keptText(n).replace(/\s+/g, ' ').trim();
 
 /** Marks the furniture lines of the chosen content as dropped (what an include selector matched is left whole). */
 export function trimFurniture(main: MainContent): void {
@@ -190,7 +180,7 @@ export function trimFurniture(main: MainContent): void {
       }
       continue;
     }
-    const text = textOf(b);
+    const text = keptSpaced(b);
     if (FURNITURE.test(text)) b.flags |= FLAG.DROP;
     else if (!prose && b.chars < DATE_LINE && DATE.test(text)) dates.push(b);
   }
