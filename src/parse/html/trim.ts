@@ -11,7 +11,6 @@
  *   of prose (the publication date is metadata, not what the page says). Longer blocks are prose
  *   whatever words they hold.
  */
-import type { MainContent } from './main-content.js';
 import { FLAG, keptText, type Node, readsAsProse } from './tree.js';
 
 /**
@@ -51,6 +50,13 @@ export function trimDeclared(sig: Node): void {
 }
 
 /** Blocks this long or longer are never furniture; the first of them with few links starts the prose. */
+/** What trimming reads of the chosen content (main-content.ts's MainContent: that file imports this one). */
+interface Chosen {
+  readonly root: Node;
+  readonly only?: ReadonlySet<Node> | undefined;
+  readonly selected?: boolean | undefined;
+}
+
 const SHORT = 150;
 const DATE_LINE = 40;
 
@@ -151,7 +157,7 @@ const FURNITURE = new RegExp(
 const DATE = /\b(?:1[89]|20)\d\d\b|\b\d{1,2}[./-]\s?\d{1,2}[./-]\s?\d{2,4}\b|\b\d{1,2}:\d\d\b/;
 
 /** The leaf blocks of the content (blocks holding no block), in reading order. */
-function leafBlocks(main: MainContent): Node[] {
+function leafBlocks(main: Chosen): Node[] {
   const out: Node[] = [];
   const walk = (n: Node, only?: ReadonlySet<Node>) => {
     for (const k of n.kids) {
@@ -168,7 +174,7 @@ function leafBlocks(main: MainContent): Node[] {
 const keptSpaced = (n: Node): string => keptText(n).replace(/\s+/g, ' ').trim();
 
 /** Marks the furniture lines of the chosen content as dropped (what an include selector matched is left whole). */
-export function trimFurniture(main: MainContent): void {
+export function trimFurniture(main: Chosen): void {
   if (main.selected) return;
   let prose = false;
   const dates: Node[] = [];
