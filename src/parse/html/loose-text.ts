@@ -1,3 +1,4 @@
+import { MIN_PARAGRAPH, paragraphScore } from './measures.js';
 import { FLAG, type Node, visibleChars } from './tree.js';
 
 /**
@@ -7,21 +8,19 @@ import { FLAG, type Node, visibleChars } from './tree.js';
  * text...`) scores nothing and loses to the link lists around it.
  */
 
-/** A run shorter than this is a label, a date, a caption line: not a paragraph. */
-const MIN_RUN = 25;
 const MIN_RUNS = 2;
 
 /**
  * The prose score of the loose text runs right in `n` (its text kids and inline elements between
  * block kids), each scored as the candidate scoring scores a paragraph; links do not count.
  */
-export function looseScore(n: Node, paragraphScore: (chars: number) => number): number {
+export function looseScore(n: Node): number {
   let score = 0;
   let runs = 0;
   let chars = 0;
   let links = 0;
   const end = () => {
-    if (chars >= MIN_RUN && links < chars / 2) {
+    if (chars >= MIN_PARAGRAPH && links < chars / 2) {
       score += paragraphScore(chars);
       runs++;
     }

@@ -1,9 +1,17 @@
 import { pickArticle } from './article-pick.js';
 import { isExcerpt } from './excerpt.js';
 import { looseScore } from './loose-text.js';
+import {
+  isParagraph,
+  linkDensity,
+  MIN_PARAGRAPH,
+  PROSE_TAGS,
+  paragraphScore,
+  readsAsProse,
+} from './measures.js';
 import { holdsTheProse } from './prose-share.js';
 import { titleWords } from './title-match.js';
-import { FLAG, linkDensity, type Node, PROSE_TAGS, readsAsProse, TreeBuilder } from './tree.js';
+import { FLAG, type Node, TreeBuilder } from './tree.js';
 import { trimDeclared } from './trim.js';
 
 /**
@@ -125,7 +133,7 @@ function dropOnClose(n: Node): boolean {
 
 function isBoilerplate(n: Node): boolean {
   if (isMainSignal(n)) n.flags |= FLAG.HAS_MAIN;
-  if (PROSE_TAGS.has(n.tag) && n.chars >= 25) n.paras++;
+  if (isParagraph(n)) n.paras++;
   if (n.tag === 'header') return !insideArticle(n);
   // A form (search, sign-in, comment, newsletter) is not content; a page wrapped whole in a form
   // (ASP.NET) has paragraphs in it.
@@ -222,17 +230,8 @@ function bestCandidate(body: Node): Node | undefined {
       if (n.paras === 0 && LOOSE_HOSTS.has(n.tag)) addLoose(n, scored);
       continue;
     }
-    if (n.chars < 25 || isExcerpt(n)) continue;
-    const s = paragraphScore(n.chars);
-    const p = n.parent;
-    if (!p) continue;
-    if (p.score === 0) scored.push(p);
-    p.score += s;
-    const g = p.parent;
-    if (g) {
-      if (g.score === 0) scored.push(g);
-      g.score += s / 2;
-    }
+    if (!isParagraph(n) || isExcerpt(n) || !n.parent) continue;
+    credit(n.parent, paragraphScore(n.chars), scored);
   }
   let best: Node | undefined;
   let bestScore = 0;
@@ -248,20 +247,24 @@ function bestCandidate(body: Node): Node | undefined {
 
 /** Blocks whose own text runs can be paragraphs (as Readability turns a div's text into p). */
 const LOOSE_HOSTS = new Set(['div', 'section', 'article', 'main']);
-const paragraphScore = (chars: number) => 1 + Math.min(chars / 100, 3);
 
 /** Text runs straight in a block without paragraphs score as its paragraphs (loose-text.ts). */
 function addLoose(n: Node, scored: Node[]): void {
-  if (n.chars < 25) return;
-  const s = looseScore(n, paragraphScore);
-  if (s === 0) return;
+  if (n.chars < MIN_PARAGRAPH) return;
+  const s = looseScore(n);
+  if (s > 0) credit(n, s, scored);
+}
+
+/** A block's prose score grows by `s` and its parent's by half. */
+function credit(n: Node, s: number, scored: Node[]): void {
+  raise(n, s, scored);
+  if (n.parent) raise(n.parent, s / 2, scored);
+}
+
+/** Each scored block is listed once, when it first scores. */
+function raise(n: Node, s: number, scored: Node[]): void {
   if (n.score === 0) scored.push(n);
   n.score += s;
-  const p = n.parent;
-  if (p) {
-    if (p.score === 0) scored.push(p);
-    p.score += s / 2;
-  }
 }
 
 /** Picks the main content of a built tree; `titles` are the page's `<title>` and og:title. */

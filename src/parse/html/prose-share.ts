@@ -1,5 +1,6 @@
 import { isExcerpt } from './excerpt.js';
-import { FLAG, type Node, PROSE_TAGS } from './tree.js';
+import { isParagraph } from './measures.js';
+import { FLAG, type Node } from './tree.js';
 
 /**
  * The share of the page's text a candidate must hold to be chosen however small it is beside the
@@ -14,7 +15,7 @@ function excerptChars(n: Node): number {
   let sum = 0;
   for (const k of n.kids) {
     if (typeof k === 'string' || k.flags & FLAG.DROP || k.chars === 0) continue;
-    if (PROSE_TAGS.has(k.tag) && k.chars >= 25 && isExcerpt(k)) sum += k.chars - k.linkChars;
+    if (isParagraph(k) && isExcerpt(k)) sum += k.chars - k.linkChars;
     else if (k.kids.length > 0) sum += excerptChars(k);
   }
   return sum;

@@ -1,4 +1,5 @@
-import { FLAG, keptText, type Node } from './tree.js';
+import { keptText } from './measures.js';
+import { FLAG, type Node } from './tree.js';
 
 /**
  * Whether a block carries the page's own title: its first heading says what the page's `<title>` or

@@ -88,32 +88,6 @@ export const BLOCK_TAGS = new Set(
   ).split(' '),
 );
 
-/** Elements whose own text is a paragraph of prose. */
-export const PROSE_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd']);
-
-/** The share of a node's visible characters that are inside links. */
-export const linkDensity = (n: Node): number => (n.chars === 0 ? 0 : n.linkChars / n.chars);
-
-/** A block that reads as prose wherever it sits: 80 characters or more, few links, paragraphs. */
-export const readsAsProse = (n: Node): boolean =>
-  n.chars >= 80 && linkDensity(n) < 0.25 && (PROSE_TAGS.has(n.tag) || n.paras > 0);
-
-/** The text of a subtree without its dropped elements; `between` goes before each element's text. */
-export function keptText(n: Node, between = ''): string {
-  const parts: string[] = [];
-  const walk = (m: Node): void => {
-    for (const k of m.kids) {
-      if (typeof k === 'string') parts.push(k);
-      else if (!(k.flags & FLAG.DROP)) {
-        if (between !== '') parts.push(between);
-        walk(k);
-      }
-    }
-  };
-  walk(n);
-  return parts.join('');
-}
-
 /** Non-space characters of a text chunk, counted without allocating. */
 export function visibleChars(s: string): number {
   let n = s.length;

@@ -11,7 +11,8 @@
  *   of prose (the publication date is metadata, not what the page says). Longer blocks are prose
  *   whatever words they hold.
  */
-import { FLAG, keptText, type Node, readsAsProse } from './tree.js';
+import { keptText, readsAsProse } from './measures.js';
+import { FLAG, type Node } from './tree.js';
 
 /**
  * The block inside a declared container that holds most of its text: followed down from the
