@@ -17,13 +17,9 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dist } from './dist.mjs';
 import { numberOption } from './proc.mjs';
 import { spliceSection } from './sections.mjs';
-
-const { createPageParser, defaultParseConfig, ParseFilters } = await dist('parse/index.js');
-const { Metadata } = await dist('model/metadata.js');
-const { systemClock } = await dist('util/clock.js');
+import { textParser } from './text-parser.mjs';
 
 const dir = process.env.TRAFILATURA_TESTS;
 if (!dir || !existsSync(join(dir, 'evaldata.json'))) {
@@ -42,18 +38,7 @@ const norm = (s) => s.replace(/\s+/g, ' ').trim();
  * @param {boolean} wholePage
  */
 async function score(wholePage) {
-  const parser = createPageParser(
-    {
-      ...defaultParseConfig(),
-      'textextractor.whole.page': wholePage,
-      'metadata.transfer': [],
-      'metadata.persist': [],
-      'metadata.track.path': false,
-      'metadata.track.depth': false,
-    },
-    { filter: { filter: (_s, _m, target) => target }, clock: systemClock, filters: ParseFilters.none },
-  );
-  await parser.ready;
+  const parser = await textParser(wholePage);
   const t = { tp: 0, fp: 0, fn: 0, tn: 0 };
   /** @type {{ url: string, fn: string[], fp: string[] }[]} */
   const errors = [];
@@ -62,10 +47,8 @@ async function score(wholePage) {
   for (const [url, item] of Object.entries(evaldata)) {
     const path = ['cache', 'eval'].map((d) => join(dir ?? '', d, item.file)).find((p) => existsSync(p));
     if (!path) throw new Error(`${url}: ${item.file} not found under ${dir}/cache or ${dir}/eval`);
-    const content = readFileSync(path);
-    const r = parser.parse({ url, content, metadata: Metadata.of({ 'protocol.content-type': 'text/html' }) });
     pages++;
-    const text = norm(r.kind === 'parsed' ? r.text : '');
+    const text = norm(parser.text(url, readFileSync(path)));
     const fn = item.with.filter((w) => !text.includes(norm(w)));
     const fp = item.without.filter((w) => text.includes(norm(w)));
     t.tp += item.with.length - fn.length;

@@ -17,11 +17,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from 'htmlparser2';
 import { evaluate } from './article-score.mjs';
-import { dist } from './dist.mjs';
-
-const { createPageParser, defaultParseConfig, ParseFilters } = await dist('parse/index.js');
-const { Metadata } = await dist('model/metadata.js');
-const { systemClock } = await dist('util/clock.js');
+import { textParser } from './text-parser.mjs';
 
 const dir = process.env.READABILITY_PAGES;
 if (!dir || !existsSync(dir)) {
@@ -30,20 +26,6 @@ if (!dir || !existsSync(dir)) {
   );
   process.exit(2);
 }
-
-/** @param {boolean} wholePage */
-const parserWith = (wholePage) =>
-  createPageParser(
-    {
-      ...defaultParseConfig(),
-      'textextractor.whole.page': wholePage,
-      'metadata.transfer': [],
-      'metadata.persist': [],
-      'metadata.track.path': false,
-      'metadata.track.depth': false,
-    },
-    { filter: { filter: (_s, _m, t) => t }, clock: systemClock, filters: ParseFilters.none },
-  );
 
 /** The visible text of an HTML fragment (Readability's expected output). @param {string} html */
 function textOfHtml(html) {
@@ -67,8 +49,8 @@ function textOfHtml(html) {
 }
 
 const setups = [
-  { name: 'main content (default)', parser: parserWith(false) },
-  { name: 'whole body (textextractor.whole.page)', parser: parserWith(true) },
+  { name: 'main content (default)', parser: await textParser(false) },
+  { name: 'whole body (textextractor.whole.page)', parser: await textParser(true) },
 ];
 /** @type {Record<string, { articleBody: string }>} */
 const truth = {};
@@ -82,13 +64,8 @@ for (const name of readdirSync(dir).sort()) {
   if (text.split(' ').length < 50) continue;
   truth[name] = { articleBody: text };
   for (const [i, s] of setups.entries()) {
-    const r = s.parser.parse({
-      url: `http://pages.example/${name}/`,
-      content: readFileSync(source),
-      metadata: Metadata.of({ 'protocol.content-type': 'text/html' }),
-    });
     /** @type {Record<string, { articleBody: string }>} */ (predictions[i])[name] = {
-      articleBody: r.kind === 'parsed' ? r.text : '',
+      articleBody: s.parser.text(`http://pages.example/${name}/`, readFileSync(source)),
     };
   }
 }

@@ -1,0 +1,40 @@
+// @ts-check
+// The crawler's parser as the main-content quality benches use it (content.mjs, readability-pages.mjs):
+// the defaults, no parse filters, no URL filter, nothing transferred, and a page's text out of it.
+
+import { dist } from './dist.mjs';
+
+const { createPageParser, defaultParseConfig, ParseFilters } = await dist('parse/index.js');
+const { Metadata } = await dist('model/metadata.js');
+const { systemClock } = await dist('util/clock.js');
+
+/**
+ * A parser with the defaults, keeping the main content (or the whole body's text with `wholePage`);
+ * `text` gives an HTML page's stored text ('' when it is not parsed as a page).
+ * @param {boolean} wholePage
+ */
+export async function textParser(wholePage) {
+  const parser = createPageParser(
+    {
+      ...defaultParseConfig(),
+      'textextractor.whole.page': wholePage,
+      'metadata.transfer': [],
+      'metadata.persist': [],
+      'metadata.track.path': false,
+      'metadata.track.depth': false,
+    },
+    { filter: { filter: (_s, _m, target) => target }, clock: systemClock, filters: ParseFilters.none },
+  );
+  await parser.ready;
+  return {
+    /** @param {string} url @param {Buffer} content */
+    text(url, content) {
+      const r = parser.parse({
+        url,
+        content,
+        metadata: Metadata.of({ 'protocol.content-type': 'text/html' }),
+      });
+      return r.kind === 'parsed' ? r.text : '';
+    },
+  };
+}
