@@ -15,8 +15,8 @@ export function lookupKeys(f: Keyed): string[] {
 }
 
 /**
- * The same keys as small integers, for the sets a process keeps in memory (candidates.ts): a map of
- * numbers costs no string per key. Two keys may collide (30 bits); a collision only brings a
+ * The same keys as small integers, for the sets a process keeps in memory (candidates.ts, a typed
+ * table: no string per key). Two keys may collide (30 bits); a collision only brings a
  * candidate that the comparison of the fingerprints turns down.
  */
 export function memoryKeys(f: Keyed): number[] {
@@ -37,5 +37,5 @@ export function pageKeys(f: Keyed): { stored: string[]; memory: number[] } {
 
 const toMemory = (h: number): number => h & SMI;
 
-// V8 keeps integers up to 2^30 - 1 unboxed: map keys in that range are cheapest.
+// Non-negative 30-bit integers: V8's small integers, stored as they are in the key table's Int32Array.
 const SMI = 0x3fffffff;
