@@ -101,6 +101,38 @@ export function normaliseText(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
+const NOT_FOLDED = 0xffff;
+
+/**
+ * Characters whose normalisation can be done one at a time, and to what: for most pages the text's
+ * normalisation (two copies of it, about a fifth of a fingerprint's cost) is only a lower-casing,
+ * done here as the characters are read. A character qualifies when it is no mark and no character
+ * of a bigram script, and NFKC and lower case make it one character that is neither (`é`, `µ`,
+ * `²`, an en space) or only separators (`…`); it is then no part of a composition either, NFKC's
+ * only rule across characters (a following mark would not qualify). Only Latin (U+0000-024F) and
+ * general punctuation and currency (U+2000-20CF) are tried: beyond them, context rules such as
+ * Greek's final sigma would break the one-at-a-time reading. A text with any other character is
+ * normalised whole first (`fingerprint` checks that both ways agree on real pages).
+ */
+const FOLD = (() => {
+  const fold = new Uint16Array(65536).fill(NOT_FOLDED);
+  const mark = /\p{M}/u;
+  const ranges = [
+    [0x0000, 0x024f],
+    [0x2000, 0x20cf],
+  ] as const;
+  for (const [from, to] of ranges) {
+    for (let c = from; c <= to; c++) {
+      const ch = String.fromCharCode(c);
+      if (classOf(c) === BIGRAM || mark.test(ch)) continue;
+      const n = normaliseText(ch);
+      if (n.length === 1 && !mark.test(n) && classOf(n.charCodeAt(0)) !== BIGRAM) fold[c] = n.charCodeAt(0);
+      else if ([...n].every((x) => classOf(x.charCodeAt(0)) === SEP)) fold[c] = 0x20;
+    }
+  }
+  return fold;
+})();
+
 /** One set for every call: fingerprints are computed one at a time, and it keeps its room. */
 const shingleSet = new ShingleSet();
 
@@ -127,37 +159,66 @@ class Counters {
 
   add(hi: number, lo: number): void {
     this.total++;
-    const h = this.hi;
-    let carry = hi;
-    for (let k = 0; carry !== 0 && k < PLANES; k++) {
-      const t = h[k]! & carry;
-      h[k]! ^= carry;
-      carry = t;
-    }
-    const l = this.lo;
-    carry = lo;
-    for (let k = 0; carry !== 0 && k < PLANES; k++) {
-      const t = l[k]! & carry;
-      l[k]! ^= carry;
-      carry = t;
-    }
+    rippleAdd(this.hi, hi, 0);
+    rippleAdd(this.lo, lo, 0);
+  }
+
+  /**
+   * Adds `n` features counted apart in four planes per half (`h0`-`h3`: bits 0-3 of the counts of
+   * the upper half, `l0`-`l3` of the lower).
+   */
+  addCounts(
+    n: number,
+    h0: number,
+    h1: number,
+    h2: number,
+    h3: number,
+    l0: number,
+    l1: number,
+    l2: number,
+    l3: number,
+  ): void {
+    this.total += n;
+    rippleAdd(this.hi, h0, 0);
+    rippleAdd(this.hi, h1, 1);
+    rippleAdd(this.hi, h2, 2);
+    rippleAdd(this.hi, h3, 3);
+    rippleAdd(this.lo, l0, 0);
+    rippleAdd(this.lo, l1, 1);
+    rippleAdd(this.lo, l2, 2);
+    rippleAdd(this.lo, l3, 3);
   }
 }
 
-function count(planes: Int32Array, bit: number): number {
+/** Adds 2^`from` to the counts of the set bits of `mask`. */
+function rippleAdd(planes: Int32Array, mask: number, from: number): void {
+  let carry = mask;
+  for (let k = from; carry !== 0 && k < PLANES; k++) {
+    const t = planes[k]! & carry;
+    planes[k]! ^= carry;
+    carry = t;
+  }
+}
+
+/** Features counted in locals before they go to `all`: at most 15, so four planes hold the counts. */
+const BATCH = 15;
+
+/** The count of bit `bit` in the `used` lowest planes (the planes above the total's width are 0). */
+function count(planes: Int32Array, bit: number, used: number): number {
   let n = 0;
-  for (let k = 0; k < PLANES; k++) n += ((planes[k]! >>> bit) & 1) << k;
+  for (let k = 0; k < used; k++) n += ((planes[k]! >>> bit) & 1) << k;
   return n;
 }
 
 /** The simhash of `all` minus `minus`: bit b set when more features have it set than not. */
 function simhashOf(all: Counters, minus?: Counters): string {
   const total = all.total - (minus?.total ?? 0);
+  const used = 32 - Math.clz32(all.total);
   let hi = 0;
   let lo = 0;
   for (let b = 0; b < 32; b++) {
-    const onesHi = count(all.hi, b) - (minus ? count(minus.hi, b) : 0);
-    const onesLo = count(all.lo, b) - (minus ? count(minus.lo, b) : 0);
+    const onesHi = count(all.hi, b, used) - (minus ? count(minus.hi, b, used) : 0);
+    const onesLo = count(all.lo, b, used) - (minus ? count(minus.lo, b, used) : 0);
     if (2 * onesHi > total) hi |= 1 << b;
     if (2 * onesLo > total) lo |= 1 << b;
   }
@@ -237,18 +298,29 @@ export function fingerprint(
   options: FingerprintOptions = DEFAULT_FINGERPRINT,
   exclude: readonly string[] = [],
 ): Fingerprint {
-  const s = normaliseText(text);
   const k = Math.max(1, options.shingle);
   const excluded = exclude.map((t) => tokenHash(t) | 0);
-  const n = tokenHashes(s, excluded);
+  let n = tokenHashes(text, excluded, FOLD);
+  if (n < 0) n = tokenHashes(normaliseText(text), excluded);
   const toks = tokenBuffer;
   const ex = excludedBuffer;
   if (n < options.shortTokens) return exactSignature(n, excluded.length > 0);
 
   const all = allCounters.reset();
-  const seen = shingleSet.reset();
+  const seen = shingleSet.reset(n - k + 1);
   const mins = minHasher.reset();
   const minus = excluded.length > 0 ? minusCounters.reset() : undefined;
+  // The simhash's counts, bit-sliced: the last few features' in these locals (four planes per half),
+  // the rest in `all`. Kept in registers, an addition is a few word operations and no loads.
+  let h0 = 0;
+  let h1 = 0;
+  let h2 = 0;
+  let h3 = 0;
+  let l0 = 0;
+  let l1 = 0;
+  let l2 = 0;
+  let l3 = 0;
+  let pending = 0;
   for (let t = k - 1; t < n; t++) {
     // The shingle of tokens t-k+1..t, oldest first.
     let f = 0;
@@ -264,10 +336,28 @@ export function fingerprint(
     // Each distinct shingle once: the texts' shingle sets are what is compared.
     if (!seen.add(v)) continue;
     const lo = fmixInt(v ^ 0x6a09e667);
-    all.add(v, lo);
+    let c = h0 & v;
+    h0 ^= v;
+    let d = h1 & c;
+    h1 ^= c;
+    c = h2 & d;
+    h2 ^= d;
+    h3 ^= c;
+    c = l0 & lo;
+    l0 ^= lo;
+    d = l1 & c;
+    l1 ^= c;
+    c = l2 & d;
+    l2 ^= d;
+    l3 ^= c;
+    if (++pending === BATCH) {
+      all.addCounts(pending, h0, h1, h2, h3, l0, l1, l2, l3);
+      h0 = h1 = h2 = h3 = l0 = l1 = l2 = l3 = pending = 0;
+    }
     if (anyEx !== 0 && minus) minus.add(v, lo);
     mins.add(v);
   }
+  all.addCounts(pending, h0, h1, h2, h3, l0, l1, l2, l3);
   const hash = simhashOf(all);
   const blind = minus && minus.total > 0 ? simhashOf(all, minus) : undefined;
   const minhash = mins.signature();
@@ -278,9 +368,10 @@ export function fingerprint(
 
 /**
  * Pass one: the hashes of the normalised text's tokens into tokenBuffer (and into excludedBuffer
- * whether each is one of `excluded`); returns how many.
+ * whether each is one of `excluded`); returns how many. With `fold`, `s` is read as it is, each
+ * character normalised by the table; -1 at the first character the table cannot normalise.
  */
-function tokenHashes(s: string, excluded: readonly number[]): number {
+function tokenHashes(s: string, excluded: readonly number[], fold?: Uint16Array): number {
   // A text has fewer tokens than characters (plus one for the last).
   if (tokenBuffer.length < s.length + 1) {
     tokenBuffer = new Int32Array(s.length + 1);
@@ -293,7 +384,11 @@ function tokenHashes(s: string, excluded: readonly number[]): number {
   let inToken = false;
   let prevBigram = -1;
   for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
+    let c = s.charCodeAt(i);
+    if (fold !== undefined) {
+      c = fold[c]!;
+      if (c === NOT_FOLDED) return -1;
+    }
     let cls = classes[c]!;
     if (cls === UNKNOWN) cls = classOf(c);
     if (cls === WORD || cls === DIGIT) {

@@ -138,6 +138,24 @@ describe('fingerprint', () => {
     }
   });
 
+  it('reads Latin text as it is and fingerprints it as its normalised text', () => {
+    // Texts of Latin letters and general punctuation are normalised a character at a time as they
+    // are read; any other character (here U+2E3A, a separator before and after normalisation, so it
+    // changes no token) makes the whole text normalised first. Both ways must agree.
+    const whole = (t: string) => fingerprint(`${t} \u2e3a`, undefined, ['url']);
+    const asRead = (t: string) => fingerprint(t, undefined, ['url']);
+    for (let c = 0; c <= 0x20cf; c = c === 0x024f ? 0x2000 : c + 1) {
+      const ch = String.fromCharCode(c);
+      const t = `A${ch}b ${ch}URL${ch} ${ch}${ch}x ${ch}`;
+      expect(asRead(t), `U+${c.toString(16).padStart(4, '0')}`).toEqual(whole(t));
+    }
+    const latin = 'Ça VA, naïve ÉCOLE à Straße: x² 5µm … “quoted” – dash\u00a0nbsp ÿ Ÿ Œuvre. ';
+    for (const t of [latin.repeat(12), ...REAL_PAGES.map(mainTextOf)]) {
+      expect(asRead(t)).toEqual(whole(t));
+      expect(asRead(t)).toEqual(asRead(t.normalize('NFKC').toLowerCase()));
+    }
+  });
+
   it('moves further the more of the text changes', () => {
     const words = articleWords(0, 1000);
     const changed = (n: number) =>
