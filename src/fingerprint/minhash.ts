@@ -26,16 +26,26 @@ import { fmix, fmixInt } from './mix.js';
 export const BINS = 256;
 export const ROWS = 6;
 export const BANDS = 30;
-const EMPTY = 0xffffffff;
+/**
+ * The minima are stored with their top bit flipped, in an Int32Array: the signed order of stored
+ * values is the unsigned order of the hashes, and V8 keeps them unboxed (a Uint32Array's values past
+ * 2^31 are doubles to it, which made `add` the costliest step of a shingle). The low bits, which the
+ * signature keeps, are the hash's own.
+ */
+const FLIP = 0x80000000 | 0;
+/** No shingle yet: the flipped largest hash (which, as before the flip, never wins a bin). */
+const EMPTY = 0xffffffff ^ FLIP;
 const HEX_PER_BIN = 2;
 const BIN_VALUES = 256;
 
-const HEX = Array.from({ length: BIN_VALUES }, (_, v) => v.toString(16).padStart(HEX_PER_BIN, '0'));
+const HEX_DIGITS = '0123456789abcdef';
 
 /** Collects the minima of one text's shingles; `signature` reads them. */
 export class MinHasher {
-  private readonly mins = new Uint32Array(BINS).fill(EMPTY);
+  private readonly mins = new Int32Array(BINS).fill(EMPTY);
   private count = 0;
+  /** The signature's characters, written in place and read as one string. */
+  private readonly out = Buffer.alloc(BINS * HEX_PER_BIN);
 
   /** Empties it (for the next text) and returns it. */
   reset(): this {
@@ -51,23 +61,25 @@ export class MinHasher {
   add(shingle: number): void {
     const value = fmixInt((shingle + 0x9e3779b9) | 0);
     const bin = value >>> 24;
-    // Unsigned order, as the minima are kept.
-    if (value >>> 0 < this.mins[bin]!) this.mins[bin] = value;
+    const stored = value ^ FLIP;
+    if (stored < this.mins[bin]!) this.mins[bin] = stored;
     this.count++;
   }
 
   /** 512 hex digits; undefined for an empty set. */
   signature(): string | undefined {
     if (this.count === 0) return undefined;
-    let out = '';
+    const out = this.out;
     for (let i = 0; i < BINS; i++) {
       let m = this.mins[i]!;
       for (let attempt = 1; m === EMPTY; attempt++) {
         m = this.mins[fmix(Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(attempt, 0x85ebca6b)) % BINS]!;
       }
-      out += HEX[m & 0xff];
+      out[2 * i] = HEX_DIGITS.charCodeAt((m >>> 4) & 15);
+      out[2 * i + 1] = HEX_DIGITS.charCodeAt(m & 15);
     }
-    return out;
+    // One flat string at once (256 concatenations made 256 intermediate strings per page).
+    return out.toString('latin1');
   }
 }
 
