@@ -12,4 +12,15 @@ describe('the shingle set', () => {
     expect(set.add(0)).toBe(true);
     expect(set.add(0)).toBe(false);
   });
+
+  it('forgets the last text on reset, whatever size the next one is expected to have', () => {
+    const set = new ShingleSet().reset(50_000);
+    for (let i = 1; i <= 50_000; i++) set.add(i * 2654435761);
+    for (const expected of [10, 100, 50_000]) {
+      set.reset(expected);
+      for (let i = 1; i <= 300; i++) expect(set.add(i * 2654435761)).toBe(true);
+      expect(set.add(0)).toBe(true);
+      for (let i = 1; i <= 300; i++) expect(set.add(i * 2654435761)).toBe(false);
+    }
+  });
 });
