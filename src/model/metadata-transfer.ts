@@ -25,8 +25,9 @@ export type MetadataTransferConfig = Pick<
  * documents small, and a key that should survive has to be listed on purpose.
  */
 export class MetadataTransfer {
-  private readonly toTransfer: readonly string[];
-  private readonly toPersistOnly: readonly string[];
+  private readonly toTransfer: KeyPatterns;
+  /** Transferred or persisted: what the status index stores. */
+  private readonly toStore: KeyPatterns;
 
   static fromConfig(config: MetadataTransferConfig, extraPersist: readonly string[] = []): MetadataTransfer {
     return new MetadataTransfer({
@@ -38,20 +39,22 @@ export class MetadataTransfer {
   }
 
   constructor(private readonly options: MetadataTransferOptions) {
-    this.toTransfer = [
+    const transfer = [
       ...(options.trackPath ? [MD.urlPath] : []),
       ...(options.trackDepth ? [MD.depth, MD.maxDepth] : []),
       ...options.transfer,
     ];
+    this.toTransfer = new KeyPatterns(transfer);
     // The error count must survive between fetches or a URL could never reach max.fetch.errors;
     // a deferral's cause is what explains a URL that was put back unfetched.
-    this.toPersistOnly = [
+    this.toStore = new KeyPatterns([
+      ...transfer,
       ...options.persist,
       MD.fetchErrorCount,
       MD.deferCause,
       MD.deferDate,
       MD.deferMessage,
-    ];
+    ]);
   }
 
   /**
@@ -71,24 +74,40 @@ export class MetadataTransfer {
 
   /** The metadata that the status index stores: transferred and persisted keys, in `md`'s order. */
   filter(md: Metadata): Metadata {
-    return select(md, [...this.toTransfer, ...this.toPersistOnly]);
+    return select(md, this.toStore);
   }
 
   /** True if `key` survives `filter`. */
   isPersisted(key: string): boolean {
-    return matchesAny(key, this.toTransfer) || matchesAny(key, this.toPersistOnly);
+    return this.toStore.matches(key);
   }
 }
 
-function matchesAny(key: string, patterns: readonly string[]): boolean {
-  return patterns.some((p) => (p.endsWith('*') ? key.startsWith(p.slice(0, -1)) : key === p));
+/**
+ * Key patterns: names, and prefixes ending in `*`. Compiled once, as every key of every page is
+ * matched against them (a slice per pattern and key cost more than the copy it decided).
+ */
+class KeyPatterns {
+  private readonly names: ReadonlySet<string>;
+  private readonly prefixes: readonly string[];
+
+  constructor(patterns: readonly string[]) {
+    this.names = new Set(patterns.filter((p) => !p.endsWith('*')));
+    this.prefixes = patterns.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
+  }
+
+  matches(key: string): boolean {
+    if (this.names.has(key)) return true;
+    for (const p of this.prefixes) if (key.startsWith(p)) return true;
+    return false;
+  }
 }
 
 // Keys with no values are not copied (as StormCrawler's setValues skips them).
-function select(md: Metadata, patterns: readonly string[]): Metadata {
+function select(md: Metadata, patterns: KeyPatterns): Metadata {
   const out = new Metadata();
   for (const [key, values] of md.entries()) {
-    if (matchesAny(key, patterns)) out.setValues(key, values);
+    if (patterns.matches(key)) out.setValues(key, values);
   }
   return out;
 }

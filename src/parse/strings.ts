@@ -9,8 +9,12 @@ import type { Metadata } from '../model/metadata.js';
  * of 250 MB.
  */
 export function detach(s: string): string {
-  return s.length === 0 ? '' : (' ' + s).slice(1);
+  // V8 copies what it would cut shorter than 13 characters (SlicedString::kMinLength), so a short
+  // string is never a view: most metadata values need no copy.
+  return s.length < VIEW_MIN_LENGTH ? s : (' ' + s).slice(1);
 }
+
+const VIEW_MIN_LENGTH = 13;
 
 /** Detaches every value of the metadata in place: done once per page before results leave. */
 export function detachMetadata(md: Metadata): void {
