@@ -213,10 +213,12 @@ export class PageStage {
     // A page that cannot be a soft 404 gives its links at once; the others once judged.
     const written = j.linksNow ? await this.outlinks(result.outlinks) : undefined;
     if (!(j.verdict instanceof Promise)) return this.judged(result, j.verdict, j.linksNow, written);
-    // The fetch thread goes on; the page waits for its group's lookup (bounded by `room`).
+    // The fetch thread goes on; the page waits for its group's lookup (bounded by `room`), holding
+    // its outlinks only when they are still to be written: what waits outlives young collections.
     const linksNow = j.linksNow;
+    const waiting = linksNow ? { ...result, outlinks: [] } : result;
     const done = j.verdict
-      .then((v) => this.judged(result, v, linksNow, written))
+      .then((v) => this.judged(waiting, v, linksNow, written))
       .catch((e: unknown) => this.d.failed(url, e))
       .finally(() => this.judging.delete(done));
     this.judging.add(done);
