@@ -87,7 +87,7 @@ export interface JudgeOptions {
 
 const NO_KEYS = { stored: [], memory: [] } as const;
 
-export const DEFAULT_JUDGE_OPTIONS = { maxBatch: 100, lingerMs: 50, maxHeld: 400 } as const;
+export const DEFAULT_JUDGE_OPTIONS = { maxBatch: 100, lingerMs: 100, maxHeld: 400 } as const;
 
 interface Item {
   readonly page: JudgedPage;
@@ -302,7 +302,9 @@ export class PageJudge {
   private decideItem(it: Item, result: LookupResult, found: CandidateSet): Verdict {
     const { page, fp, host } = it;
     let profile: HostProfile | null | undefined;
-    if (host !== undefined) {
+    // Only a page that may be a soft 404 reads its profile (a group's other pages of its host, if
+    // any, asked for it themselves).
+    if (it.soft && host !== undefined) {
       profile = this.deps.profiles.get(host);
       if (profile === undefined && result.profiles.has(host)) {
         profile = result.profiles.get(host) ?? null;
