@@ -114,7 +114,8 @@ const NOT_FOLDED = 0xffff;
  * only rule across characters (a following mark would not qualify). Only Latin (U+0000-024F) and
  * general punctuation and currency (U+2000-20CF) are tried: beyond them, context rules such as
  * Greek's final sigma would break the one-at-a-time reading. A text with any other character is
- * normalised whole first (`fingerprint` checks that both ways agree on real pages).
+ * normalised whole first (test/unit/fingerprint checks that both ways agree for every character
+ * tried and on real pages).
  */
 const FOLD = (() => {
   const fold = new Uint16Array(65536).fill(NOT_FOLDED);
