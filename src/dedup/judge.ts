@@ -213,9 +213,9 @@ export class PageJudge {
   /**
    * Starts the group's lookup when it is full, else once its first page has waited `lingerMs`.
    * Pages that came during a lookup wait out the rest of their time too: a lookup costs OpenSearch
-   * about 1.5 ms of CPU whatever its size plus 0.07 ms per page, so the groups of 14 pages that a
-   * lookup's round trip gathered in a crawl of 400 pages/s cost it 0.18 ms a page, groups of 30
-   * 0.10 and of 60 0.08 (measured on the bench's content index of 5,000 pages).
+   * 1-1.5 ms of CPU whatever its size, so the groups of 14 pages that a lookup's round trip
+   * gathered in a crawl of 400 pages/s cost it 0.14-0.18 ms a page, groups of 30 0.10, larger
+   * ones no less (0.08-0.15; scripts/bench/lookup-groups.mjs, two runs).
    */
   private kick(): void {
     if (this.inFlight || this.queue.length === 0) return;
