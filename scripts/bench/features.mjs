@@ -7,7 +7,7 @@
 // OpenSearch over the rounds, beside the spread (min-max) of the defaults' own runs, which is the
 // noise a difference must beat.
 //
-//   npm run bench:features [-- --hosts 20 --pages 500 --rounds 3 --only near-dups]
+//   npm run bench:features [-- --hosts 20 --pages 500 --rounds 3 --warmup 1 --only near-dups]
 // (--only: the defaults and the variants whose name contains the word, e.g. the A/B of issue 32)
 // (needs OpenSearch at OPENSEARCH_URL, default http://127.0.0.1:9200; OPENSEARCH_PORT names the
 // local node whose CPU is measured when several run on the machine). Prints a RESULTS.md section.
@@ -26,6 +26,9 @@ const root = resolve(here, '../..');
 const hosts = numberOption('hosts', 20);
 const pages = numberOption('pages', 500);
 const rounds = numberOption('rounds', 3);
+// Rounds run first and not counted: the first crawls after OpenSearch starts pay for its JIT
+// warm-up (one run's first round: OpenSearch 5.4 ms/page, 1.0 from its fourth on).
+const warmup = numberOption('warmup', 1);
 const opensearchUrl = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
 const dir = join(root, '.bench', 'features');
 mkdirSync(dir, { recursive: true });
@@ -51,9 +54,9 @@ const clear = () => deleteBenchIndices(client);
 const runs = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
 const names = Object.keys(variants);
 try {
-  for (let r = 0; r < rounds; r++) {
+  for (let r = -warmup; r < rounds; r++) {
     // Each round in another order: a slow spell of the machine does not always hit one variant.
-    const order = r % 2 === 0 ? names : [...names].reverse();
+    const order = (r + warmup) % 2 === 0 ? names : [...names].reverse();
     for (const name of order) {
       await clear();
       const extra = {
@@ -72,9 +75,9 @@ try {
         opensearch: run.msPerPageOf.opensearch ?? Number.NaN,
         pagesPerSec: run.pagesPerSec ?? Number.NaN,
       };
-      runs[name]?.push(row);
+      if (r >= 0) runs[name]?.push(row);
       console.log(
-        `round ${r + 1} ${name}: crawler ${row.crawler.toFixed(2)} ms/page, OpenSearch ${row.opensearch.toFixed(2)} ms/page, ${row.pagesPerSec.toFixed(0)} pages/s`,
+        `${r < 0 ? 'warm-up' : `round ${r + 1}`} ${name}: crawler ${row.crawler.toFixed(2)} ms/page, OpenSearch ${row.opensearch.toFixed(2)} ms/page, ${row.pagesPerSec.toFixed(0)} pages/s`,
       );
     }
   }
@@ -94,6 +97,12 @@ const base = runs.defaults ?? [];
 const baseCrawler = median(base.map((x) => x.crawler));
 const baseOs = median(base.map((x) => x.opensearch));
 const spread = (/** @type {number[]} */ xs) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
+/**
+ * The median over rounds of the defaults' figure minus the variant's, each pair from one round.
+ * @param {{ crawler: number, opensearch: number }[]} xs
+ * @param {(x: { crawler: number, opensearch: number }) => number} f
+ */
+const paired = (xs, f) => median(xs.map((x, i) => f(base[i] ?? x) - f(x))).toFixed(2);
 const pct = (/** @type {number} */ a, /** @type {number} */ b) => `${(((a - b) / b) * 100).toFixed(1)}%`;
 const lines = [
   `## What HTML pages pay for this round's features (\`npm run bench:features\`)`,
@@ -101,8 +110,8 @@ const lines = [
   `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB.`,
   `The small profile's web cut to ${hosts} hosts x ${pages} pages of ~10 KB (plain HTML: no document, no`,
   'page built by scripts), `crawler run --once` end to end with the defaults and with each feature',
-  `off, ${rounds} rounds interleaved; medians, and for the defaults the spread of their own runs (the`,
-  'noise a difference must beat). A negative difference means the variant used more CPU than the defaults.',
+  `off, ${rounds} rounds interleaved after ${warmup} not counted; medians, and for the defaults the spread of their own runs (the`,
+  'noise a difference must beat), beside the median of the differences paired by round. A negative difference means the variant used more CPU than the defaults.',
   '',
   '| variant | crawler CPU ms/page | OpenSearch CPU ms/page | pages/s | defaults minus variant (crawler) |',
   '|---|---|---|---|---|',
@@ -115,7 +124,7 @@ for (const name of names) {
   lines.push(
     name === 'defaults'
       ? `| defaults | ${c.toFixed(2)} (${spread(xs.map((x) => x.crawler))}) | ${o.toFixed(2)} (${spread(xs.map((x) => x.opensearch))}) | ${p.toFixed(0)} | - |`
-      : `| ${name} | ${c.toFixed(2)} | ${o.toFixed(2)} | ${p.toFixed(0)} | ${(baseCrawler - c).toFixed(2)} ms (${pct(baseCrawler, c)}); OpenSearch ${(baseOs - o).toFixed(2)} ms |`,
+      : `| ${name} | ${c.toFixed(2)} | ${o.toFixed(2)} | ${p.toFixed(0)} | ${(baseCrawler - c).toFixed(2)} ms (${pct(baseCrawler, c)}), paired ${paired(xs, (x) => x.crawler)} ms; OpenSearch ${(baseOs - o).toFixed(2)} ms, paired ${paired(xs, (x) => x.opensearch)} ms |`,
   );
 }
 console.log(`\n${lines.join('\n')}`);
