@@ -1,7 +1,7 @@
 // @ts-check
 // What a near-duplicate lookup costs OpenSearch by the size of its group of pages: the small web
 // crawled once with the defaults (so the content index holds its documents and their band keys as
-// a crawl leaves them), then lookups shaped as the judge sends them (src/opensearch/dedup-index.ts:
+// a crawl leaves them), then the judge's own lookups (src/opensearch/dedup-index.ts, from dist/:
 // the pages' 30 band keys, unseen as a new page's mostly are, and their own document ids) for
 // groups of 1 to 100 pages, with OpenSearch's CPU per lookup and per page. It chose when the judge
 // sends a group (src/dedup/judge.ts: a lookup costs about 1.5 ms whatever its size).
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { crawlEndToEnd, deleteBenchIndices, writeBenchConf } from './crawl.mjs';
 import { openSearchPid, startSmallWeb } from './dedup.mjs';
+import { dist } from './dist.mjs';
 import { cpuSeconds } from './proc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -21,6 +22,7 @@ const root = resolve(here, '../..');
 const opensearchUrl = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
 const dir = join(root, '.bench', 'lookup-groups');
 const hosts = 20;
+const { DedupIndex } = await dist('opensearch/dedup-index.js');
 
 const { child, web } = await startSmallWeb(hosts, 250);
 const client = new Client({ node: opensearchUrl });
@@ -34,6 +36,7 @@ try {
     pids: { opensearch: openSearchPid(), web: child.pid },
   });
   const index = 'bench-content';
+  const dedupIndex = new DedupIndex(client, { content: index, hosts: 'bench-hosts' });
   const found = await client.search({
     index,
     body: { size: 2000, _source: ['minhashKeys'], query: { exists: { field: 'minhashKeys' } } },
@@ -56,28 +59,7 @@ try {
       // A new page's keys are mostly unseen: each key's hash digits changed, its band kept.
       const keys = [...new Set(pages.flatMap((p) => (p?.keys ?? []).map((k) => `${k[0]}Z${k.slice(2)}`)))];
       const ids = pages.map((p) => `${p?.id}x`);
-      await client.msearch({
-        body: [
-          { index },
-          {
-            size: 50 + ids.length * 8,
-            track_total_hits: false,
-            _source: ['url', 'simhash', 'simhashExact', 'simhashTokens', 'minhash', 'duplicateOf'],
-            query: {
-              bool: {
-                filter: [
-                  {
-                    bool: {
-                      should: [{ terms: { minhashKeys: keys } }, { ids: { values: ids } }],
-                      minimum_should_match: 1,
-                    },
-                  },
-                ],
-              },
-            },
-          },
-        ],
-      });
+      await dedupIndex.lookup({ keys, exact: [], ids, hosts: [] });
     }
     const ms = (cpuSeconds(openSearchPid()) - cpu0) * 1000;
     const wall = (performance.now() - t0) / lookups;
