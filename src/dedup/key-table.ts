@@ -1,3 +1,5 @@
+import { MIN_TABLE_CAPACITY, tableCapacity } from '../util/table-capacity.js';
+
 /**
  * A multimap of small integer keys (memoryKeys: 30-bit hashes, well mixed) to small integer values
  * (entry numbers), in two typed arrays with open addressing and linear probing: a key may be stored
@@ -8,8 +10,6 @@
  * a crawl's profile the Map's hashing, its deleted entries and the arrays behind each key cost as
  * much as the fingerprints themselves; these arrays are 8 bytes a key and allocate nothing per page.
  */
-const MIN_CAPACITY = 64;
-
 export class KeyTable {
   private keys: Int32Array;
   /** The value + 1 of each slot; 0: empty. */
@@ -18,8 +18,7 @@ export class KeyTable {
 
   /** `expected`: about how many pairs it will hold (it grows past that, at half load). */
   constructor(expected = 0) {
-    let capacity = MIN_CAPACITY;
-    while (capacity < 2 * expected) capacity *= 2;
+    const capacity = tableCapacity(expected);
     this.keys = new Int32Array(capacity);
     this.values = new Int32Array(capacity);
   }
@@ -54,7 +53,7 @@ export class KeyTable {
     }
     values[i] = 0;
     this.used--;
-    if (this.keys.length > MIN_CAPACITY && 8 * this.used < this.keys.length)
+    if (this.keys.length > MIN_TABLE_CAPACITY && 8 * this.used < this.keys.length)
       this.resize(this.keys.length / 2);
     return true;
   }

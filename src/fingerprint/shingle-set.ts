@@ -1,3 +1,5 @@
+import { tableCapacity } from '../util/table-capacity.js';
+
 /**
  * A set of 32-bit shingle hashes for one fingerprint at a time (well mixed already: a key's low bits
  * choose its slot): open addressing in one Int32Array, 0 meaning an empty slot (the key 0 is kept
@@ -8,21 +10,15 @@
  * between pages: a fingerprint cost twice as much in a crawl's profile as in a loop over the same
  * texts.)
  */
-const MIN_CAPACITY = 64;
-
 export class ShingleSet {
-  private table = new Int32Array(MIN_CAPACITY);
-  private mask = MIN_CAPACITY - 1;
+  private table = new Int32Array(tableCapacity(0));
+  private mask = this.table.length - 1;
   private size = 0;
   private hasZero = false;
 
   /** Empties the set for about `expected` hashes (it grows past that) and returns it. */
   reset(expected = 0): this {
-    let capacity = MIN_CAPACITY;
-    while (capacity < 2 * expected) capacity *= 2;
-    if (this.table.length < capacity) this.table = new Int32Array(capacity);
-    else this.table.fill(0, 0, capacity);
-    this.mask = capacity - 1;
+    this.empty(tableCapacity(expected));
     this.size = 0;
     this.hasZero = false;
     return this;
@@ -52,18 +48,22 @@ export class ShingleSet {
 
   /** Doubles the part of the table in use, placing its keys again. */
   private grow(): void {
-    const capacity = 2 * (this.mask + 1);
     const old = this.table.slice(0, this.mask + 1);
-    if (this.table.length < capacity) this.table = new Int32Array(capacity);
-    else this.table.fill(0, 0, capacity);
+    this.empty(2 * old.length);
     const table = this.table;
-    const mask = capacity - 1;
-    this.mask = mask;
+    const mask = this.mask;
     for (const key of old) {
       if (key === 0) continue;
       let i = key & mask;
       while (table[i] !== 0) i = (i + 1) & mask;
       table[i] = key;
     }
+  }
+
+  /** Uses the first `capacity` slots of the table (a larger one if it has fewer), all empty. */
+  private empty(capacity: number): void {
+    if (this.table.length < capacity) this.table = new Int32Array(capacity);
+    else this.table.fill(0, 0, capacity);
+    this.mask = capacity - 1;
   }
 }
