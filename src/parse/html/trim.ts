@@ -50,7 +50,6 @@ export function trimDeclared(sig: Node): void {
   }
 }
 
-/** Blocks this long or longer are never furniture; the first of them with few links starts the prose. */
 /** What trimming reads of the chosen content (main-content.ts's MainContent: that file imports this one). */
 interface Chosen {
   readonly root: Node;
@@ -58,7 +57,9 @@ interface Chosen {
   readonly selected?: boolean | undefined;
 }
 
+/** Blocks this long or longer are never furniture; the first of them with few links starts the prose. */
 const SHORT = 150;
+/** A block shorter than this that holds a date or a time, before the prose, is a date line. */
 const DATE_LINE = 40;
 
 const FURNITURE = new RegExp(
