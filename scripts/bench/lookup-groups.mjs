@@ -8,6 +8,8 @@
 //
 //   node scripts/bench/lookup-groups.mjs   (after npm run build; OpenSearch at OPENSEARCH_URL,
 //   OPENSEARCH_PORT naming the local node whose CPU is measured)
+// Right after OpenSearch starts, its JIT is still warming up and the figures come out 2-3 times
+// higher: run it twice and read the second.
 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
