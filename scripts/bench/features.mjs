@@ -7,8 +7,9 @@
 // OpenSearch over the rounds, beside the spread (min-max) of the defaults' own runs, which is the
 // noise a difference must beat.
 //
-//   npm run bench:features [-- --hosts 20 --pages 500 --rounds 3 --warmup 1 --only near-dups]
-// (--only: the defaults and the variants whose name contains the word, e.g. the A/B of issue 32)
+//   npm run bench:features [-- --hosts 20 --pages 500 --rounds 3 --warmup 1 --only near-dups] [--text]
+// (--only: the defaults and the variants whose name contains the word, e.g. the A/B of issue 32;
+// --text: the stored text's variants instead: Markdown off, whole-page text, the A/B of issue 42)
 // (needs OpenSearch at OPENSEARCH_URL, default http://127.0.0.1:9200; OPENSEARCH_PORT names the
 // local node whose CPU is measured when several run on the machine). Prints a RESULTS.md section.
 
@@ -33,15 +34,28 @@ const opensearchUrl = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
 const dir = join(root, '.bench', 'features');
 mkdirSync(dir, { recursive: true });
 
+// --text: what the stored text costs instead of the features (issue 42's point 8): the defaults
+// (main content and its Markdown) against main content without Markdown and the whole body's text
+// without Markdown (the crawler before main content).
+const textSet = process.argv.includes('--text');
 /** @type {Record<string, Record<string, unknown>>} the settings of each variant over the defaults */
-const variants = {
-  defaults: {},
-  'Tika off (tika.enabled false)': { 'tika.enabled': false },
-  'rendering off (render.adaptive false)': { 'render.adaptive': false },
-  'monitoring off (metrics.interval 0, console.port 0)': { 'metrics.interval': 0, 'console.port': 0 },
-  'near-dups and soft 404s off': dedupOffSettings(dir, root),
-};
-variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1));
+const variants = textSet
+  ? {
+      defaults: {},
+      'main content, no Markdown (textextractor.markdown false)': { 'textextractor.markdown': false },
+      'whole-page text, no Markdown (textextractor.whole.page true)': {
+        'textextractor.whole.page': true,
+        'textextractor.markdown': false,
+      },
+    }
+  : {
+      defaults: {},
+      'Tika off (tika.enabled false)': { 'tika.enabled': false },
+      'rendering off (render.adaptive false)': { 'render.adaptive': false },
+      'monitoring off (metrics.interval 0, console.port 0)': { 'metrics.interval': 0, 'console.port': 0 },
+      'near-dups and soft 404s off': dedupOffSettings(dir, root),
+    };
+if (!textSet) variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1));
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 if (only)
