@@ -33,7 +33,7 @@ export const SITES = [
     name: 'pydata-sphinx (python-pandas-doc)',
     packages: [{ pkg: 'python-pandas-doc', dir: 'usr/share/doc/python-pandas-doc/html' }],
     main: ['main[role=main]', 'main', 'div[role=main]'],
-    furniture: 'a.headerlink',
+    furniture: 'a.headerlink, .prev-next-area',
     skip: /\/(?:_modules|_static|_sources|_panels_static)\/|\/(?:search|genindex)\.html$/,
   },
   {

@@ -7,12 +7,14 @@
 // (article-score.mjs: 4-gram shingles, per-page precision and recall averaged, F1 of the averages),
 // per site and overall, beside Readability.js (over jsdom) and the whole body's text on the same
 // pages. A fixed sample per site (the pages whose path hashes lowest, up to --pages, default 50)
-// keeps a run to a few minutes; the truth and Readability's text are cached (they do not change
+// keeps a run to a few minutes once cached (the first run, jsdom and Readability on ~550 pages, takes
+// 10-20 minutes); the truth and Readability's text are cached (they do not change
 // with the crawler), so a second run only parses with the crawler.
 //
 //   npm run bench:content-docs                        # all sites
 //   npm run bench:content-docs -- --worst 10          # and the ten worst pages (ours)
-//   node scripts/bench/content-docs.mjs --site sphinx --pages 50 --worst 5
+//   node scripts/bench/content-docs.mjs --site 'asciidoc (git-doc)' --pages 20 --worst 5
+//   npm run bench:content-docs -- --write             # the table into RESULTS.md (section content-docs)
 //
 // The packages are fetched with `apt-get download` (Debian's archive) and unpacked with `dpkg -x`
 // into CONTENT_DOCS_DIR (default /tmp/content-docs); nothing of them is kept in the repository.
@@ -25,6 +27,7 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluate, tokenize } from './article-score.mjs';
 import { SITES } from './content-docs-sites.mjs';
+import { spliceSection } from './sections.mjs';
 import { textParser } from './text-parser.mjs';
 
 const { values: args } = parseArgs({
@@ -33,6 +36,7 @@ const { values: args } = parseArgs({
     site: { type: 'string' },
     worst: { type: 'string', default: '0' },
     'no-readability': { type: 'boolean', default: false },
+    write: { type: 'boolean', default: false },
   },
 });
 const perSite = Number(args.pages);
@@ -74,7 +78,7 @@ const rank = (p) => createHash('sha1').update(p).digest('hex');
 
 // The truth and Readability's text of each page, cached: they depend on the page only.
 const cacheFile = join(dir, 'truth-v1.json');
-/** @type {Record<string, { truth: string, readability?: string }>} */
+/** @type {Record<string, { truth: string, furniture?: string, readability?: string }>} */
 const cache = existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : {};
 let cacheDirty = false;
 /** @type {(typeof import('./content-docs-readability.mjs'))['readabilityText'] | undefined} */
@@ -104,13 +108,18 @@ for (const site of SITES) {
     if (taken >= perSite) break;
     const html = readFileSync(f);
     let c = cache[key];
-    if (!c || (c.readability === undefined && !args['no-readability'])) {
+    const furniture = site.furniture ?? '';
+    const stale = c?.furniture !== undefined && c.furniture !== furniture;
+    if (!c || stale || (c.readability === undefined && !args['no-readability'])) {
       if (!truthText || !readabilityText)
         ({ truthText, readabilityText } = await import('./content-docs-readability.mjs'));
       const s = html.toString('utf8');
       c = {
-        truth: c?.truth ?? truthText(s, site.main, site.furniture),
-        ...(args['no-readability'] ? {} : { readability: readabilityText(s, `file://${f}`) }),
+        truth: c && !stale ? c.truth : truthText(s, site.main, furniture),
+        furniture,
+        ...(args['no-readability'] && c?.readability === undefined
+          ? {}
+          : { readability: c?.readability ?? readabilityText(s, `file://${f}`) }),
       };
       cache[key] = c;
       cacheDirty = true;
@@ -136,11 +145,11 @@ const fmt = (e) => `${e.f1.toFixed(3)} (P ${e.precision.toFixed(3)} R ${e.recall
 /** @param {Texts[]} parts @returns {Texts} */
 const merge = (parts) => Object.assign({}, ...parts);
 
-console.log(`| site | pages | ours F1 | Readability.js F1 | whole body F1 |`);
-console.log(`|---|---|---|---|---|`);
+/** @type {string[]} */
+const lines = ['| site | pages | ours F1 | Readability.js F1 | whole body F1 |', '|---|---:|---|---|---|'];
 for (const r of results) {
-  const line = [r.ours, r.readability, r.whole].map((p) => fmt(evaluate(r.truth, p)));
-  console.log(`| ${r.site} | ${Object.keys(r.truth).length} | ${line.join(' | ')} |`);
+  const cells = [r.ours, r.readability, r.whole].map((p) => fmt(evaluate(r.truth, p)));
+  lines.push(`| ${r.site} | ${Object.keys(r.truth).length} | ${cells.join(' | ')} |`);
 }
 const all = merge(results.map((r) => r.truth));
 const overall = [
@@ -148,9 +157,26 @@ const overall = [
   merge(results.map((r) => r.readability)),
   merge(results.map((r) => r.whole)),
 ];
-console.log(
-  `| **overall** | ${Object.keys(all).length} | ${overall.map((p) => fmt(evaluate(all, p))).join(' | ')} |`,
-);
+const totals = overall.map((p) => fmt(evaluate(all, p)));
+lines.push(`| **overall** | ${Object.keys(all).length} | ${totals.join(' | ')} |`);
+const table = lines.join('\n');
+console.log(table);
+
+// --write: the table into RESULTS.md's section "content-docs" (scripts/bench/sections/content-docs.md),
+// in place of its previous version, under the notes kept in that file below the table.
+if (args.write) {
+  const path = new URL('./sections/content-docs.md', import.meta.url).pathname;
+  const old = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const notes = old.includes('\n### ') ? old.slice(old.indexOf('\n### ')) : '';
+  const section =
+    `## Main content on documentation (\`npm run bench:content-docs\`)\n\n` +
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, node ${process.version}. Up to ${perSite} ` +
+    'pages per site (a fixed sample, by the hash of their path) of Debian documentation packages; the truth is ' +
+    'the text of the block each generator declares as the main content (scripts/bench/content-docs-sites.mjs); scored as the article benchmark (4-gram shingles, per-page precision and recall averaged, F1 of the averages). Readability.js 0.6.0 over jsdom 26.1.0 on the same pages.\n\n' +
+    `${table}\n${notes}`;
+  writeFileSync(path, section);
+  spliceSection(new URL('./RESULTS.md', import.meta.url).pathname, 'content-docs', section);
+}
 
 const worst = Number(args.worst);
 if (worst > 0) {
