@@ -10,6 +10,7 @@ import {
   paragraphScore,
   readsAsProse,
 } from './measures.js';
+import { selfLinkChars } from './permalink.js';
 import { holdsTheProse } from './prose-share.js';
 import { alike, isRunOfSections, sectionOf } from './sections.js';
 import { titleWords } from './title-match.js';
@@ -132,7 +133,8 @@ function insideArticle(n: Node): boolean {
 }
 
 function dropOnClose(n: Node): boolean {
-  if (HEADING.test(n.tag) && n.chars > 0 && n.linkChars >= n.chars * 0.9) n.flags |= FLAG.TEASER_TITLE;
+  if (HEADING.test(n.tag) && n.chars > 0 && n.linkChars - selfLinkChars(n) >= n.chars * 0.9)
+    n.flags |= FLAG.TEASER_TITLE;
   const drop = isBoilerplate(n);
   if (!drop && n.flags & FLAG.TEASER_TITLE && n.parent) n.parent.flags |= FLAG.TEASER_TITLE;
   return drop;

@@ -72,7 +72,8 @@ class Renderer {
       n.linkChars > n.chars * (n.tag === 'p' ? 0.8 : 0.5) &&
       LINK_DENSE_CONTAINERS.has(n.tag) &&
       !(this.declared && LINK_LISTS.has(n.tag)) &&
-      !isWholeItem(n)
+      !isWholeItem(n) &&
+      !hasTitle(n)
     );
   }
 
@@ -384,6 +385,16 @@ function isWholeItem(n: Node): boolean {
   for (const k of p.kids)
     if (typeof k !== 'string' && k !== n && k.chars > 0 && !(k.flags & FLAG.DROP)) return false;
   return true;
+}
+
+/**
+ * Holds the page's title (an `<h1>`): a title block whose breadcrumb-like name is links (rustdoc's
+ * "Function std::alloc::dealloc") is not a link list.
+ */
+function hasTitle(n: Node): boolean {
+  for (const k of n.kids)
+    if (typeof k !== 'string' && !(k.flags & FLAG.DROP) && (k.tag === 'h1' || hasTitle(k))) return true;
+  return false;
 }
 
 function hasTable(n: Node): boolean {

@@ -59,6 +59,21 @@ describe('main content of documentation pages', () => {
     );
   });
 
+  it('a rustdoc page keeps its title block and the sections under headings that link to themselves', () => {
+    const r =
+      parsed(`<html><body class="rustdoc fn"><nav class="sidebar"><a href="../index.html">std</a></nav><main>
+<section id="main-content" class="content"><div class="main-heading"><h1 class="fqn"><span class="in-band">Function <a href="../index.html">std</a>::<a href="index.html">alloc</a>::<a class="fn" href="#">dealloc</a></span></h1>
+<span class="out-of-band"><a class="srclink" href="../../src/alloc/alloc.rs.html#106">source</a></span></div>
+<div class="docblock item-decl"><pre class="rust fn"><code>pub unsafe fn dealloc(ptr: <a class="primitive" href="../primitive.pointer.html">*mut </a><a class="primitive" href="../primitive.u8.html">u8</a>, layout: <a class="struct" href="struct.Layout.html">Layout</a>)</code></pre></div>
+<details class="rustdoc-toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><div class="docblock">
+<p>Deallocate memory with the global allocator, through the allocator registered with the global_allocator attribute.</p>
+<h2 id="safety"><a href="#safety">Safety</a></h2><p>The caller must pass the layout the block was allocated with, as <a href="trait.GlobalAlloc.html#tymethod.dealloc"><code>GlobalAlloc::dealloc</code></a> says.</p></div></details>
+</section></main></body></html>`);
+    expect(r.text).toMatch(/^Function std::alloc::dealloc /);
+    expect(r.text).toContain('Deallocate memory with the global allocator');
+    expect(r.text).toContain('Safety The caller must pass the layout');
+  });
+
   it('a contents page keeps its table of contents, as text and as a Markdown list of links', () => {
     const r = parsed(DOCBOOK_TOC);
     expect(r.text).toContain(
