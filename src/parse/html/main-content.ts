@@ -13,6 +13,7 @@ import {
 import { selfLinkChars } from './permalink.js';
 import { holdsTheProse } from './prose-share.js';
 import { alike, isRunOfSections, sectionOf } from './sections.js';
+import { isTitleBlock } from './title-block.js';
 import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
 import { trimDeclared } from './trim.js';
@@ -50,9 +51,11 @@ export interface MainContent {
   readonly pruneLinks: boolean;
   /**
    * The page declared it (main, role=main, articleBody, its article): its tables and lists are kept
-   * however many links they hold (an API's summary tables, an index's entries).
+   * however many links they hold (an API's summary tables, an index's entries); in a `<main>`
+   * (`main`: what documentation generators declare), every block (Javadoc's summary tables are
+   * `div` grids of links). An article's other blocks of links are still pruned (related posts).
    */
-  readonly declared?: boolean;
+  readonly declared?: 'main' | 'article';
   /** Left out: teasers, small blocks under a linked title (false when the content is the whole body). */
   readonly pruneTeasers?: boolean;
   /** What an include selector matched: all of it but textextractor.exclude.tags, boilerplate or not. */
@@ -159,8 +162,9 @@ function isBoilerplate(n: Node): boolean {
   // article ("content-with-sidebar-wrp") holds the article (the sidebar goes by its own class).
   if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint)) return false;
   if (STRONG.test(hint)) return true;
-  // A weak word ("widget", "header", "skip") drops only what is short or mostly links.
-  return !MAYBE.test(hint) && (n.chars < 200 || !prose);
+  // A weak word ("widget", "header", "skip") drops only what is short or mostly links, and never a
+  // heading or title block (title-block.ts).
+  return !MAYBE.test(hint) && (n.chars < 200 || !prose) && !isTitleBlock(n);
 }
 
 /** A tree builder with the boilerplate rules of this extractor. */
@@ -292,7 +296,8 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
   if (sig) {
     trimDeclared(sig);
-    return { ...withSiblings(sig, body, true), declared: true };
+    const kind = sig.tag === 'main' || sig.attrs.role?.toLowerCase() === 'main' ? 'main' : 'article';
+    return { ...withSiblings(sig, body, true), declared: kind };
   }
   const best = bestCandidate(body);
   if (!best || (best.chars < body.chars * 0.3 && !holdsTheProse(best, body)))

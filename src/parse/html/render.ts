@@ -51,8 +51,8 @@ class Renderer {
   constructor(
     private readonly o: RenderOptions,
     private readonly pruneLinks: boolean,
-    /** Tables and lists are not pruned for their links (inside a declared main block). */
-    private readonly declared: boolean,
+    /** Inside a declared block: its tables and lists (in a `<main>`, all its blocks) keep their links. */
+    private readonly declared: 'main' | 'article' | undefined,
     private readonly pruneTeasers: boolean,
     /** Only excluded tags are skipped (what an include selector matched is kept whole). */
     private readonly selected = false,
@@ -71,7 +71,8 @@ class Renderer {
       n.chars > 0 &&
       n.linkChars > n.chars * (n.tag === 'p' ? 0.8 : 0.5) &&
       LINK_DENSE_CONTAINERS.has(n.tag) &&
-      !(this.declared && LINK_LISTS.has(n.tag)) &&
+      this.declared !== 'main' &&
+      !(this.declared === 'article' && LINK_LISTS.has(n.tag)) &&
       !isWholeItem(n) &&
       !hasTitle(n)
     );
@@ -411,13 +412,7 @@ function prefixLines(s: string, prefix: string, blank: string): string {
 
 /** The main content as text (markdown false) or Markdown, cut at `maxLength` characters. */
 export function render(main: MainContent, o: RenderOptions): string {
-  const r = new Renderer(
-    o,
-    main.pruneLinks,
-    main.declared === true,
-    main.pruneTeasers === true,
-    main.selected,
-  );
+  const r = new Renderer(o, main.pruneLinks, main.declared, main.pruneTeasers === true, main.selected);
   const out = r.top;
   if (main.only) r.blocks(main.root, out, main.only);
   else r.block(main.root, out);

@@ -22,6 +22,10 @@ describe('main content of documentation pages', () => {
 
   it('a declared main block keeps its link-dense API tables and lists, the navigation and footer left out', () => {
     const r = parsed(JAVADOC);
+    // The title block (div.header: a weak class word) is the page's title, not boilerplate.
+    expect(r.text).toMatch(
+      /^Package groovy\.sql Interface GroovyResultSet Represents an extent of objects\./,
+    );
     expect(r.text).toContain('Method Summary Modifier and Type Method Object getAt(int index)');
     expect(r.text).toContain('void eachRow(Closure closure)');
     expect(r.text).toContain('GroovyObject Closure String Method Details getAt Supports integer-based');
