@@ -7,9 +7,9 @@
 // (article-score.mjs: 4-gram shingles, per-page precision and recall averaged, F1 of the averages),
 // per site and overall, beside Readability.js (over jsdom) and the whole body's text on the same
 // pages. A fixed sample per site (the pages whose path hashes lowest, up to --pages, default 50)
-// keeps a run to a few minutes once cached (the first run, jsdom and Readability on ~550 pages, takes
-// 10-20 minutes); the truth and Readability's text are cached (they do not change
-// with the crawler), so a second run only parses with the crawler.
+// keeps a run short once cached: the truth and Readability's text are cached in CONTENT_DOCS_DIR
+// (they do not change with the crawler), so only the first run pays for jsdom and Readability on
+// ~500 pages (25 minutes on a shared two-core machine), and later ones take under a minute.
 //
 //   npm run bench:content-docs                        # all sites
 //   npm run bench:content-docs -- --worst 10          # and the ten worst pages (ours)
