@@ -1,5 +1,6 @@
 import { pickArticle } from './article-pick.js';
 import { isExcerpt } from './excerpt.js';
+import { keepContentsPage } from './link-pages.js';
 import { looseScore } from './loose-text.js';
 import {
   isParagraph,
@@ -9,7 +10,10 @@ import {
   paragraphScore,
   readsAsProse,
 } from './measures.js';
+import { selfLinkChars } from './permalink.js';
 import { holdsTheProse } from './prose-share.js';
+import { alike, isRunOfSections, sectionOf } from './sections.js';
+import { isTitleBlock } from './title-block.js';
 import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
 import { trimDeclared } from './trim.js';
@@ -45,6 +49,13 @@ export interface MainContent {
   readonly only?: ReadonlySet<Node>;
   /** Left out: link-dense blocks (false on link listings, where the links are the content). */
   readonly pruneLinks: boolean;
+  /**
+   * The page declared it (main, role=main, articleBody, its article): its tables and lists are kept
+   * however many links they hold (an API's summary tables, an index's entries); in a `<main>`
+   * (`main`: what documentation generators declare), every block (Javadoc's summary tables are
+   * `div` grids of links). An article's other blocks of links are still pruned (related posts).
+   */
+  readonly declared?: 'main' | 'article';
   /** Left out: teasers, small blocks under a linked title (false when the content is the whole body). */
   readonly pruneTeasers?: boolean;
   /** What an include selector matched: all of it but textextractor.exclude.tags, boilerplate or not. */
@@ -125,7 +136,8 @@ function insideArticle(n: Node): boolean {
 }
 
 function dropOnClose(n: Node): boolean {
-  if (HEADING.test(n.tag) && n.chars > 0 && n.linkChars >= n.chars * 0.9) n.flags |= FLAG.TEASER_TITLE;
+  if (HEADING.test(n.tag) && n.chars > 0 && n.linkChars - selfLinkChars(n) >= n.chars * 0.9)
+    n.flags |= FLAG.TEASER_TITLE;
   const drop = isBoilerplate(n);
   if (!drop && n.flags & FLAG.TEASER_TITLE && n.parent) n.parent.flags |= FLAG.TEASER_TITLE;
   return drop;
@@ -150,8 +162,9 @@ function isBoilerplate(n: Node): boolean {
   // article ("content-with-sidebar-wrp") holds the article (the sidebar goes by its own class).
   if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint)) return false;
   if (STRONG.test(hint)) return true;
-  // A weak word ("widget", "header", "skip") drops only what is short or mostly links.
-  return !MAYBE.test(hint) && (n.chars < 200 || !prose);
+  // A weak word ("widget", "header", "skip") drops only what is short or mostly links, and never a
+  // heading or title block (title-block.ts).
+  return !MAYBE.test(hint) && (n.chars < 200 || !prose) && !isTitleBlock(n);
 }
 
 /** A tree builder with the boilerplate rules of this extractor. */
@@ -272,55 +285,40 @@ export function selectMainContent(
   tree: TreeBuilder,
   titles: readonly (string | undefined)[] = [],
 ): MainContent {
+  const main = chooseContent(tree, titles);
+  // A contents page: its table of contents is what it says (link-pages.ts), links and all.
+  return keepContentsPage(main.root, main.only) ? { ...main, pruneLinks: false } : main;
+}
+
+function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[] = []): MainContent {
   const body = tree.body();
   const sig = declared(body, titleWords(titles));
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
   if (sig) {
     trimDeclared(sig);
-    return withSiblings(sig, body, true);
+    const kind = sig.tag === 'main' || sig.attrs.role?.toLowerCase() === 'main' ? 'main' : 'article';
+    return { ...withSiblings(sig, body, true), declared: kind };
   }
   const best = bestCandidate(body);
   if (!best || (best.chars < body.chars * 0.3 && !holdsTheProse(best, body)))
     return { root: body, pruneLinks: pruneOf(body) };
-  return withSiblings(wrapperOf(best, body), body, false);
+  // A page cut into sections alike keeps them all (sections.ts), else the block and its prose siblings.
+  const section = sectionOf(best, body);
+  if (!section) return withSiblings(best, body, false);
+  section.score = Math.max(section.score, best.score);
+  const run = section.parent;
+  if (run && isRunOfSections(section))
+    return { root: run, pruneLinks: pruneOf(run), pruneTeasers: run !== body && teaserShare(run) < 0.8 };
+  return withSiblings(section, body, false, true);
 }
 
 const pruneOf = (n: Node) => linkDensity(n) < 0.5;
 
 /**
- * The outermost wrapper holding just the chosen block's text (Readability: "if the top candidate is
- * the only child, use parent instead"): an article cut into sections, each under its own stack of
- * wrappers, joins up at the level where the sections are siblings, when that level shows sections
- * alike (same tag and class), so that blocks of other kinds beside the article do not join it.
- */
-function wrapperOf(best: Node, body: Node): Node {
-  let n = best;
-  while (n.parent && n.parent !== body && n.parent.chars === n.chars) n = n.parent;
-  if (n === best || !hasTwin(n)) return best;
-  n.score = Math.max(n.score, best.score);
-  return n;
-}
-
-/** A sibling of the same tag and class with prose in it: another section of the same article. */
-function hasTwin(n: Node): boolean {
-  const cls = n.attrs.class;
-  if (!n.parent || cls === undefined || cls.trim() === '') return false;
-  return n.parent.kids.some(
-    (k) =>
-      typeof k !== 'string' &&
-      k !== n &&
-      !(k.flags & FLAG.DROP) &&
-      k.tag === n.tag &&
-      k.attrs.class === cls &&
-      k.paras > 0,
-  );
-}
-
-/**
  * The chosen block and those of its siblings that read as prose (split articles, a lead before the
  * body), with the heading right before it; only the siblings before it when `before` is set.
  */
-function withSiblings(best: Node, body: Node, before: boolean): MainContent {
+function withSiblings(best: Node, body: Node, before: boolean, sections = false): MainContent {
   const parent = best.parent;
   const pruneTeasers = best !== body && teaserShare(best) < 0.8;
   if (!parent || best === body || (before && parent === body))
@@ -333,7 +331,8 @@ function withSiblings(best: Node, body: Node, before: boolean): MainContent {
   const at = kids.indexOf(best);
   for (const [i, k] of kids.entries()) {
     if (before && i > at) break;
-    if (k === best || (!before && k.score >= threshold) || readsAsProse(k)) only.add(k);
+    if (k === best || (!before && k.score >= threshold) || readsAsProse(k) || (sections && alike(k, best)))
+      only.add(k);
   }
   // Headings right before a kept block title it (the title over the lead over the body).
   for (let i = kids.length - 2; i >= 0; i--) {

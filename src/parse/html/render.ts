@@ -1,3 +1,4 @@
+import { codeLanguage } from './code-language.js';
 import { isTeaser, type MainContent } from './main-content.js';
 import { FLAG, type Node } from './tree.js';
 
@@ -22,7 +23,11 @@ export interface RenderOptions {
 }
 
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
-const LINK_DENSE_CONTAINERS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'span', 'form', 'p']);
+// Containers left out when mostly links. Not inline elements: a `<span>` or `<code>` inside a link
+// is the link's text (Sphinx writes `<a><code><span>NAME</span></code></a>`), not a link list.
+const LINK_DENSE_CONTAINERS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'p']);
+// What a declared main block keeps whatever its links: the tables and lists it is made of.
+const LINK_LISTS = new Set(['ul', 'ol', 'dl', 'table']);
 // Whitespace runs that are not already one space: replacing every lone space is the slow part.
 const WS = /[\t\n\f\r \u00a0]{2,}|[\t\n\f\r\u00a0]/g;
 const MD_SPECIAL = /[\\`*_[\]<]/g;
@@ -46,6 +51,8 @@ class Renderer {
   constructor(
     private readonly o: RenderOptions,
     private readonly pruneLinks: boolean,
+    /** Inside a declared block: its tables and lists (in a `<main>`, all its blocks) keep their links. */
+    private readonly declared: 'main' | 'article' | undefined,
     private readonly pruneTeasers: boolean,
     /** Only excluded tags are skipped (what an include selector matched is kept whole). */
     private readonly selected = false,
@@ -63,7 +70,11 @@ class Renderer {
       this.pruneLinks &&
       n.chars > 0 &&
       n.linkChars > n.chars * (n.tag === 'p' ? 0.8 : 0.5) &&
-      LINK_DENSE_CONTAINERS.has(n.tag)
+      LINK_DENSE_CONTAINERS.has(n.tag) &&
+      this.declared !== 'main' &&
+      !(this.declared === 'article' && LINK_LISTS.has(n.tag)) &&
+      !isWholeItem(n) &&
+      !hasTitle(n)
     );
   }
 
@@ -121,6 +132,12 @@ class Renderer {
       case 'ol':
         this.list(n, out);
         return;
+      case 'dl':
+        if (md) {
+          this.definitions(n, out);
+          return;
+        }
+        break;
       case 'blockquote': {
         const inner: string[] = [];
         this.blocks(n, inner);
@@ -148,7 +165,7 @@ class Renderer {
       return;
     }
     const fence = code.includes('```') ? '~~~~' : '```';
-    this.push(out, `${fence}${languageOf(n)}\n${code}\n${fence}`);
+    this.push(out, `${fence}${codeLanguage(n)}\n${code}\n${fence}`);
   }
 
   private list(n: Node, out: string[]): void {
@@ -175,6 +192,44 @@ class Renderer {
       items.push(marker + body.replace(/\n(?=.)/g, `\n${pad}`));
     }
     if (items.length > 0) this.push(out, items.join(md ? '\n' : ' '));
+  }
+
+  /**
+   * A definition list (option lists, API members, glossaries) in the Markdown form Pandoc and
+   * PHP Markdown Extra read: each term on its own line, each definition under it after `:   `, its
+   * further lines indented; a blank line between entries.
+   */
+  private definitions(n: Node, out: string[]): void {
+    const entries: string[] = [];
+    let terms: string[] = [];
+    let defs: string[] = [];
+    const close = () => {
+      if (terms.length + defs.length > 0) entries.push([...terms, ...defs].join('\n'));
+      terms = [];
+      defs = [];
+    };
+    const add = (k: Node): void => {
+      if (this.skipped(k)) return;
+      // HTML lets a div group a term with its definitions.
+      if (k.tag === 'div') {
+        for (const g of k.kids) if (typeof g !== 'string') add(g);
+        return;
+      }
+      if (k.tag === 'dt') {
+        const t = this.finishInline(this.inlineKids(k)).replace(/\n/g, ' ');
+        if (t === '') return;
+        if (defs.length > 0) close();
+        terms.push(MD_LINE_START.test(t) ? `\\${t}` : t);
+        return;
+      }
+      const inner: string[] = [];
+      if (k.tag === 'dd') this.blocks(k, inner);
+      else this.block(k, inner);
+      if (inner.length > 0) defs.push(`:   ${inner.join('\n\n').replace(/\n(?=.)/g, '\n    ')}`);
+    };
+    for (const k of n.kids) if (typeof k !== 'string') add(k);
+    close();
+    if (entries.length > 0) this.push(out, entries.join('\n\n'));
   }
 
   /** A data table as rows of cells; false for a layout table (written as blocks instead). */
@@ -321,11 +376,26 @@ function rawText(n: Node): string {
   return s;
 }
 
-function languageOf(pre: Node): string {
-  const classes = [pre.attrs.class ?? ''];
-  for (const k of pre.kids) if (typeof k !== 'string' && k.tag === 'code') classes.push(k.attrs.class ?? '');
-  const m = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/i.exec(classes.join(' '));
-  return m ? m[1]!.toLowerCase() : '';
+/** Items whose one block is their content: a cell or list item that is one link keeps its text. */
+const ITEMS = new Set(['td', 'th', 'li', 'dt', 'dd']);
+
+/** The only block with text in a table cell or list item (`<td><p><a>name</a></p></td>`). */
+function isWholeItem(n: Node): boolean {
+  const p = n.parent;
+  if (!p || !ITEMS.has(p.tag)) return false;
+  for (const k of p.kids)
+    if (typeof k !== 'string' && k !== n && k.chars > 0 && !(k.flags & FLAG.DROP)) return false;
+  return true;
+}
+
+/**
+ * Holds the page's title (an `<h1>`): a title block whose breadcrumb-like name is links (rustdoc's
+ * "Function std::alloc::dealloc") is not a link list.
+ */
+function hasTitle(n: Node): boolean {
+  for (const k of n.kids)
+    if (typeof k !== 'string' && !(k.flags & FLAG.DROP) && (k.tag === 'h1' || hasTitle(k))) return true;
+  return false;
 }
 
 function hasTable(n: Node): boolean {
@@ -342,7 +412,7 @@ function prefixLines(s: string, prefix: string, blank: string): string {
 
 /** The main content as text (markdown false) or Markdown, cut at `maxLength` characters. */
 export function render(main: MainContent, o: RenderOptions): string {
-  const r = new Renderer(o, main.pruneLinks, main.pruneTeasers === true, main.selected);
+  const r = new Renderer(o, main.pruneLinks, main.declared, main.pruneTeasers === true, main.selected);
   const out = r.top;
   if (main.only) r.blocks(main.root, out, main.only);
   else r.block(main.root, out);

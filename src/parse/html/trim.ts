@@ -11,6 +11,7 @@
  *   of prose (the publication date is metadata, not what the page says). Longer blocks are prose
  *   whatever words they hold.
  */
+import { isFurnitureBlock } from './furniture.js';
 import { keptText, readsAsProse } from './measures.js';
 import { FLAG, type Node } from './tree.js';
 
@@ -62,100 +63,6 @@ const SHORT = 150;
 /** A block shorter than this that holds a date or a time, before the prose, is a date line. */
 const DATE_LINE = 40;
 
-const FURNITURE = new RegExp(
-  [
-    // Read more, related content.
-    'lesen sie (?:auch|hier|mehr)',
-    'auch interessant',
-    'k[öo]nnte (?:sie|dich) (?:auch )?interessieren',
-    'mehr zum thema',
-    '^mehr (?:aus|zum|themen|dazu)',
-    '^weitere (?:informationen|infos|beitr[äa]ge|artikel|themen|nachrichten)',
-    'zum weiterlesen',
-    'schon gelesen',
-    '[äa]hnliche (?:beitr[äa]ge|artikel)',
-    'read (?:more|also)',
-    'related (?:articles?|posts?|stories|content)',
-    'you (?:may|might) also like',
-    'more on this',
-    '^recommended\\b',
-    'recommended for you',
-    '(?:le|te) puede interesar',
-    '^puedes ver\\b',
-    'lee tambi[ée]n',
-    'lire aussi',
-    'les plus lus',
-    'most read',
-    'czytaj (?:te[żz]|tak[żz]e|r[óo]wnie[żz])',
-    'zobacz (?:te[żz]|tak[żz]e)',
-    // Subscribe, follow, donate, apps, accounts.
-    'newsletter',
-    'subscri',
-    'abonnier',
-    'abonnez',
-    'suscr[ií]b',
-    '\\bdonat(?:e|ion)',
-    '^(?:jetzt )?spende',
-    'jede (?:kleine )?spende',
-    'folg(?:en sie|e) uns',
-    'follow us',
-    'follow (?:the )?[\\w ]{1,30} on (?:twitter|facebook|instagram)',
-    's[íi]gu?[ei]nos',
-    '(?:canal|channel|kanal)\\b.{0,20}\\b(?:telegram|youtube|whatsapp)',
-    '(?:telegram|youtube|whatsapp)[- ]?(?:kanal|channel)',
-    'eingeloggt',
-    '\\blog ?in\\b',
-    '\\bsign(?:ing)? up\\b',
-    '\\bapps?\\b.{0,40}\\b(?:ios|android|download|herunterladen)',
-    '(?:download|laden sie|get)\\b.{0,40}\\bapps?\\b',
-    'app store|google play',
-    // Credits and sources.
-    '^\\(?(?:quellen?|sources?|fuente|[źz]r[óo]d[łl]o|fotos?|photos?|bild|titelbild|beitragsbild|image|cr[ée]dits?(?: photos?)?)\\s?:',
-    '©',
-    'copyright',
-    // Advertising labels.
-    '^\\W*(?:anzeige|werbung|advertisement|publicidad|publicit[ée]|sponsored)\\b',
-    // Comments, licences, contact.
-    '^\\W*(?:\\d+ |no |keine )?(?:comments?|kommentare?|commentaires?|comentarios?)\\b',
-    'leave a (?:comment|reply)',
-    '(?:add|post|write) a comment',
-    'kommentar (?:schreiben|verfassen)',
-    'cc-by',
-    'all rights reserved',
-    'alle rechte',
-    '^kontakt:?$',
-    'contact us',
-    // Labels over lists of sources and notes.
-    '^(?:zusatzinformationen|quellenangaben|quellen|sources|references|fuentes)\\s?:?$',
-    // Share buttons, embeds waiting for consent, image viewers.
-    '^teilen\\b',
-    '(?:artikel|beitrag|seite) (?:teilen|empfehlen)',
-    '^share\\b',
-    'share (?:this|on|via)',
-    '^partager',
-    '^compartir',
-    'udost[ęe]pnij',
-    'externer inhalt',
-    'external content',
-    'inhalt (?:von .{1,60} )?(?:zu )?laden',
-    'load (?:the )?content',
-    'bild anzeigen',
-    'vergr[öo]ßern',
-    'enlarge',
-    'permalink',
-    'permalien',
-    // Calls for support, update lines, categories, disclaimers.
-    '^unterst[üu]tze\\b',
-    'unterst[üu]tzen sie uns',
-    'support us',
-    'your support',
-    'your help',
-    '^(?:zuletzt )?(?:aktualisiert|updated|last modified|ge[äa]ndert)',
-    '^(?:kategorie|category|categor[íi]a|cat[ée]gorie)\\s?:',
-    'ohne gew[äa]hr',
-  ].join('|'),
-  'i',
-);
 const DATE = /\b(?:1[89]|20)\d\d\b|\b\d{1,2}[./-]\s?\d{1,2}[./-]\s?\d{2,4}\b|\b\d{1,2}:\d\d\b/;
 
 /** The leaf blocks of the content (blocks holding no block), in reading order. */
@@ -189,7 +96,7 @@ export function trimFurniture(main: Chosen): void {
       continue;
     }
     const text = keptSpaced(b);
-    if (FURNITURE.test(text)) b.flags |= FLAG.DROP;
+    if (isFurnitureBlock(b, text)) b.flags |= FLAG.DROP;
     else if (!prose && b.chars < DATE_LINE && DATE.test(text)) dates.push(b);
   }
 }

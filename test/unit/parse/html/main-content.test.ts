@@ -58,7 +58,7 @@ describe('main content: what is kept and what is left out', () => {
       '¶',
     ])
       expect(r.text).not.toContain(out);
-    expect(r.markdown).toContain('```\n$ python -m venv .venv\n$ .venv/bin/pip install demo\n```');
+    expect(r.markdown).toContain('```console\n$ python -m venv .venv\n$ .venv/bin/pip install demo\n```');
     expect(r.markdown).toContain('with `demo --version`.');
   });
 
