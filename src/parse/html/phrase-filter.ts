@@ -1,0 +1,248 @@
+/**
+ * A cheap test in front of a large case-insensitive alternation of phrases (the furniture phrases
+ * of src/parse/html/furniture.ts): it says "no" for most texts without running the regular
+ * expression, and never says "no" to a text the expression matches.
+ *
+ * Why: V8 runs an alternation of 80 phrases by trying each one at each position of the text; on a
+ * page of short blocks (list items, captions, table cells) that cost 0.1 ms per page of the 1 ms
+ * its parse takes (a CPU profile of the bench web's pages). Most phrases hold a run of plain
+ * characters that any match must contain ("newsletter", "follow us", "lire aussi"); a block whose
+ * text lacks every such run, and that the few phrases without one do not match, cannot match.
+ *
+ * How: the text's character 4-grams and trigrams (lower-cased) are hashed into a bit set; a phrase
+ * may match only if every 4-gram (the trigram of a run of three) of each of its plain runs is in
+ * the set, and those of one branch of a group
+ * it must pass through. Phrases without such runs of 3 characters
+ * ("©", "[źz]r[óo]d[łl]o:") form a small expression that is run as it is. Lower-casing is sound for this: the flag `i` (without `u`) matches a
+ * character to a pattern character only when their upper cases are equal (a character outside
+ * ASCII never to one inside), and then, for the Latin letters the phrases are written in, their
+ * lower cases are equal too (not so in Greek: final sigma).
+ */
+
+const BITS = 1 << 14;
+const MASK = BITS - 1;
+
+/** A 4-gram's slot in the bit set. */
+const slot4 = (a: number, b: number, c: number, d: number): number =>
+  (Math.imul(a, 0x27d4eb2f) ^ slot(b, c, d)) & MASK;
+
+/** A trigram's slot in the bit set. */
+const slot = (a: number, b: number, c: number): number =>
+  (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b) ^ c) & MASK;
+
+/**
+ * The runs of characters a match of `source` must contain literally, read from the expression's
+ * top level: groups, classes, escapes of classes, `.` and anchors end a run, and a quantifier takes
+ * back the character it applies to. Runs under three characters are left out (they select nothing).
+ */
+export function requiredRuns(source: string): string[] {
+  const out: string[] = [];
+  let run = '';
+  const end = () => {
+    if (run.length >= 3) out.push(run.toLowerCase());
+    run = '';
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const e = source[i + 1] ?? '';
+      i++;
+      // An escaped punctuation character is itself; \b, \s, \w, \d and the rest are classes.
+      if (/[^\p{L}\p{N}]/u.test(e)) run += e;
+      else end();
+    } else if (c === '(' || c === '[') {
+      end();
+      i = skipGroup(source, i);
+    } else if (c === '?' || c === '*' || c === '{') {
+      // The quantified character is not required (the rest of the run before it is).
+      run = run.slice(0, -1);
+      end();
+      if (c === '{') i = source.indexOf('}', i);
+    } else if (c === '+' || c === '.' || c === '^' || c === '$' || c === '|') {
+      // After "a+" the next character may follow more a's: the run ends with the a.
+      end();
+    } else {
+      run += c;
+    }
+  }
+  end();
+  return out;
+}
+
+/** The index of the bracket that closes the group or class opened at `i` (escapes skipped). */
+function skipGroup(source: string, i: number): number {
+  const open = source[i];
+  let depth = 0;
+  for (let j = i; j < source.length; j++) {
+    const c = source[j];
+    if (c === '\\') j++;
+    else if (open === '[') {
+      if (c === ']' && j > i) return j;
+    } else if (c === '[') j = skipGroup(source, j);
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return j;
+  }
+  return source.length;
+}
+
+/** The branches of an expression's top-level alternation ("a|b(?:c|d)" is "a" and "b(?:c|d)"). */
+export function branches(source: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (c === '(' || c === '[') i = skipGroup(source, i);
+    else if (c === '|') {
+      out.push(source.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(source.slice(from));
+  return out;
+}
+
+/**
+ * The runs of the branches of a group a match of `source` must pass through, one per branch
+ * ("(?:telegram|youtube)" holds "telegram" or "youtube"): of such groups, the one whose shortest
+ * run is longest; [] when no group has a run of three or more in each branch.
+ */
+export function groupRuns(source: string): string[] {
+  let best: string[] = [];
+  let bestMin = 2;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (c === '[') i = skipGroup(source, i);
+    else if (c === '(') {
+      const close = skipGroup(source, i);
+      const after = source[close + 1];
+      const optional = after === '?' || after === '*' || (after === '{' && source[close + 2] === '0');
+      const inner = source.slice(i + 1, close);
+      i = close;
+      // Lookarounds and optional groups hold nothing a match must contain.
+      if (optional || (inner.startsWith('?') && !inner.startsWith('?:'))) continue;
+      const runs = branches(inner.replace(/^\?:/, '')).map((b) => longest(requiredRuns(b)));
+      const min = Math.min(...runs.map((r) => r.length));
+      if (min > bestMin) {
+        best = runs;
+        bestMin = min;
+      }
+    }
+  }
+  return best;
+}
+
+const longest = (runs: readonly string[]): string => runs.reduce((a, b) => (b.length > a.length ? b : a), '');
+
+/** The test in front of the alternation of `phrases` (case-insensitive sources, top-level `|` only). */
+export class PhraseFilter {
+  /**
+   * The phrases with runs, flat (one loop reads them): per phrase, the runs a match holds all of,
+   * then those it holds one of; each list as its count then, per run, its count of slots and the slots.
+   */
+  private readonly program: Int32Array;
+  /** The phrases without a run of three, run as an expression; undefined when there are none. */
+  private readonly rest: RegExp | undefined;
+  private readonly bits = new Uint32Array(BITS >>> 5);
+
+  constructor(phrases: readonly string[]) {
+    const rest: string[] = [];
+    const program: number[] = [];
+    const list = (runs: readonly string[]) => {
+      program.push(runs.length);
+      for (const run of runs) {
+        const slots = slotsOf(run);
+        program.push(slots.length, ...slots);
+      }
+    };
+    for (const p of phrases.flatMap(branches)) {
+      const all = requiredRuns(p);
+      const any = groupRuns(p);
+      if (all.length === 0 && any.length === 0) rest.push(p);
+      else {
+        list(all);
+        list(any);
+      }
+    }
+    this.program = Int32Array.from(program);
+    this.rest = rest.length > 0 ? new RegExp(rest.join('|'), 'i') : undefined;
+  }
+
+  /** False when no phrase can match `text`; true when one may (run the expression then). */
+  mayMatch(text: string): boolean {
+    if (this.rest?.test(text)) return true;
+    const bits = this.bits;
+    bits.fill(0);
+    // Lower-cased a character at a time: ASCII by arithmetic, the rest (rare) by the string method.
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    for (let i = 0; i < text.length; i++) {
+      let d = text.charCodeAt(i);
+      if (d >= 65 && d <= 90) d |= 32;
+      else if (d >= 128) d = lowerOf(d);
+      if (i >= 2) {
+        const h = slot(b, c, d);
+        bits[h >>> 5]! |= 1 << (h & 31);
+      }
+      if (i >= 3) {
+        const h = slot4(a, b, c, d);
+        bits[h >>> 5]! |= 1 << (h & 31);
+      }
+      a = b;
+      b = c;
+      c = d;
+    }
+    const prog = this.program;
+    for (let at = 0; at < prog.length; ) {
+      // The runs a match holds all of: each must be whole in the set.
+      let ok = true;
+      for (let n = prog[at++]!; n > 0; n--) {
+        const len = prog[at++]!;
+        if (ok && !allSet(bits, prog, at, len)) ok = false;
+        at += len;
+      }
+      // The runs it holds one of (none listed: nothing more to check).
+      const any = prog[at++]!;
+      let one = any === 0;
+      for (let n = any; n > 0; n--) {
+        const len = prog[at++]!;
+        if (ok && !one && allSet(bits, prog, at, len)) one = true;
+        at += len;
+      }
+      if (ok && one) return true;
+    }
+    return false;
+  }
+}
+
+/** Lower cases of characters outside ASCII, filled as they are met (0: not yet). */
+const LOWER = new Uint16Array(65536);
+
+/** The lower case of a character outside ASCII (its first code unit, when lower-casing makes more). */
+function lowerOf(c: number): number {
+  const known = LOWER[c]!;
+  if (known !== 0) return known;
+  const l = String.fromCharCode(c).toLowerCase().charCodeAt(0);
+  LOWER[c] = l;
+  return l;
+}
+
+/** The slots of a run: its 4-grams (trigrams of words join too easily), or its trigram when it has three characters. */
+function slotsOf(run: string): number[] {
+  const at = (i: number) => run.charCodeAt(i);
+  if (run.length === 3) return [slot(at(0), at(1), at(2))];
+  const slots: number[] = [];
+  for (let i = 0; i + 3 < run.length; i++) slots.push(slot4(at(i), at(i + 1), at(i + 2), at(i + 3)));
+  return slots;
+}
+
+/** Whether the set holds the `len` slots of `prog` from `at`. */
+function allSet(bits: Uint32Array, prog: Int32Array, at: number, len: number): boolean {
+  for (let i = at; i < at + len; i++) {
+    const h = prog[i]!;
+    if ((bits[h >>> 5]! & (1 << (h & 31))) === 0) return false;
+  }
+  return true;
+}
