@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { expectParsed, parse } from '../support.js';
+
+// The shapes of the modern web (issue 42, point 6), each on a small page with the markup of the
+// software or sites that serve it: WCXB's pages (scripts/bench/content-web.mjs) showed each one.
+const PAGE = 'https://forum.example.org/t/which-telescope/1555';
+const text = (html: string) => expectParsed(parse(PAGE, html)).text;
+
+const POST_1 =
+  'I am new to astronomy and would like a first telescope for the planets and the moon, under 400 dollars.';
+const POST_2 =
+  'A six inch Dobsonian is the usual answer: simple to set up, a large aperture for the price, no tracking to learn.';
+const POST_3 = 'Push to the main branch and the site is built and served from every region within a minute.';
+
+describe('main content: what a script would show', () => {
+  it('a thread served inside <noscript> (Discourse) is read when the rest of the body holds no text', () => {
+    const html = `<html><head><noscript><link rel="stylesheet" href="/no-js.css"></noscript></head><body>
+<noscript><p>Please enable JavaScript.</p></noscript>
+<section id="main"></section>
+<noscript data-path="/t/which-telescope/1555"><header><a href="/">Astronomy forum</a></header>
+<div id="main-outlet" class="wrap" role="main"><h1>Best first telescope?</h1>
+<div class="topic-body crawler-post"><div class="post" itemprop="text"><p>${POST_1}</p></div></div>
+<div class="topic-body crawler-post"><div class="post" itemprop="text"><p>${POST_2}</p></div></div>
+</div><footer class="noscript-footer-nav"><a href="/privacy">Privacy</a></footer></noscript>
+</body></html>`;
+    expect(text(html)).toBe(`Best first telescope? ${POST_1} ${POST_2}`);
+  });
+
+  it("a <noscript> beside the page's own text stays unread (a pixel, a 'turn on JavaScript' line)", () => {
+    const html = `<html><body><div class="post"><h1>Best first telescope?</h1><p>${POST_1}</p><p>${POST_2}</p></div>
+<noscript><div>This site works best with JavaScript turned on, which your browser has turned off.</div></noscript>
+</body></html>`;
+    expect(text(html)).toBe(`Best first telescope? ${POST_1} ${POST_2}`);
+  });
+
+  it('a body streamed in <div hidden> chunks (React server rendering) is read when nothing else is shown', () => {
+    const html = `<html><body><div id="root"><!--$?--><template id="B:0"></template><p>Loading…</p><!--/$--></div>
+<div hidden id="S:0"><main><h1>Deploy in minutes</h1><p>${POST_1.replace('astronomy', 'hosting')}</p>
+<p>${POST_2.replace('Dobsonian', 'server')}</p><p>${POST_3}</p></main></div>
+<div hidden id="S:1"><ul><li><a href="/a">Docs</a></li></ul></div>
+<script>$RC("B:0","S:0")</script></body></html>`;
+    expect(text(html)).toBe(
+      `Deploy in minutes ${POST_1.replace('astronomy', 'hosting')} ${POST_2.replace('Dobsonian', 'server')} ${POST_3}`,
+    );
+  });
+
+  it('a hidden mobile menu and a hidden paragraph beside the shown article stay hidden', () => {
+    const html = `<html><body><div class="menu-mobile" style="display:none"><a href="/a">Shop</a> <a href="/b">Blog</a></div>
+<article><h1>Best first telescope?</h1><p>${POST_1}</p><p hidden>An old draft of this page that the editors hid from view.</p>
+<p>${POST_2}</p></article></body></html>`;
+    expect(text(html)).toBe(`Best first telescope? ${POST_1} ${POST_2}`);
+  });
+});
