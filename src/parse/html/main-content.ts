@@ -1,4 +1,5 @@
 import { pickArticle } from './article-pick.js';
+import { revealDominant } from './dominant.js';
 import { isExcerpt } from './excerpt.js';
 import { looseScore } from './loose-text.js';
 import {
@@ -99,11 +100,15 @@ const NEVER_DROP_BY_HINT = new Set([
 ]);
 const HEADING = /^h[1-6]$/;
 
+// A name that says what the block lacks ("no-sidebars", "without-comments") names no boilerplate.
+const NEGATED = /(?:^|[^a-z0-9])(?:no|without)[-_][a-z]+/g;
+
 const hintOf = (attrs: Readonly<Record<string, string>>): string => {
   const c = attrs.class;
   const i = attrs.id;
-  if (c === undefined) return i === undefined ? '' : i.toLowerCase();
-  return i === undefined ? c.toLowerCase() : `${c} ${i}`.toLowerCase();
+  const hint = c === undefined ? (i ?? '') : i === undefined ? c : `${c} ${i}`;
+  const lower = hint.toLowerCase();
+  return lower.includes('no') ? lower.replace(NEGATED, ' ') : lower;
 };
 
 /** Boilerplate by its tag or ARIA role, shown or not. */
@@ -285,6 +290,7 @@ export function selectMainContent(
 ): MainContent {
   const body = tree.body();
   revealVeiled(tree.veiled, body);
+  revealDominant(tree.dropped, body);
   const sig = declared(body, titleWords(titles));
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
   if (sig) {

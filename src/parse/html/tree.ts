@@ -122,6 +122,8 @@ export class TreeBuilder {
   private readonly open: (Node | undefined)[] = [];
   /** Hidden elements and body `<noscript>`s, not boilerplate by their names, in document order. */
   readonly veiled: Node[] = [];
+  /** Elements dropped as boilerplate (by tag, role or name), in the order they close. */
+  readonly dropped: Node[] = [];
 
   constructor(
     private readonly dropOnOpen: DropRule,
@@ -168,7 +170,12 @@ export class TreeBuilder {
       // Its counts and flags are set as for any element, so that revealing it is adding them up.
       if (this.dropOnClose(node)) node.flags &= ~FLAG.VEILED;
       else this.veiled.push(node);
-    } else if (!(node.flags & FLAG.DROP) && this.dropOnClose(node)) node.flags |= FLAG.DROP;
+    } else if (node.flags & FLAG.DROP) {
+      if (!(node.flags & FLAG.EXCLUDED)) this.dropped.push(node);
+    } else if (this.dropOnClose(node)) {
+      node.flags |= FLAG.DROP;
+      this.dropped.push(node);
+    }
     if (node.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK)) parent.flags |= FLAG.HAS_BLOCK;
     if (node.flags & FLAG.HAS_MAIN) parent.flags |= FLAG.HAS_MAIN;
     if (node.flags & FLAG.DROP) return;

@@ -33,13 +33,13 @@ const CONTAINERS = new Set(['div', 'section', 'article', 'main', 'dd', 'li', 'ul
 const DISPLAY_NONE = /display\s*:\s*none/i;
 
 /** Whether nothing between `n` and `body` is dropped (so its text would count once revealed). */
-function reachable(n: Node, body: Node): boolean {
+export function reachable(n: Node, body: Node): boolean {
   for (let p = n.parent; p && p !== body; p = p.parent) if (p.flags & FLAG.DROP) return false;
   return true;
 }
 
 /** Puts a veiled block back into the tree: its counts go to its ancestors, as on close. */
-function reveal(n: Node): void {
+export function reveal(n: Node): void {
   n.flags &= ~(FLAG.DROP | FLAG.EXCLUDED | FLAG.VEILED);
   for (let p = n.parent; p; p = p.parent) {
     p.chars += n.chars;

@@ -51,3 +51,29 @@ describe('main content: what a script would show', () => {
     expect(text(html)).toBe(`Best first telescope? ${POST_1} ${POST_2}`);
   });
 });
+
+describe('main content: class and id words are hints, not verdicts', () => {
+  it('a block named for what it lacks ("no-sidebars") is not a sidebar', () => {
+    const html = `<html><body><ul class="menu"><li><a href="/">Home</a></li><li><a href="/blog">Blog</a></li></ul>
+<div class="content-area no-sidebars"><h1>Best first telescope?</h1><p>${POST_1}</p><p>${POST_2}</p></div>
+<div class="footer-links"><a href="/privacy">Privacy</a></div></body></html>`;
+    expect(text(html)).toBe(`Best first telescope? ${POST_1} ${POST_2}`);
+  });
+
+  it('a thread whose posts are named comments (#comments, div.comment) keeps its posts', () => {
+    const html = `<html><body><div class="header-bar"><a href="/">Forum</a> <a href="/latest">Latest</a></div>
+<h1>Best first telescope?</h1>
+<div id="comments"><div class="comment" id="elComment_1"><p>${POST_1}</p></div>
+<div class="comment" id="elComment_2"><p>${POST_2}</p></div>
+<div class="comment" id="elComment_3"><p>${POST_3}</p></div></div>
+<div class="footer"><p>Powered by forum software. All rights reserved.</p></div></body></html>`;
+    expect(text(html)).toBe(`Best first telescope? ${POST_1} ${POST_2} ${POST_3}`);
+  });
+
+  it('an article beside a longer comment thread of its own keeps the comments out', () => {
+    const html = `<html><body><article><h1>Best first telescope?</h1><p>${POST_1}</p><p>${POST_2}</p></article>
+<div id="comments"><div class="comment"><p>${POST_3}</p></div><div class="comment"><p>${POST_3}</p></div>
+<div class="comment"><p>${POST_3}</p></div></div></body></html>`;
+    expect(text(html)).toBe(`Best first telescope? ${POST_1} ${POST_2}`);
+  });
+});
