@@ -124,6 +124,8 @@ export class TreeBuilder {
   readonly veiled: Node[] = [];
   /** Elements dropped as boilerplate (by tag, role or name), in the order they close. */
   readonly dropped: Node[] = [];
+  /** The body, once its end tag is seen: anything after it still goes in it. */
+  private closedBody: Node | undefined;
 
   constructor(
     private readonly dropOnOpen: DropRule,
@@ -166,6 +168,10 @@ export class TreeBuilder {
     if (tag === 'a') this.inLink--;
     const parent = node.parent ?? this.root;
     this.current = parent;
+    // Browsers ignore a stray `</body>` or `</html>` (a template's, before the article): what follows
+    // goes on in the body (HTML's "after body" mode), where htmlparser2 would put it beside the body.
+    if (node.tag === 'body') this.closedBody = node;
+    if ((node.tag === 'body' || node.tag === 'html') && this.closedBody) this.current = this.closedBody;
     if (node.flags & FLAG.VEILED) {
       // Its counts and flags are set as for any element, so that revealing it is adding them up.
       if (this.dropOnClose(node)) node.flags &= ~FLAG.VEILED;

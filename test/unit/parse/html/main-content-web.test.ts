@@ -77,3 +77,15 @@ describe('main content: class and id words are hints, not verdicts', () => {
     expect(text(html)).toBe(`Best first telescope? ${POST_1} ${POST_2}`);
   });
 });
+
+describe('main content: parsed as a browser does', () => {
+  it('an article after a stray </body></html> of the template is still in the body', () => {
+    const html = `<!DOCTYPE html><html><head><title>Best first telescope?</title></head><body>
+<div class="top-bar"><a href="/">Home</a> <a href="/blog">Blog</a></div>
+<div class="promo-strip"></div></body></html>
+<div class="blog-post"><h1>Best first telescope?</h1><p>${POST_1}</p><p>${POST_2}</p><p>${POST_3}</p></div>
+<div class="site-footer"><a href="/privacy">Privacy</a></div>
+</body></html>`;
+    expect(text(html)).toBe(`Best first telescope? ${POST_1} ${POST_2} ${POST_3}`);
+  });
+});
