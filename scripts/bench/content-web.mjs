@@ -17,8 +17,10 @@
 //      [--page ID] [--write]
 // --worst N lists the N pages of lowest F1 of each type; --page ID prints our text of one page beside
 // its truth; --write puts the table into RESULTS.md (section "content-web-<split>"). Readability.js
-// is slow (jsdom); its texts are cached in $TMPDIR/content-web-readability-<split>.json.
+// is slow (jsdom, in worker processes of 50 pages); its texts are cached in
+// $TMPDIR/content-web-readability-<split>.json, so an interrupted run goes on where it stopped.
 
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +42,8 @@ if (!dir || !existsSync(join(dir, split, 'ground-truth'))) {
 }
 const worst = numberOption('worst', 0);
 const onePage = arg('page');
+// A worker computes Readability.js's texts of some pages (jsdom keeps memory a process frees best).
+const worker = arg('readability-worker')?.split(',');
 const TYPES = ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service'];
 
 /** @typedef {{ id: string, url: string, type: string, truth: string, html: Buffer }} Page */
@@ -47,7 +51,7 @@ const TYPES = ['article', 'forum', 'product', 'collection', 'listing', 'document
 const pages = [];
 for (const f of readdirSync(join(dir, split, 'ground-truth')).sort()) {
   const id = f.replace(/\.json$/, '');
-  if (onePage && id !== onePage) continue;
+  if ((onePage && id !== onePage) || (worker && !worker.includes(id))) continue;
   const gt = JSON.parse(readFileSync(join(dir, split, 'ground-truth', f), 'utf8'));
   // evaluate.py's get_page_type: "category" is the collection type.
   const pt = gt._internal?.page_type;
@@ -94,25 +98,43 @@ function run(/** @type {(p: Page) => string} */ extract) {
   return { texts, cpuMs: (cpu.user + cpu.system) / 1000 / Math.max(1, pages.length) };
 }
 
-/** Readability.js's texts, cached per split (they never change). */
+/** Readability.js's text of each page (its textContent; '' when it finds no article). */
+async function readabilityOf(/** @type {Page[]} */ some) {
+  const { JSDOM, VirtualConsole } = await import('jsdom');
+  const { Readability } = await import('@mozilla/readability');
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const p of some) {
+    try {
+      // evaluate.py reads the pages as UTF-8.
+      const dom = new JSDOM(p.html.toString('utf8'), { url: p.url, virtualConsole: new VirtualConsole() });
+      out[p.id] = new Readability(dom.window.document).parse()?.textContent ?? '';
+      dom.window.close();
+    } catch {
+      out[p.id] = '';
+    }
+  }
+  return out;
+}
+
+if (worker) {
+  process.stdout.write(JSON.stringify(await readabilityOf(pages)));
+  process.exit(0);
+}
+
+/** Readability.js's texts, cached per split (they never change), computed by workers of 50 pages. */
 async function readabilityTexts() {
   const cache = join(tmpdir(), `content-web-readability-${split}.json`);
   /** @type {Record<string, string>} */
   const cached = existsSync(cache) ? JSON.parse(readFileSync(cache, 'utf8')) : {};
   const missing = pages.filter((p) => cached[p.id] === undefined);
-  if (missing.length > 0) {
-    const { JSDOM, VirtualConsole } = await import('jsdom');
-    const { Readability } = await import('@mozilla/readability');
-    for (const p of missing) {
-      try {
-        // evaluate.py reads the pages as UTF-8.
-        const dom = new JSDOM(p.html.toString('utf8'), { url: p.url, virtualConsole: new VirtualConsole() });
-        cached[p.id] = new Readability(dom.window.document).parse()?.textContent ?? '';
-        dom.window.close();
-      } catch {
-        cached[p.id] = '';
-      }
-    }
+  for (let i = 0; i < missing.length; i += 50) {
+    const ids = missing.slice(i, i + 50).map((p) => p.id);
+    const args = [process.argv[1] ?? '', '--split', split, '--readability-worker', ids.join(',')];
+    Object.assign(
+      cached,
+      JSON.parse(execFileSync(process.execPath, args, { maxBuffer: 1 << 30 }).toString()),
+    );
     if (!onePage) writeFileSync(cache, JSON.stringify(cached));
   }
   return { texts: new Map(pages.map((p) => [p.id, cached[p.id] ?? ''])), cpuMs: Number.NaN };
