@@ -1,5 +1,5 @@
-// What scripts/bench/content-docs-readability.mjs uses of @mozilla/readability (the version in
-// ../package.json), so the bench type-checks without its own npm install.
+// What the bench scripts use of @mozilla/readability (content-docs-readability.mjs, content-web.mjs;
+// the version in ../package.json), so the bench type-checks without its own npm install.
 import type { DomNode } from 'jsdom';
 
 export class Readability {

@@ -1,4 +1,5 @@
 import { pickArticle } from './article-pick.js';
+import { revealDominant } from './dominant.js';
 import { isExcerpt } from './excerpt.js';
 import { keepContentsPage } from './link-pages.js';
 import { looseScore } from './loose-text.js';
@@ -17,6 +18,7 @@ import { isTitleBlock } from './title-block.js';
 import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
 import { trimDeclared } from './trim.js';
+import { isHidden, revealVeiled } from './veiled.js';
 
 /**
  * Main-content extraction over the light tree (src/parse/html/tree.ts), after Readability and
@@ -75,6 +77,7 @@ const BOILERPLATE_ROLES = new Set([
   'menubar',
 ]);
 const MAIN_ROLES = new Set(['main', 'article']);
+// Hidden: what veiled.ts's isHidden does not keep aside to reveal is dropped for good.
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 // Class and id words of boilerplate, matched on the joined, lowercased class and id at the start of
 // a word (so "relatedposts", "sharedaddy", "navbar" match, "download" does not). Strong words drop an
@@ -108,21 +111,34 @@ const NEVER_DROP_BY_HINT = new Set([
 ]);
 const HEADING = /^h[1-6]$/;
 
+// A name that says what the block lacks ("no-sidebars", "without-comments") names no boilerplate.
+const NEGATED = /(?:^|[^a-z0-9])(?:no|without)[-_][a-z]+/g;
+
 const hintOf = (attrs: Readonly<Record<string, string>>): string => {
   const c = attrs.class;
   const i = attrs.id;
-  if (c === undefined) return i === undefined ? '' : i.toLowerCase();
-  return i === undefined ? c.toLowerCase() : `${c} ${i}`.toLowerCase();
+  const hint = c === undefined ? (i ?? '') : i === undefined ? c : `${c} ${i}`;
+  const lower = hint.toLowerCase();
+  return lower.includes('no') ? lower.replace(NEGATED, ' ') : lower;
 };
 
-function dropOnOpen(tag: string, attrs: Readonly<Record<string, string>>): boolean {
+/** Boilerplate by its tag or ARIA role, shown or not. */
+function namedBoilerplate(tag: string, attrs: Readonly<Record<string, string>>): boolean {
   if (BOILERPLATE_TAGS.has(tag)) return true;
   const role = attrs.role;
-  if (role !== undefined && BOILERPLATE_ROLES.has(role.trim().toLowerCase())) return true;
+  return role !== undefined && BOILERPLATE_ROLES.has(role.trim().toLowerCase());
+}
+
+function dropOnOpen(tag: string, attrs: Readonly<Record<string, string>>): boolean {
+  if (namedBoilerplate(tag, attrs)) return true;
   if (attrs.hidden !== undefined || attrs['aria-hidden'] === 'true') return true;
   const style = attrs.style;
   return style !== undefined && HIDDEN_STYLE.test(style);
 }
+
+/** Hidden blocks kept aside, as a script may show them (veiled.ts); never a menu or a banner. */
+const veil = (tag: string, attrs: Readonly<Record<string, string>>): boolean =>
+  isHidden(tag, attrs) && !namedBoilerplate(tag, attrs);
 
 const isMainSignal = (n: Node): boolean =>
   n.tag === 'article' ||
@@ -169,7 +185,7 @@ function isBoilerplate(n: Node): boolean {
 
 /** A tree builder with the boilerplate rules of this extractor. */
 export function mainContentTree(excludeTags: ReadonlySet<string>): TreeBuilder {
-  return new TreeBuilder(dropOnOpen, dropOnClose, excludeTags);
+  return new TreeBuilder(dropOnOpen, dropOnClose, excludeTags, veil);
 }
 
 /** Larger blocks under a linked title are articles of a listing, or the content itself. */
@@ -292,6 +308,8 @@ export function selectMainContent(
 
 function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[] = []): MainContent {
   const body = tree.body();
+  revealVeiled(tree.veiled, body);
+  revealDominant(tree.dropped, body);
   const sig = declared(body, titleWords(titles));
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
   if (sig) {

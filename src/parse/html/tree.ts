@@ -42,13 +42,19 @@ export const FLAG = {
   CAPTION: 32,
   /** A heading that is all link (the title of a teaser) is the element or one of its descendants. */
   TEASER_TITLE: 128,
+  /**
+   * Hidden (`hidden`, display:none) or a `<noscript>` in the body: dropped, but listed in
+   * `TreeBuilder.veiled`, as what a script would reveal may be the page's text (veiled.ts).
+   */
+  VEILED: 256,
+  /** A `<noscript>` of the body: also EXCLUDED, as no selector nor whole-body fallback read it before. */
+  NOSCRIPT: 512,
 } as const;
 
 /** Never text; no node is built for them nor their descendants. */
 const SKIP = new Set([
   'script',
   'style',
-  'noscript',
   'template',
   'iframe',
   'noembed',
@@ -103,6 +109,8 @@ export function visibleChars(s: string): number {
 export type DropRule = (tag: string, attrs: Readonly<Record<string, string>>) => boolean;
 /** Decides, when an element closes (its subtree known), whether it is boilerplate. */
 export type LateDropRule = (node: Node) => boolean;
+/** Decides, when an element opens, whether it is hidden until a script shows it. */
+export type VeilRule = (tag: string, attrs: Readonly<Record<string, string>>) => boolean;
 
 export class TreeBuilder {
   readonly root: Node = newNode('#root', undefined, {});
@@ -112,18 +120,27 @@ export class TreeBuilder {
   private inHead = false;
   /** Open nodes and nodes skipped (undefined), in the parser's order, to match closes to opens. */
   private readonly open: (Node | undefined)[] = [];
+  /** Hidden elements and body `<noscript>`s, not boilerplate by their names, in document order. */
+  readonly veiled: Node[] = [];
+  /** Elements dropped as boilerplate (by tag, role or name), in the order they close. */
+  readonly dropped: Node[] = [];
+  /** The body, once its end tag is seen: anything after it still goes in it. */
+  private closedBody: Node | undefined;
 
   constructor(
     private readonly dropOnOpen: DropRule,
     private readonly dropOnClose: LateDropRule,
     private readonly excludeTags: ReadonlySet<string> = new Set(),
+    private readonly veil: VeilRule = () => false,
   ) {}
 
   onOpen(tag: string, attrs: Readonly<Record<string, string>>): void {
     if (tag === 'head') this.inHead = true;
     else if (tag === 'body' || (this.inHead && !HEAD_CONTENT.has(tag))) this.inHead = false;
-    if (this.skip > 0 || SKIP.has(tag) || (this.inHead && tag !== 'body')) {
-      if (this.skip > 0 || SKIP.has(tag)) this.skip++;
+    // A `<noscript>` of the head holds styles and tracking pixels; one of the body may hold the page.
+    const skipped = SKIP.has(tag) || (tag === 'noscript' && this.inHead);
+    if (this.skip > 0 || skipped || (this.inHead && tag !== 'body')) {
+      if (this.skip > 0 || skipped) this.skip++;
       this.open.push(undefined);
       return;
     }
@@ -132,6 +149,8 @@ export class TreeBuilder {
     if (BLOCK_TAGS.has(tag)) node.flags |= FLAG.BLOCK;
     if (tag === 'pre' || (parent.flags & FLAG.PRE) !== 0) node.flags |= FLAG.PRE;
     if (this.excludeTags.has(tag)) node.flags |= FLAG.DROP | FLAG.EXCLUDED;
+    else if (tag === 'noscript') node.flags |= FLAG.DROP | FLAG.EXCLUDED | FLAG.VEILED | FLAG.NOSCRIPT;
+    else if (this.veil(tag, attrs)) node.flags |= FLAG.DROP | FLAG.VEILED;
     else if (this.dropOnOpen(tag, attrs)) node.flags |= FLAG.DROP;
     if (tag === 'a') this.inLink++;
     parent.kids.push(node);
@@ -149,7 +168,20 @@ export class TreeBuilder {
     if (tag === 'a') this.inLink--;
     const parent = node.parent ?? this.root;
     this.current = parent;
-    if (!(node.flags & FLAG.DROP) && this.dropOnClose(node)) node.flags |= FLAG.DROP;
+    // Browsers ignore a stray `</body>` or `</html>` (a template's, before the article): what follows
+    // goes on in the body (HTML's "after body" mode), where htmlparser2 would put it beside the body.
+    if (node.tag === 'body') this.closedBody = node;
+    if ((node.tag === 'body' || node.tag === 'html') && this.closedBody) this.current = this.closedBody;
+    if (node.flags & FLAG.VEILED) {
+      // Its counts and flags are set as for any element, so that revealing it is adding them up.
+      if (this.dropOnClose(node)) node.flags &= ~FLAG.VEILED;
+      else this.veiled.push(node);
+    } else if (node.flags & FLAG.DROP) {
+      if (!(node.flags & FLAG.EXCLUDED)) this.dropped.push(node);
+    } else if (this.dropOnClose(node)) {
+      node.flags |= FLAG.DROP;
+      this.dropped.push(node);
+    }
     if (node.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK)) parent.flags |= FLAG.HAS_BLOCK;
     if (node.flags & FLAG.HAS_MAIN) parent.flags |= FLAG.HAS_MAIN;
     if (node.flags & FLAG.DROP) return;

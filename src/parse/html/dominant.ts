@@ -1,0 +1,94 @@
+import { FLAG, type Node } from './tree.js';
+import { reveal } from './veiled.js';
+
+/**
+ * Class and id words are hints, never a verdict against the page's own text: a block dropped as
+ * boilerplate by its name (or an `<aside>`, a dialog) that holds more text than all that is kept of
+ * the page is its content. Forum software names its posts and their list for comments
+ * (`#comments`, `div.comment`), shops put a listing's cards in `relatedlink` blocks and a product's
+ * description in an `<aside>` accordion or a `role="dialog"` panel. Posts come as siblings alike
+ * (same tag and class), each short: they count together. A comment thread longer than the article
+ * it follows stays out: blocks named for comments count only on a page that shows no article.
+ */
+
+/** Furniture by its tag or role, however much text it holds (a mega footer, a menu of every page). */
+const FURNITURE_TAGS = new Set(['nav', 'footer', 'menu', 'header']);
+const FURNITURE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 'menu', 'menubar']);
+/** Less text than this is never the page, whatever the rest holds. */
+const MIN_CHARS = 200;
+
+const furniture = (n: Node): boolean =>
+  FURNITURE_TAGS.has(n.tag) ||
+  (n.attrs.role !== undefined && FURNITURE_ROLES.has(n.attrs.role.trim().toLowerCase())) ||
+  n.attrs.hidden !== undefined ||
+  n.attrs['aria-hidden'] === 'true' ||
+  (n.attrs.style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(n.attrs.style));
+
+/** Reader comments are prose too: they are the page only when it shows no article of its own. */
+const COMMENTS = /comment|disqus|replies|respond|discussion/i;
+/** Comments must outweigh the rest this many times (one long comment under a short post is a comment). */
+const COMMENTS_WEIGHT = 2;
+const namesComments = (n: Node, blockers: readonly Node[]): boolean =>
+  [n, ...blockers].some((b) => COMMENTS.test(`${b.attrs.class ?? ''} ${b.attrs.id ?? ''}`));
+
+/** Whether the kept page holds an `<article>` or articleBody with paragraphs of prose. */
+function declaresArticle(n: Node): boolean {
+  for (const k of n.kids) {
+    if (typeof k === 'string' || k.flags & FLAG.DROP || !(k.flags & FLAG.HAS_MAIN)) continue;
+    // Not `<main>`: a forum's main block holds its thread, posts and all.
+    const main = k.tag === 'article' || /article/i.test(k.attrs.role ?? '');
+    if ((main || /articlebody/i.test(k.attrs.itemprop ?? '')) && k.paras >= 2) return true;
+    if (declaresArticle(k)) return true;
+  }
+  return false;
+}
+
+/** Dropped siblings alike: same parent, tag and class. */
+const groupKey = (n: Node): string => `${n.tag} ${n.attrs.class ?? ''}`;
+
+/**
+ * The dropped elements between `n` and `body`, innermost first (a post inside a dropped list of
+ * posts); undefined when one of them is furniture, hidden or left out by the settings.
+ */
+function blockersOf(n: Node, body: Node): Node[] | undefined {
+  const out: Node[] = [];
+  for (let p = n.parent; p && p !== body; p = p.parent) {
+    if (!(p.flags & FLAG.DROP)) continue;
+    if (furniture(p) || p.flags & (FLAG.EXCLUDED | FLAG.VEILED)) return undefined;
+    out.push(p);
+  }
+  return out;
+}
+
+/** Reveals, largest first, the dropped blocks (or runs of sibling blocks alike) that outweigh the rest. */
+export function revealDominant(dropped: readonly Node[], body: Node): void {
+  for (let round = 0; round < 4; round++) {
+    const groups = new Map<Node, Map<string, Node[]>>();
+    for (const n of dropped) {
+      if (!(n.flags & FLAG.DROP) || n.chars < 25 || !n.parent || furniture(n)) continue;
+      let byKey = groups.get(n.parent);
+      if (!byKey) groups.set(n.parent, (byKey = new Map()));
+      const key = groupKey(n);
+      byKey.set(key, [...(byKey.get(key) ?? []), n]);
+    }
+    let best: Node[] = [];
+    let bestChars = 0;
+    let blockers: Node[] = [];
+    for (const byKey of groups.values())
+      for (const g of byKey.values()) {
+        const chars = g.reduce((s, n) => s + n.chars, 0);
+        if (chars <= bestChars) continue;
+        const b = blockersOf(g[0]!, body);
+        if (b === undefined) continue;
+        if (namesComments(g[0]!, b) && (chars <= body.chars * COMMENTS_WEIGHT || declaresArticle(body)))
+          continue;
+        best = g;
+        bestChars = chars;
+        blockers = b;
+      }
+    if (bestChars < MIN_CHARS || bestChars <= body.chars) return;
+    // The inner ones first: each adds its text to the next, then the outermost to the page.
+    for (const n of best) reveal(n);
+    for (const b of blockers) reveal(b);
+  }
+}
