@@ -1,13 +1,12 @@
-import { type Fingerprint, fingerprint } from './fingerprint.js';
+import { signature } from './fingerprint.js';
 
 /**
- * The whole body's text of an HTML page, read straight from its bytes, for the whole-body signature
- * of a page whose main text is short (under 80 tokens). Such a page is a duplicate only when its
- * main text equals the other's *and* their bodies are alike (src/dedup/decide.ts): two pages that
- * the main-content extraction shrank to one shared description ("Documentation for X", a cookie
- * notice) differ in the rest of their bodies, and this is where that shows. Only short pages pay
- * for it, and they are small: a scan of the bytes, no second HTML parse (the parser collects no
- * whole-body text when it extracts the main content).
+ * The whole body's text of an HTML page, read straight from its bytes, for the whole-page signature
+ * every fingerprinted page carries (`minhash.body`). A page is a duplicate only when its main text
+ * is (nearly) the other's *and* so is its whole page (src/dedup/decide.ts): two pages that the
+ * main-content extraction shrank to one shared text (a description, a table's caption without the
+ * table) differ in the rest of their bodies, and this is where that shows. A scan of the bytes, no
+ * second HTML parse (the parser collects no whole-body text when it extracts the main content).
  *
  * What it keeps: the characters outside tags, comments, `<script>`, `<style>`, `<template>` and
  * `<noscript>`, from `<body` on (the whole document when there is none). Entities are left as
@@ -16,23 +15,26 @@ import { type Fingerprint, fingerprint } from './fingerprint.js';
  */
 export function bodyText(html: Buffer | string): string {
   const s = typeof html === 'string' ? html : html.toString('latin1');
-  const lower = (i: number, word: string) => s.slice(i, i + word.length).toLowerCase() === word;
-  let i = indexOfTag(s, 'body');
+  let i = s.indexOf('<body');
+  if (i < 0) i = s.indexOf('<BODY');
   if (i < 0) i = 0;
   const parts: string[] = [];
   let from = i;
-  while (i < s.length) {
+  for (;;) {
     const lt = s.indexOf('<', i);
     if (lt < 0) break;
-    if (lt > from) parts.push(s.slice(from, lt));
+    // Adjacent tags give no text: one separator between two runs of text is enough.
+    if (lt > from) parts.push(s.slice(from, lt), ' ');
     let end: number;
-    if (s.startsWith('<!--', lt)) end = closeAfter(s, '-->', lt + 4);
+    if (s.charCodeAt(lt + 1) === BANG && s.startsWith('--', lt + 2)) end = after(s, '-->', lt + 4);
     else {
-      const raw = RAW.find((t) => lower(lt + 1, t) && !/[a-z0-9-]/i.test(s[lt + 1 + t.length] ?? ''));
-      end = raw ? closeAfter(s, `</${raw}`, lt + 1, true) : closeAfter(s, '>', lt + 1);
-      if (raw) end = closeAfter(s, '>', end);
+      end = after(s, '>', lt + 1);
+      // Only a name starting with s, t or n can be a raw element (most tags are not looked at twice).
+      const c = s.charCodeAt(lt + 1) | 0x20;
+      const raw =
+        c === 0x73 || c === 0x74 || c === 0x6e ? RAW.find((name) => nameAt(s, lt + 1, name)) : undefined;
+      if (raw !== undefined) end = closeOf(s, raw, end);
     }
-    parts.push(' ');
     i = from = end;
   }
   if (from < s.length) parts.push(s.slice(from));
@@ -41,25 +43,30 @@ export function bodyText(html: Buffer | string): string {
 
 /** Elements whose content is no text. */
 const RAW = ['script', 'style', 'template', 'noscript'];
+const BANG = 0x21;
 
-function indexOfTag(s: string, tag: string): number {
-  const m = new RegExp(`<${tag}[\\s>/]`, 'i').exec(s);
-  return m ? m.index : -1;
+/** Whether the tag name at `at` is `name` (lower case), in any case, and ends there. */
+function nameAt(s: string, at: number, name: string): boolean {
+  for (let j = 0; j < name.length; j++)
+    if ((s.charCodeAt(at + j) | 0x20) !== name.charCodeAt(j)) return false;
+  const next = s.charCodeAt(at + name.length) | 0x20;
+  return !((next >= 0x61 && next <= 0x7a) || (next >= 0x30 && next <= 0x39) || next === 0x2d);
 }
 
-/** The index just past `close` at or after `from`, or the end of `s`. */
-function closeAfter(s: string, close: string, from: number, ignoreCase = false): number {
-  if (!ignoreCase) {
-    const k = s.indexOf(close, from);
-    return k < 0 ? s.length : k + close.length;
-  }
-  const m = new RegExp(close.replace('/', '\\/'), 'i');
-  const k = s.slice(from).search(m);
-  return k < 0 ? s.length : from + k + close.length;
+/** Just past the first `close` at or after `from`, or the end of `s`. */
+function after(s: string, close: string, from: number): number {
+  const k = s.indexOf(close, from);
+  return k < 0 ? s.length : k + close.length;
 }
 
-/** The whole body's MinHash signature and token count (fingerprint.ts, word 3-shingles). */
-export function bodyFingerprint(html: Buffer | string): Pick<Fingerprint, 'tokens' | 'minhash'> {
-  const f = fingerprint(bodyText(html), { shingle: 3, shortTokens: 0 });
-  return { tokens: f.tokens, ...(f.minhash ? { minhash: f.minhash } : {}) };
+/** Just past the end tag of raw element `name` whose content starts at `from`. */
+function closeOf(s: string, name: string, from: number): number {
+  for (let k = s.indexOf('</', from); k >= 0; k = s.indexOf('</', k + 2))
+    if (nameAt(s, k + 2, name)) return after(s, '>', k + 2);
+  return s.length;
+}
+
+/** The whole body's MinHash signature and token count (fingerprint.ts's `signature`). */
+export function bodyFingerprint(html: Buffer | string): { tokens: number; minhash?: string } {
+  return signature(bodyText(html));
 }

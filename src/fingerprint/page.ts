@@ -12,7 +12,7 @@ export interface PageFingerprint {
   readonly urlBlind: string;
   /** For a simhash: the MinHash signature (minhash.ts); an old document's may be missing. */
   readonly minhash?: string;
-  /** For a short text (exact signature): the whole body's signature and token count (body.ts). */
+  /** The whole body's signature and token count (body.ts); an old document's may be missing. */
   readonly body?: { readonly minhash: string; readonly tokens: number };
 }
 
@@ -27,7 +27,7 @@ export function readFingerprint(md: Metadata): PageFingerprint | undefined {
   const bodyMinhash = md.getFirstValue(MD.bodyMinhash);
   const bodyTokens = Number(md.getFirstValue(MD.bodyTokens));
   const body =
-    simhash === undefined && validSignature(bodyMinhash) && Number.isFinite(bodyTokens)
+    validSignature(bodyMinhash) && Number.isFinite(bodyTokens)
       ? { body: { minhash: bodyMinhash, tokens: bodyTokens } }
       : {};
   return {

@@ -146,8 +146,8 @@ export const MD = {
   /** SimhashParseFilter: the MinHash signature of the main text's shingles (texts of 80+ tokens). */
   minhash: 'minhash',
   /**
-   * SimhashParseFilter, pages whose main text is short (10-79 tokens) only: the MinHash signature of
-   * the whole body's text (fingerprint/body.ts), which a short duplicate must share too.
+   * SimhashParseFilter (main texts of 10+ tokens): the MinHash signature of the whole body's text
+   * (fingerprint/body.ts): a duplicate's whole page must be alike too, not only its main text.
    */
   bodyMinhash: 'minhash.body',
   /** SimhashParseFilter, with `minhash.body`: the number of tokens of the whole body's text. */

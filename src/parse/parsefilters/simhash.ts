@@ -16,9 +16,9 @@ import type { ParseFilterFactory } from './types.js';
  * `shortTokens` tokens or more, `simhash.exact` (an exact signature of the normalised tokens) for
  * shorter ones; with either, `simhash.tokens` and, when the text contains words of the page's own
  * URL, `simhash.urlblind` (the fingerprint without them, for soft-404 detection); with a simhash,
- * `minhash` (the MinHash signature that near-duplicate candidates are found by); with an exact signature of
- * 10 tokens or more, `minhash.body` and `body.tokens`, the signature of the whole body's text (a
- * short page is a duplicate only when its body is alike too: fingerprint/body.ts). Params: `shingle`
+ * `minhash` (the MinHash signature that near-duplicate candidates are found by); for a text of 10 tokens
+ * or more, `minhash.body` and `body.tokens`, the signature of the whole body's text (a page is a
+ * duplicate only when its whole page is alike too: fingerprint/body.ts). Params: `shingle`
  * (words per feature, default 3), `shortTokens` (80).
  * The crawl's near-duplicate and soft-404 checks (`dedup.mode`, `soft404.enabled`) read these keys.
  */
@@ -49,7 +49,7 @@ export const simhashParseFilter: ParseFilterFactory = (raw, ctx) => {
       md.setValue(MD.simhashTokens, String(f.tokens));
       if (f.urlBlind !== undefined) md.setValue(MD.simhashUrlBlind, f.urlBlind);
       if (f.minhash !== undefined) md.setValue(MD.minhash, f.minhash);
-      if (f.kind === 'exact' && f.tokens >= MIN_DEDUP_TOKENS) {
+      if (f.tokens >= MIN_DEDUP_TOKENS) {
         const body = bodyFingerprint(parse.content);
         if (body.minhash !== undefined) {
           md.setValue(MD.bodyMinhash, body.minhash);

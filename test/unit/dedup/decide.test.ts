@@ -25,6 +25,7 @@ const fp = (hash: string, tokens = 1000): PageFingerprint => ({
   tokens,
   urlBlind: hash,
   minhash: SIG[hash]!,
+  body: { minhash: SIG_H, tokens: 2000 },
 });
 const cand = (url: string, hash: string, more: Partial<Candidate> = {}): Candidate => ({
   id: `id:${url}`,
@@ -33,6 +34,8 @@ const cand = (url: string, hash: string, more: Partial<Candidate> = {}): Candida
   hash,
   tokens: 1000,
   minhash: SIG[hash]!,
+  bodyMinhash: SIG_H,
+  bodyTokens: 2000,
   ...more,
 });
 
@@ -78,6 +81,22 @@ describe('decide', () => {
     expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': 0.88 }), 0.9).kind).toBe('similar');
     expect(decide('http://h/b', 'x', fp(H, 850), c, exactly()).kind).toBe('similar');
     expect(decide('http://h/b', 'x', fp(H, 920), c, exactly()).kind).toBe('duplicate');
+  });
+
+  it('main texts that match on pages whose whole texts differ are similar, not duplicates', () => {
+    // The extraction kept the same part of two different pages (a table's caption, not the table).
+    const other = { bodyMinhash: SIG[FAR]! };
+    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, other)], exactly())).toEqual({
+      kind: 'similar',
+      of: 'http://h/a',
+      similarity: 0.95,
+    });
+    // Whole texts 10% apart in length, or a document without a body signature: not a duplicate either.
+    expect(
+      decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { bodyTokens: 2400 })], exactly()).kind,
+    ).toBe('similar');
+    const { bodyMinhash: _, ...old } = cand('http://h/a', H);
+    expect(decide('http://h/b', 'x', fp(H), [old], exactly()).kind).toBe('similar');
   });
 
   it('ignores texts of very different length, other kinds, duplicates of others and itself', () => {

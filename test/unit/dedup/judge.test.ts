@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../../src/dedup/decide.js';
 import { PageJudge } from '../../../src/dedup/judge.js';
 import type { LookupRequest, LookupResult } from '../../../src/dedup/ports.js';
+import { bodyFingerprint } from '../../../src/fingerprint/body.js';
 import { fingerprint } from '../../../src/fingerprint/fingerprint.js';
 import { MD } from '../../../src/model/keys.js';
 import { Metadata } from '../../../src/model/metadata.js';
@@ -16,8 +17,31 @@ function pageOf(url: string, text: string) {
     [f.kind === 'simhash' ? MD.simhash : MD.simhashExact]: f.hash,
     [MD.simhashTokens]: String(f.tokens),
     ...(f.minhash ? { [MD.minhash]: f.minhash } : {}),
+    ...wholeBody(text),
   });
   return { url, metadata: md, noIndex: false, text };
+}
+
+/** The whole-body signature SimhashParseFilter adds, of the text in a page. */
+function wholeBody(text: string) {
+  const b = bodyFingerprint(`<body><p>${text}</p></body>`);
+  return { [MD.bodyMinhash]: b.minhash!, [MD.bodyTokens]: String(b.tokens) };
+}
+
+/** An indexed page's document as the lookup returns it. */
+function storedDoc(url: string, t: string): Candidate {
+  const f = fingerprint(t);
+  const b = bodyFingerprint(`<body><p>${t}</p></body>`);
+  return {
+    id: `id:${url}`,
+    url,
+    kind: 'simhash',
+    hash: f.hash,
+    tokens: f.tokens,
+    minhash: f.minhash!,
+    bodyMinhash: b.minhash!,
+    bodyTokens: b.tokens,
+  };
 }
 
 function setup(index: Candidate[] = [], fail = 0, texts: Record<string, string> = {}) {
@@ -99,11 +123,7 @@ describe('the page judge', () => {
     const words = text.split(' ');
     // Every 4th word changed: a third of the shingles differ, the estimates may still pass.
     const reworded = words.map((w, i) => (i % 4 === 0 ? `${w}x` : w)).join(' ');
-    const stored = (url: string, t: string): Candidate => {
-      const f = fingerprint(t);
-      return { id: `id:${url}`, url, kind: 'simhash', hash: f.hash, tokens: f.tokens, minhash: f.minhash! };
-    };
-    const { judge, textRequests } = setup([stored('http://h/a', text)], 0, { 'id:http://h/a': text });
+    const { judge, textRequests } = setup([storedDoc('http://h/a', text)], 0, { 'id:http://h/a': text });
     const copy = pageOf('http://h/a?sort=asc', text);
     await judge.judge(copy).verdict;
     expect(copy.metadata.getFirstValue(MD.duplicateOf)).toBe('http://h/a');
