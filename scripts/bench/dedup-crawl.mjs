@@ -97,11 +97,12 @@ const dir = join(root, '.bench', 'dedup-crawl');
 mkdirSync(dir, { recursive: true });
 const client = new Client({ node: opensearchUrl });
 await deleteBenchIndices(client);
+// Only the seeds: the pages' links would reach the pages past each site's cap, and the mirrors' whole sites.
 const conf = writeBenchConf(dir, root, {
   opensearchUrl,
   concurrency: 20,
   hosts: 2 * served.length,
-  extra: {},
+  extra: { 'parser.emitOutlinks': false },
 });
 const seeds = [
   ...served.flatMap((s) => s.files.map((f) => `${s.origin}/${f.slice(s.dir.length + 1)}`)),

@@ -282,7 +282,7 @@ async function main() {
     }
     const pct = (/** @type {number} */ x) => ((100 * x) / r.n).toFixed(1);
     console.log(
-      `  ${name}: duplicate ${r.dup}/${r.n} = ${pct(r.dup)}%, similar ${pct(r.similar)}%${r.dup < r.n ? ` (highest main-text J not a duplicate ${r.minJ.toFixed(3)} or lower)` : ''}`,
+      `  ${name}: duplicate ${r.dup}/${r.n} = ${pct(r.dup)}%, similar ${pct(r.similar)}%${r.dup < r.n ? ` (lowest main-text J of a copy not called duplicate: ${r.minJ.toFixed(3)})` : ''}`,
     );
   }
   // Whole pages edited: the copy's HTML with 1% or 2% of the page's words replaced, then extracted and
