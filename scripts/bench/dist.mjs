@@ -10,6 +10,8 @@
  *   'dedup/keys.js': typeof import('../../src/dedup/keys.js'),
  *   'dedup/decide.js': typeof import('../../src/dedup/decide.js'),
  *   'fingerprint/minhash.js': typeof import('../../src/fingerprint/minhash.js'),
+ *   'fingerprint/jaccard.js': typeof import('../../src/fingerprint/jaccard.js'),
+ *   'fingerprint/body.js': typeof import('../../src/fingerprint/body.js'),
  *   'parse/html/extract.js': typeof import('../../src/parse/html/extract.js'),
  *   'model/metadata.js': typeof import('../../src/model/metadata.js'),
  *   'opensearch/dedup-index.js': typeof import('../../src/opensearch/dedup-index.js'),

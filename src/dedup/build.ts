@@ -105,7 +105,14 @@ function buildPageChecks(
       clock,
       log,
     },
-    { mode, soft404, validators, ...DEFAULT_JUDGE_OPTIONS },
+    {
+      mode,
+      soft404,
+      validators,
+      duplicateSimilarity: config['dedup.duplicate.similarity'],
+      textMaxLength: config['indexer.text.maxlength'],
+      ...DEFAULT_JUDGE_OPTIONS,
+    },
   );
   return {
     judge: (page) => judge.judge(page),

@@ -7,15 +7,18 @@ import { isRoot, soft404Page } from '../soft404/profile.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { CandidateSet, RecentCanonicals } from './candidates.js';
-import { type Candidate, decide, nearness } from './decide.js';
+import { type Candidate, DUPLICATE_SIMILARITY, decide, nearness } from './decide.js';
 import { pageKeys } from './keys.js';
 import type { CandidateLookup, LookupRequest, LookupResult } from './ports.js';
+import { ExactSimilarity, RecentTexts } from './texts.js';
 
 /** A parsed page as the judge sees it; it changes `metadata` in place. */
 export interface JudgedPage {
   readonly url: string;
   readonly metadata: Metadata;
   readonly noIndex: boolean;
+  /** The extracted main text, as the indexer will store it: what a duplicate is verified on. */
+  readonly text?: string;
 }
 
 /**
@@ -83,6 +86,10 @@ export interface JudgeOptions {
   readonly lingerMs: number;
   /** Pages held (waiting or being looked up) at most; `room` waits beyond. */
   readonly maxHeld: number;
+  /** dedup.duplicate.similarity: the exact Jaccard from which a page is a duplicate (decide.ts). */
+  readonly duplicateSimilarity?: number;
+  /** indexer.text.maxlength: the page's text is compared as the content index will hold it (-1: whole). */
+  readonly textMaxLength?: number;
 }
 
 const NO_KEYS = { stored: [], memory: [] } as const;
@@ -109,8 +116,16 @@ export interface JudgeStats {
   pagesLookedUp: number;
   lookupFailures: number;
   duplicates: number;
+  /** Pages indexed with `similar.to` (exact Jaccard from 0.6 to the duplicate threshold). */
+  similar: number;
   soft404: number;
   released: number;
+  /** Lookups of candidates' texts (one per group that had a candidate past the estimates). */
+  textLookups: number;
+  /** Candidates' texts read from the index. */
+  textsRead: number;
+  /** Texts cut into shingles for the exact check (pages and candidates). */
+  shingled: number;
 }
 
 /**
@@ -133,8 +148,12 @@ export class PageJudge {
     pagesLookedUp: 0,
     lookupFailures: 0,
     duplicates: 0,
+    similar: 0,
     soft404: 0,
     released: 0,
+    textLookups: 0,
+    textsRead: 0,
+    shingled: 0,
   };
   private queue: Item[] = [];
   private inFlight = false;
@@ -142,6 +161,7 @@ export class PageJudge {
   private held = 0;
   private waiters: (() => void)[] = [];
   private readonly recent = new RecentCanonicals();
+  private readonly recentTexts = new RecentTexts();
   private lastWarn = 0;
 
   constructor(
@@ -239,16 +259,19 @@ export class PageJudge {
       // Once per group: every page of it looks its candidates up in the same set.
       const found = new CandidateSet(result?.candidates.length);
       for (const c of result?.candidates ?? []) found.add(c);
+      const texts = result ? await this.candidateTexts(batch, found) : undefined;
+      const exact = new ExactSimilarity((id) => texts?.get(id) ?? this.recentTexts.get(id));
       for (const it of batch) {
         let v: Verdict;
         try {
-          v = result ? this.decideItem(it, result, found) : this.fallback(it);
+          v = result ? this.decideItem(it, result, found, exact) : this.fallback(it);
         } catch (e) {
           this.deps.log.warn({ url: it.page.url, err: errorMessage(e) }, 'near-duplicate judgment failed');
           v = this.fallback(it);
         }
         this.settle(it, v);
       }
+      this.stats.shingled += exact.shingled;
     } finally {
       this.inFlight = false;
       this.kick();
@@ -299,7 +322,48 @@ export class PageJudge {
     }
   }
 
-  private decideItem(it: Item, result: LookupResult, found: CandidateSet): Verdict {
+  /**
+   * The texts of the candidates found in the index that pass the estimates for some page of the
+   * group (and are not in this process's recent texts): one request for the group, none when no
+   * candidate passed, which is most groups. A failure leaves those pages undecided (indexed).
+   */
+  private async candidateTexts(
+    batch: readonly Item[],
+    found: CandidateSet,
+  ): Promise<ReadonlyMap<string, string> | undefined> {
+    const need = new Set<string>();
+    for (const it of batch) {
+      const fp = it.fp;
+      if (!it.dedup || fp?.kind !== 'simhash' || it.page.text === undefined) continue;
+      for (const c of found.find(it.keys.memory)) {
+        if (c.duplicateOf !== undefined || c.id === it.selfId || c.url === it.page.url) continue;
+        if (this.recentTexts.get(c.id) === undefined && nearness(fp, c) !== undefined) need.add(c.id);
+      }
+    }
+    if (need.size === 0) return undefined;
+    this.stats.textLookups++;
+    try {
+      const texts = await this.deps.lookup.texts([...need]);
+      this.stats.textsRead += texts.size;
+      return texts;
+    } catch (e) {
+      this.stats.lookupFailures++;
+      this.deps.log.warn(
+        { pages: batch.length, err: errorMessage(e) },
+        "near-duplicate candidates' texts could not be read; their pages are indexed",
+      );
+      return undefined;
+    }
+  }
+
+  /** The page's text as the content index will hold it. */
+  private storedText(text: string): string {
+    const t = text.trim();
+    const max = this.options.textMaxLength ?? -1;
+    return max >= 0 ? t.slice(0, max) : t;
+  }
+
+  private decideItem(it: Item, result: LookupResult, found: CandidateSet, exact: ExactSimilarity): Verdict {
     const { page, fp, host } = it;
     let profile: HostProfile | null | undefined;
     // Only a page that may be a soft 404 reads its profile (a group's other pages of its host, if
@@ -325,17 +389,35 @@ export class PageJudge {
     const gone = this.deps.isGone;
     const near = this.recent.find(it.keys.memory, now, found.find(it.keys.memory));
     const candidates = gone ? near.filter((c) => !gone(c.url)) : near;
-    const d = decide(page.url, it.selfId, fp, candidates);
+    const text = page.text === undefined ? undefined : this.storedText(page.text);
+    const mineText: { readonly text: string; shingles?: Int32Array } | undefined =
+      text === undefined ? undefined : { text };
+    const d = decide(
+      page.url,
+      it.selfId,
+      fp,
+      candidates,
+      (c) => (mineText ? exact.between(mineText, c.id) : undefined),
+      this.options.duplicateSimilarity ?? DUPLICATE_SIMILARITY,
+    );
     const md = page.metadata;
     if (d.kind === 'duplicate') {
+      this.notDuplicate(md);
       md.setValue(MD.duplicateOf, d.of);
       md.setValue(MD.duplicateDistance, String(d.distance));
       md.setValue(MD.duplicateSimilarity, d.similarity.toFixed(3));
       this.recent.forget(it.selfId);
+      this.recentTexts.delete(it.selfId);
       this.stats.duplicates++;
       return 'index';
     }
     this.notDuplicate(md);
+    if (d.kind === 'similar') {
+      md.setValue(MD.similarTo, d.of);
+      md.setValue(MD.similarSimilarity, d.similarity.toFixed(3));
+      this.stats.similar++;
+    }
+    if (text !== undefined && fp.kind === 'simhash') this.recentTexts.set(it.selfId, text);
     const mine: Candidate = {
       id: it.selfId,
       url: page.url,
@@ -343,6 +425,7 @@ export class PageJudge {
       hash: fp.hash,
       tokens: fp.tokens,
       ...(fp.minhash ? { minhash: fp.minhash } : {}),
+      ...(fp.body ? { bodyMinhash: fp.body.minhash, bodyTokens: fp.body.tokens } : {}),
     };
     this.recent.add(mine, now, it.keys.memory);
     return 'index';
@@ -352,6 +435,8 @@ export class PageJudge {
     md.remove(MD.duplicateOf);
     md.remove(MD.duplicateDistance);
     md.remove(MD.duplicateSimilarity);
+    md.remove(MD.similarTo);
+    md.remove(MD.similarSimilarity);
     md.remove(MD.soft404Evidence);
     return 'index';
   }
@@ -367,6 +452,8 @@ export class PageJudge {
     md.remove(MD.duplicateOf);
     md.remove(MD.duplicateDistance);
     md.remove(MD.duplicateSimilarity);
+    md.remove(MD.similarTo);
+    md.remove(MD.similarSimilarity);
     for (const k of this.options.validators) md.remove(k);
     md.setValue(MD.errorCause, ERROR_CAUSE.soft404);
     md.setValue(MD.errorSource, ERROR_SOURCE.soft404);

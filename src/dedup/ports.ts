@@ -23,4 +23,10 @@ export interface LookupResult {
 export interface CandidateLookup {
   /** Rejects when the index cannot answer; the judge retries, then judges without it. */
   lookup(request: LookupRequest): Promise<LookupResult>;
+  /**
+   * The main texts (`content`) of the given content documents, for the exact check of the candidates
+   * that passed the estimates; a document without text is missing from the map. Rejects when the
+   * index cannot answer (the judge then decides those pages without the candidates' texts).
+   */
+  texts(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }

@@ -370,6 +370,54 @@ export function fingerprint(
 }
 
 /**
+ * The MinHash signature of a text's word `shingle`-shingles and its token count, and nothing else
+ * (no simhash, no set of distinct shingles: a minimum does not change when a shingle comes again):
+ * the whole body's signature of every page (body.ts), about half the work of a fingerprint.
+ */
+export function signature(
+  text: string,
+  shingle = DEFAULT_FINGERPRINT.shingle,
+): { tokens: number; minhash?: string } {
+  let n = tokenHashes(text, [], FOLD);
+  if (n < 0) n = tokenHashes(normaliseText(text), []);
+  const toks = tokenBuffer;
+  const mins = minHasher.reset();
+  const k = Math.max(1, Math.min(shingle, n));
+  for (let t = k - 1; t < n; t++) {
+    let f = 0;
+    for (let j = t - k + 1; j <= t; j++) f = (Math.imul(f, 0x9e3779b1) + toks[j]!) | 0;
+    mins.add(fmixInt(f ^ 0x2545f491));
+  }
+  const minhash = mins.signature();
+  return minhash === undefined ? { tokens: n } : { tokens: n, minhash };
+}
+
+/**
+ * The distinct word `shingle`-shingles of a text as sorted 32-bit hashes, the same values the
+ * fingerprint's shingle set holds: what the exact Jaccard similarity of two texts is measured on
+ * (jaccard.ts). A text of fewer tokens than `shingle` has one shingle of all of them (two such
+ * texts compare equal only when their tokens are). A new array per call: the caller keeps it.
+ */
+export function shingleHashes(text: string, shingle = DEFAULT_FINGERPRINT.shingle): Int32Array {
+  const k = Math.max(1, shingle);
+  let n = tokenHashes(text, [], FOLD);
+  if (n < 0) n = tokenHashes(normaliseText(text), []);
+  const toks = tokenBuffer;
+  if (n === 0) return new Int32Array(0);
+  const w = Math.min(k, n);
+  const out = new Int32Array(n - w + 1);
+  for (let t = w - 1; t < n; t++) {
+    let f = 0;
+    for (let j = t - w + 1; j <= t; j++) f = (Math.imul(f, 0x9e3779b1) + toks[j]!) | 0;
+    out[t - w + 1] = fmixInt(f ^ 0x2545f491);
+  }
+  out.sort();
+  let m = 0;
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[m - 1]) out[m++] = out[i]!;
+  return out.subarray(0, m);
+}
+
+/**
  * Pass one: the hashes of the normalised text's tokens into tokenBuffer (and into excludedBuffer
  * whether each is one of `excluded`); returns how many. With `fold`, `s` is read as it is, each
  * character normalised by the table; -1 at the first character the table cannot normalise.

@@ -12,6 +12,8 @@ export interface PageFingerprint {
   readonly urlBlind: string;
   /** For a simhash: the MinHash signature (minhash.ts); an old document's may be missing. */
   readonly minhash?: string;
+  /** The whole body's signature and token count (body.ts); an old document's may be missing. */
+  readonly body?: { readonly minhash: string; readonly tokens: number };
 }
 
 /** The fingerprint in the metadata, or undefined (no SimhashParseFilter, or not HTML/text). */
@@ -22,12 +24,19 @@ export function readFingerprint(md: Metadata): PageFingerprint | undefined {
   if (hash === undefined) return undefined;
   const tokens = Number(md.getFirstValue(MD.simhashTokens) ?? 0);
   const minhash = md.getFirstValue(MD.minhash);
+  const bodyMinhash = md.getFirstValue(MD.bodyMinhash);
+  const bodyTokens = Number(md.getFirstValue(MD.bodyTokens));
+  const body =
+    validSignature(bodyMinhash) && Number.isFinite(bodyTokens)
+      ? { body: { minhash: bodyMinhash, tokens: bodyTokens } }
+      : {};
   return {
     kind: simhash !== undefined ? 'simhash' : 'exact',
     hash,
     tokens: Number.isFinite(tokens) ? tokens : 0,
     urlBlind: md.getFirstValue(MD.simhashUrlBlind) ?? hash,
     ...(simhash !== undefined && validSignature(minhash) ? { minhash } : {}),
+    ...body,
   };
 }
 

@@ -145,11 +145,22 @@ export const MD = {
   simhashUrlBlind: 'simhash.urlblind',
   /** SimhashParseFilter: the MinHash signature of the main text's shingles (texts of 80+ tokens). */
   minhash: 'minhash',
+  /**
+   * SimhashParseFilter (main texts of 10+ tokens): the MinHash signature of the whole body's text
+   * (fingerprint/body.ts): a duplicate's whole page must be alike too, not only its main text.
+   */
+  bodyMinhash: 'minhash.body',
+  /** SimhashParseFilter, with `minhash.body`: the number of tokens of the whole body's text. */
+  bodyTokens: 'body.tokens',
+  /** A page whose main text shares 60-85% of its shingles with an indexed page's: that page's URL. Persisted. */
+  similarTo: 'similar.to',
+  /** With `similar.to`: the exact Jaccard similarity of the two main texts' word 3-shingles. Persisted. */
+  similarSimilarity: 'similar.similarity',
   /** A near-duplicate: the URL of the page it duplicates (its canonical). Persisted. */
   duplicateOf: 'duplicate.of',
   /** A near-duplicate: the Hamming distance of its fingerprint to the canonical's. Persisted. */
   duplicateDistance: 'duplicate.distance',
-  /** A near-duplicate: the estimated Jaccard similarity of its text to the canonical's. Persisted. */
+  /** A near-duplicate: the exact Jaccard similarity of its main text to the canonical's. Persisted. */
   duplicateSimilarity: 'duplicate.similarity',
   /** A soft 404: what it was compared with and how close it came. Persisted. */
   soft404Evidence: 'soft404.evidence',

@@ -77,6 +77,18 @@ function addFingerprint(doc: Record<string, unknown>, md: Metadata): void {
       doc.duplicateSimilarity = similarity;
     return;
   }
+  // A page like an indexed one but not the same (0.6 <= J < the duplicate threshold): named, so
+  // that search and Dashboards can group or collapse the two.
+  const similarTo = md.getFirstValue(MD.similarTo);
+  const similarity = Number(md.getFirstValue(MD.similarSimilarity));
+  if (similarTo && Number.isFinite(similarity)) {
+    doc.similarTo = similarTo;
+    doc.similarity = similarity;
+  }
+  if (fp.body) {
+    doc.bodyMinhash = fp.body.minhash;
+    doc.bodyTokens = fp.body.tokens;
+  }
   if (fp.kind === 'exact') doc.simhashExact = fp.hash;
   else if (fp.minhash) doc.minhashKeys = lookupKeys(fp);
 }

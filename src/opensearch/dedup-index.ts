@@ -21,6 +21,8 @@ interface ContentHit {
     simhashTokens?: number;
     minhash?: string;
     duplicateOf?: string;
+    bodyMinhash?: string;
+    bodyTokens?: number;
   };
 }
 
@@ -45,7 +47,16 @@ export class DedupIndex implements CandidateLookup {
           // The pages' own documents plus what shares a key with them: a few per page at most.
           size: Math.min(10_000, 50 + req.ids.length * 8 + req.exact.length * 4),
           track_total_hits: false,
-          _source: ['url', 'simhash', 'simhashExact', 'simhashTokens', 'minhash', 'duplicateOf'],
+          _source: [
+            'url',
+            'simhash',
+            'simhashExact',
+            'simhashTokens',
+            'minhash',
+            'duplicateOf',
+            'bodyMinhash',
+            'bodyTokens',
+          ],
           // Filter context: nothing is scored (500 scored terms cost far more than a set lookup).
           query: { bool: { filter: [{ bool: { should, minimum_should_match: 1 } }] } },
         },
@@ -75,11 +86,36 @@ export class DedupIndex implements CandidateLookup {
           tokens: s.simhashTokens ?? 0,
           ...(validSignature(s.minhash) ? { minhash: s.minhash } : {}),
           ...(s.duplicateOf ? { duplicateOf: s.duplicateOf } : {}),
+          ...(validSignature(s.bodyMinhash) && typeof s.bodyTokens === 'number'
+            ? { bodyMinhash: s.bodyMinhash, bodyTokens: s.bodyTokens }
+            : {}),
         });
       }
     }
     const profiles = hostProfilesOf(req.hosts, req.hosts.length > 0 ? responses[next] : undefined);
     return { candidates, profiles };
+  }
+
+  /**
+   * The `content` of the given documents: only the candidates that passed the estimates, only that
+   * field (_source includes), by id (`_mget`, which reads a document written a moment ago too).
+   */
+  async texts(ids: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    const out = new Map<string, string>();
+    if (ids.length === 0) return out;
+    const res = await this.client.mget({
+      index: this.indices.content,
+      body: { ids: [...ids] },
+      _source_includes: 'content',
+    } as never);
+    const docs = (
+      res.body as unknown as { docs: { _id: string; found?: boolean; _source?: { content?: unknown } }[] }
+    ).docs;
+    for (const d of docs) {
+      const content = d._source?.content;
+      if (d.found && typeof content === 'string') out.set(d._id, content);
+    }
+    return out;
   }
 
   /** Stores a host's soft-404 profile in its document (other objects of the document are kept). */

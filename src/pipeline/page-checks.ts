@@ -48,6 +48,7 @@ export function checksStore(
   const indexing = indexerOptions(config);
   return {
     lookup: (request) => index.lookup(request),
+    texts: (ids) => index.texts(ids),
     profile: (host) => index.profile(host),
     saveProfile: (host, p) => index.saveProfile(host, p),
     contentId: (url, md) => documentId(contentUrl(url, md, canonicalKey)),

@@ -10,6 +10,11 @@ export const dedupKeys = {
     'skip',
     'near-duplicates of an indexed page: skip = FETCHED with duplicate.of, not indexed; flag = indexed with duplicateOf; off = not looked for',
   ),
+  'dedup.duplicate.similarity': num(
+    0.85,
+    'a page is a duplicate when the exact Jaccard similarity of its main text word 3-shingles to an indexed page reaches this (token counts within 10%); from 0.6 below it, similar (indexed, with similarTo)',
+    0.6,
+  ),
   'dedup.fetch.interval.factor': num(
     4,
     "a near-duplicate's refetch interval is the scheduler's times this (1 = unchanged)",

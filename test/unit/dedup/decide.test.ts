@@ -25,6 +25,7 @@ const fp = (hash: string, tokens = 1000): PageFingerprint => ({
   tokens,
   urlBlind: hash,
   minhash: SIG[hash]!,
+  body: { minhash: SIG_H, tokens: 2000 },
 });
 const cand = (url: string, hash: string, more: Partial<Candidate> = {}): Candidate => ({
   id: `id:${url}`,
@@ -33,67 +34,137 @@ const cand = (url: string, hash: string, more: Partial<Candidate> = {}): Candida
   hash,
   tokens: 1000,
   minhash: SIG[hash]!,
+  bodyMinhash: SIG_H,
+  bodyTokens: 2000,
   ...more,
 });
 
+/** The exact similarity each candidate's text would have (by URL); 0.95 unless told. */
+const exactly =
+  (sims: Record<string, number | undefined> = {}) =>
+  (c: Candidate) =>
+    c.url in sims ? sims[c.url] : 0.95;
+
 describe('decide', () => {
-  it('a page near an indexed one is its duplicate; one near nothing is a canonical', () => {
-    expect(decide('http://h/b', 'id:http://h/b', fp(H), [cand('http://h/a', NEAR)])).toEqual({
+  it('a page whose text shares 85% or more of its shingles with an indexed one is its duplicate, with the exact similarity', () => {
+    expect(decide('http://h/b', 'id:http://h/b', fp(H), [cand('http://h/a', NEAR)], exactly())).toEqual({
       kind: 'duplicate',
       of: 'http://h/a',
       distance: 1,
-      // 240 of 256 bins agree, less the 1 in 256 that agree by chance.
-      similarity: (240 / 256 - 1 / 256) / (1 - 1 / 256),
+      similarity: 0.95,
     });
-    expect(decide('http://h/b', 'id:http://h/b', fp(H), [cand('http://h/a', FAR)])).toEqual({
-      kind: 'canonical',
+    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', FAR)], exactly()).kind).toBe('canonical');
+  });
+
+  it('a page the estimates call near but whose texts share 60-85% is similar, never a duplicate', () => {
+    const d = decide('http://h/b', 'x', fp(H), [cand('http://h/a', NEAR)], exactly({ 'http://h/a': 0.7 }));
+    expect(d).toEqual({ kind: 'similar', of: 'http://h/a', similarity: 0.7 });
+    // The most similar of several is named.
+    const two = [cand('http://h/a', NEAR), cand('http://h/c', H)];
+    expect(decide('http://h/b', 'x', fp(H), two, exactly({ 'http://h/a': 0.62, 'http://h/c': 0.8 }))).toEqual(
+      {
+        kind: 'similar',
+        of: 'http://h/c',
+        similarity: 0.8,
+      },
+    );
+  });
+
+  it('no estimate decides alone: under 0.6, or without the candidate text, the page is a canonical', () => {
+    const c = [cand('http://h/a', H)];
+    expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': 0.59 })).kind).toBe('canonical');
+    expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': undefined })).kind).toBe('canonical');
+  });
+
+  it('the duplicate threshold is a setting, and texts 10% apart in length are only similar', () => {
+    const c = [cand('http://h/a', H)];
+    expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': 0.88 }), 0.9).kind).toBe('similar');
+    expect(decide('http://h/b', 'x', fp(H, 850), c, exactly()).kind).toBe('similar');
+    expect(decide('http://h/b', 'x', fp(H, 920), c, exactly()).kind).toBe('duplicate');
+  });
+
+  it('main texts that match on pages whose whole texts differ are similar, not duplicates', () => {
+    // The extraction kept the same part of two different pages (a table's caption, not the table).
+    const other = { bodyMinhash: SIG[FAR]! };
+    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, other)], exactly())).toEqual({
+      kind: 'similar',
+      of: 'http://h/a',
+      similarity: 0.95,
     });
+    // Whole texts 10% apart in length, or a document without a body signature: not a duplicate either.
+    expect(
+      decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { bodyTokens: 2400 })], exactly()).kind,
+    ).toBe('similar');
+    const { bodyMinhash: _, ...old } = cand('http://h/a', H);
+    expect(decide('http://h/b', 'x', fp(H), [old], exactly()).kind).toBe('similar');
   });
 
   it('ignores texts of very different length, other kinds, duplicates of others and itself', () => {
-    expect(decide('http://h/b', 'x', fp(H, 1000), [cand('http://h/a', H, { tokens: 600 })]).kind).toBe(
+    const v = exactly();
+    expect(decide('http://h/b', 'x', fp(H, 1000), [cand('http://h/a', H, { tokens: 600 })], v).kind).toBe(
       'canonical',
     );
-    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { kind: 'exact' })]).kind).toBe(
+    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { kind: 'exact' })], v).kind).toBe(
       'canonical',
     );
     expect(
-      decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { duplicateOf: 'http://h/z' })]).kind,
+      decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { duplicateOf: 'http://h/z' })], v).kind,
     ).toBe('canonical');
-    expect(decide('http://h/b', 'id:http://h/b', fp(H), [cand('http://h/b', H)]).kind).toBe('canonical');
+    expect(decide('http://h/b', 'id:http://h/b', fp(H), [cand('http://h/b', H)], v).kind).toBe('canonical');
   });
 
-  it('two indexed canonicals within distance: the shorter URL stays canonical, from either side', () => {
+  it('two indexed canonicals that duplicate each other: the shorter URL stays canonical, from either side', () => {
     const short = cand('http://h/a', H);
     const long = cand('http://h/a?print=1', NEAR);
-    expect(decide(short.url, short.id, fp(H), [short, long]).kind).toBe('canonical');
-    expect(decide(long.url, long.id, fp(NEAR), [short, long])).toMatchObject({
+    const v = exactly();
+    expect(decide(short.url, short.id, fp(H), [short, long], v).kind).toBe('canonical');
+    expect(decide(long.url, long.id, fp(NEAR), [short, long], v)).toMatchObject({
       kind: 'duplicate',
       of: short.url,
     });
     // A page not indexed yet defers to an indexed canonical, whatever its URL.
-    expect(decide('http://h/', 'id:new', fp(H), [long])).toMatchObject({ kind: 'duplicate', of: long.url });
+    expect(decide('http://h/', 'id:new', fp(H), [long], v)).toMatchObject({
+      kind: 'duplicate',
+      of: long.url,
+    });
   });
 
-  it('verifies a candidate: the MinHash estimate and the simhash must both agree', () => {
-    // Same simhash, different texts (the simhash alone once dropped real pages): not a duplicate.
-    const other = { minhash: SIG[FAR]! };
-    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, other)]).kind).toBe('canonical');
-    // Same signature but simhashes far apart: the two estimates disagree, so no verdict.
-    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', FAR, { minhash: SIG_H })]).kind).toBe(
+  it('the estimates filter: candidates whose MinHash or simhash disagree are not even compared', () => {
+    let compared = 0;
+    const v = () => {
+      compared++;
+      return 1;
+    };
+    // Same simhash, different texts (the simhash alone once dropped real pages).
+    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { minhash: SIG[FAR]! })], v).kind).toBe(
+      'canonical',
+    );
+    // Same signature but simhashes far apart.
+    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', FAR, { minhash: SIG_H })], v).kind).toBe(
       'canonical',
     );
     // A document from before signatures: never a canonical of anything.
     const { minhash: _, ...old } = cand('http://h/a', H);
-    expect(decide('http://h/b', 'x', fp(H), [old]).kind).toBe('canonical');
+    expect(decide('http://h/b', 'x', fp(H), [old], v).kind).toBe('canonical');
+    expect(compared).toBe(0);
   });
 
-  it('short texts match by exact signature only', () => {
-    const short = { kind: 'exact', hash: H, tokens: 30, urlBlind: H } as const;
-    expect(decide('u', 'x', short, [cand('v', H, { kind: 'exact', tokens: 30 })])).toMatchObject({
+  it('a short text is a duplicate only when its text is equal and the whole bodies are alike', () => {
+    const body = { minhash: SIG_H, tokens: 400 };
+    const short = { kind: 'exact', hash: H, tokens: 30, urlBlind: H, body } as const;
+    const same = { kind: 'exact', tokens: 30, bodyMinhash: SIG_H, bodyTokens: 410 } as const;
+    const v = exactly();
+    expect(decide('u', 'x', short, [cand('v', H, same)], v)).toMatchObject({
+      kind: 'duplicate',
       distance: 0,
     });
-    expect(decide('u', 'x', short, [cand('v', NEAR, { kind: 'exact', tokens: 30 })]).kind).toBe('canonical');
+    expect(decide('u', 'x', short, [cand('v', NEAR, same)], v).kind).toBe('canonical');
+    // The same extracted text (a shared description) on pages whose bodies differ: kept.
+    const otherBody = { ...same, bodyMinhash: SIG[FAR]! };
+    expect(decide('u', 'x', short, [cand('v', H, otherBody)], v).kind).toBe('canonical');
+    expect(decide('u', 'x', short, [cand('v', H, { ...same, bodyTokens: 600 })], v).kind).toBe('canonical');
+    // A candidate without a body signature (a document from before them) decides nothing.
+    expect(decide('u', 'x', short, [cand('v', H, { kind: 'exact', tokens: 30 })], v).kind).toBe('canonical');
   });
 
   it('reads the fingerprint SimhashParseFilter left in the metadata', () => {

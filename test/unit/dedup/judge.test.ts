@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../../src/dedup/decide.js';
 import { PageJudge } from '../../../src/dedup/judge.js';
 import type { LookupRequest, LookupResult } from '../../../src/dedup/ports.js';
+import { bodyFingerprint } from '../../../src/fingerprint/body.js';
 import { fingerprint } from '../../../src/fingerprint/fingerprint.js';
 import { MD } from '../../../src/model/keys.js';
 import { Metadata } from '../../../src/model/metadata.js';
@@ -16,12 +17,36 @@ function pageOf(url: string, text: string) {
     [f.kind === 'simhash' ? MD.simhash : MD.simhashExact]: f.hash,
     [MD.simhashTokens]: String(f.tokens),
     ...(f.minhash ? { [MD.minhash]: f.minhash } : {}),
+    ...wholeBody(text),
   });
-  return { url, metadata: md, noIndex: false };
+  return { url, metadata: md, noIndex: false, text };
 }
 
-function setup(index: Candidate[] = [], fail = 0) {
+/** The whole-body signature SimhashParseFilter adds, of the text in a page. */
+function wholeBody(text: string) {
+  const b = bodyFingerprint(`<body><p>${text}</p></body>`);
+  return { [MD.bodyMinhash]: b.minhash!, [MD.bodyTokens]: String(b.tokens) };
+}
+
+/** An indexed page's document as the lookup returns it. */
+function storedDoc(url: string, t: string): Candidate {
+  const f = fingerprint(t);
+  const b = bodyFingerprint(`<body><p>${t}</p></body>`);
+  return {
+    id: `id:${url}`,
+    url,
+    kind: 'simhash',
+    hash: f.hash,
+    tokens: f.tokens,
+    minhash: f.minhash!,
+    bodyMinhash: b.minhash!,
+    bodyTokens: b.tokens,
+  };
+}
+
+function setup(index: Candidate[] = [], fail = 0, texts: Record<string, string> = {}) {
   const requests: LookupRequest[] = [];
+  const textRequests: string[][] = [];
   let failures = fail;
   const released: string[] = [];
   const deleted: string[] = [];
@@ -34,6 +59,10 @@ function setup(index: Candidate[] = [], fail = 0) {
           if (failures-- > 0) throw new Error('down');
           return { candidates: index, profiles: new Map(r.hosts.map((h) => [h, null])) };
         },
+        async texts(ids: readonly string[]) {
+          textRequests.push([...ids]);
+          return new Map(ids.filter((id) => id in texts).map((id) => [id, texts[id]!]));
+        },
       },
       profiles,
       contentId: (url) => `id:${url}`,
@@ -44,7 +73,7 @@ function setup(index: Candidate[] = [], fail = 0) {
     },
     { mode: 'skip', soft404: true, validators: ['protocol.etag'], maxBatch: 100, lingerMs: 5, maxHeld: 400 },
   );
-  return { judge, requests, released, deleted, profiles };
+  return { judge, requests, textRequests, released, deleted, profiles };
 }
 
 const text = article(1, 900);
@@ -88,6 +117,58 @@ describe('the page judge', () => {
     const p = pageOf('http://h/c', text);
     await judge.judge(p).verdict;
     expect(released).toEqual(['http://h/c']);
+  });
+
+  it('settles an indexed candidate on its stored text: the same text is a duplicate, a reworded third is similar', async () => {
+    const words = text.split(' ');
+    // Every 4th word changed: a third of the shingles differ, the estimates may still pass.
+    const reworded = words.map((w, i) => (i % 4 === 0 ? `${w}x` : w)).join(' ');
+    const { judge, textRequests } = setup([storedDoc('http://h/a', text)], 0, { 'id:http://h/a': text });
+    const copy = pageOf('http://h/a?sort=asc', text);
+    await judge.judge(copy).verdict;
+    expect(copy.metadata.getFirstValue(MD.duplicateOf)).toBe('http://h/a');
+    expect(copy.metadata.getFirstValue(MD.duplicateSimilarity)).toBe('1.000');
+    // One read of the candidate's text for the group, only because it passed the estimates.
+    expect(textRequests).toEqual([['id:http://h/a']]);
+    expect(judge.stats).toMatchObject({ duplicates: 1, textLookups: 1, textsRead: 1 });
+    const near = pageOf('http://h/b', reworded);
+    await judge.judge(near).verdict;
+    expect(near.metadata.getFirstValue(MD.duplicateOf)).toBeUndefined();
+  });
+
+  it('a candidate whose text the index cannot give is not a duplicate: the page is indexed', async () => {
+    const f = fingerprint(text);
+    const { judge } = setup([
+      {
+        id: 'id:http://h/a',
+        url: 'http://h/a',
+        kind: 'simhash',
+        hash: f.hash,
+        tokens: f.tokens,
+        minhash: f.minhash!,
+      },
+    ]);
+    const p = pageOf('http://h/a?print=1', text);
+    expect(await judge.judge(p).verdict).toBe('index');
+    expect(p.metadata.getFirstValue(MD.duplicateOf)).toBeUndefined();
+    expect(p.metadata.getFirstValue(MD.similarTo)).toBeUndefined();
+  });
+
+  it('pages whose candidates fail the estimates cost no text read', async () => {
+    const f = fingerprint(article(7, 900));
+    const { judge, textRequests } = setup([
+      {
+        id: 'id:http://h/z',
+        url: 'http://h/z',
+        kind: 'simhash',
+        hash: f.hash,
+        tokens: f.tokens,
+        minhash: f.minhash!,
+      },
+    ]);
+    await judge.judge(pageOf('http://h/new', text)).verdict;
+    expect(textRequests).toEqual([]);
+    expect(judge.stats.shingled).toBe(0);
   });
 
   it('a lookup that keeps failing leaves the pages to the indexer, unmarked', async () => {

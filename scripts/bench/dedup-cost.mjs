@@ -1,0 +1,86 @@
+// @ts-check
+// What issue 43 adds to the crawler's CPU per page, replayed in process on the cost benchmark's small
+// web (the pages of `npm run bench:features -- --hosts 20 --pages 250`), so that a busy machine's
+// noise between crawls does not hide it: the whole body's signature that every page now gets in
+// SimhashParseFilter, and the exact check (shingles of both texts, their Jaccard) that a page pays
+// for each candidate past the estimates, the candidates found as the judge finds them (a shared band
+// key with a page before it). Median of 5 timed passes over all pages, CPU time (process.cpuUsage).
+//
+//   npm run build && node scripts/bench/dedup-cost.mjs [--hosts 20 --pages 250]
+
+import { mainText } from './dedup-corpora.mjs';
+import { dist } from './dist.mjs';
+import { numberOption } from './proc.mjs';
+import { createWeb } from './web.mjs';
+
+const { fingerprint, shingleHashes } = await dist('fingerprint/fingerprint.js');
+const { bodyFingerprint } = await dist('fingerprint/body.js');
+const { jaccard } = await dist('fingerprint/jaccard.js');
+const { bandKeys } = await dist('fingerprint/minhash.js');
+const { nearness } = await dist('dedup/decide.js');
+
+const hosts = numberOption('hosts', 20);
+const perHost = numberOption('pages', 250);
+const web = createWeb({ profile: 'small', hosts, pages: perHost });
+/** @type {{ bytes: Buffer, text: string, fp: any }[]} */
+const pages = [];
+for (let h = 0; h < hosts; h++)
+  for (let i = 0; i < perHost; i++) {
+    const bytes = web.body(h, i);
+    const text = mainText(bytes);
+    pages.push({ bytes, text, fp: fingerprint(text) });
+  }
+
+// The candidates each page finds (a shared band key with a page judged before it) and that pass the
+// estimates: the ones whose texts the judge reads and compares.
+/** @type {Map<string, number[]>} */
+const byKey = new Map();
+/** @type {[number, number][]} */
+const checks = [];
+let candidates = 0;
+for (const [i, p] of pages.entries()) {
+  const keys = p.fp.minhash ? bandKeys(p.fp.minhash) : [];
+  /** @type {Set<number>} */
+  const found = new Set();
+  for (const k of keys) for (const j of byKey.get(k) ?? []) found.add(j);
+  candidates += found.size;
+  for (const j of found)
+    if (nearness(p.fp, /** @type {any} */ (pages[j]).fp) !== undefined) checks.push([i, j]);
+  for (const k of keys) byKey.set(k, [...(byKey.get(k) ?? []), i]);
+}
+
+/** CPU ms per page of `f` over all pages, the median of 5 passes after one warm-up. @param {() => void} f */
+function perPage(f) {
+  f();
+  const runs = [];
+  for (let r = 0; r < 5; r++) {
+    const t = process.cpuUsage();
+    f();
+    const u = process.cpuUsage(t);
+    runs.push((u.user + u.system) / 1000 / pages.length);
+  }
+  return runs.sort((a, b) => a - b)[2] ?? 0;
+}
+const body = perPage(() => {
+  for (const p of pages) bodyFingerprint(p.bytes);
+});
+const main = perPage(() => {
+  for (const p of pages) fingerprint(p.text);
+});
+const exact = perPage(() => {
+  for (const [i, j] of checks)
+    jaccard(
+      shingleHashes(/** @type {any} */ (pages[i]).text),
+      shingleHashes(/** @type {any} */ (pages[j]).text),
+    );
+});
+console.log(
+  `${pages.length} pages (~${Math.round(pages.reduce((s, p) => s + p.bytes.length, 0) / pages.length / 1024)} KB, main text ~${Math.round(pages.reduce((s, p) => s + p.text.length, 0) / pages.length)} characters)`,
+);
+console.log(
+  `candidates found by band keys: ${(candidates / pages.length).toFixed(2)} per page; past the estimates (exact checks): ${checks.length} (${(checks.length / pages.length).toFixed(3)} per page)`,
+);
+console.log(
+  `CPU per page: whole-body signature ${body.toFixed(3)} ms (for scale, the main text's fingerprint ${main.toFixed(3)} ms); exact checks ${exact.toFixed(4)} ms`,
+);
+console.log(`added by issue 43 in the crawler, in process: ${(body + exact).toFixed(3)} ms per page`);

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { bodyFingerprint, bodyText } from '../../../src/fingerprint/body.js';
+import { shingleHashes } from '../../../src/fingerprint/fingerprint.js';
+import { jaccard } from '../../../src/fingerprint/jaccard.js';
+import { similarity } from '../../../src/fingerprint/minhash.js';
+import { article } from '../../support/articles.js';
+
+/** The exact Jaccard of two texts' word 3-shingles, written the slow and obvious way. */
+function slowJaccard(a: string, b: string): number {
+  const set = (t: string) => {
+    const w = t.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+    const out = new Set<string>();
+    for (let i = 2; i < w.length; i++) out.add(w.slice(i - 2, i + 1).join(' '));
+    return out;
+  };
+  const x = set(a);
+  const y = set(b);
+  let both = 0;
+  for (const s of x) if (y.has(s)) both++;
+  return both / (x.size + y.size - both);
+}
+
+describe('exact Jaccard similarity of word 3-shingles', () => {
+  it('agrees with the set computed word by word', () => {
+    const a = article(1, 600);
+    const words = a.split(' ');
+    for (const every of [50, 10, 3]) {
+      const b = words.map((w, i) => (i % every === 0 ? 'changed' : w)).join(' ');
+      expect(jaccard(shingleHashes(a), shingleHashes(b))).toBeCloseTo(slowJaccard(a, b), 3);
+    }
+    expect(jaccard(shingleHashes(a), shingleHashes(article(2, 600)))).toBeCloseTo(
+      slowJaccard(a, article(2, 600)),
+      3,
+    );
+  });
+
+  it('every 50th word changed stays above 0.85; case and punctuation do not count', () => {
+    const a = article(3, 2000);
+    const b = a
+      .split(' ')
+      .map((w, i) => (i % 50 === 0 ? `${w}q` : w))
+      .join(' ');
+    expect(jaccard(shingleHashes(a), shingleHashes(b))).toBeGreaterThan(0.85);
+    expect(jaccard(shingleHashes(a), shingleHashes(`${a.toUpperCase()}!`))).toBe(1);
+  });
+
+  it('counts each shingle once, and empty texts as equal', () => {
+    expect(shingleHashes('a b c a b c a b c')).toHaveLength(3);
+    expect(jaccard(shingleHashes(''), shingleHashes(''))).toBe(1);
+    expect(jaccard(shingleHashes('one two'), shingleHashes('one two'))).toBe(1);
+  });
+});
+
+describe('the whole-body text of a short page', () => {
+  it('keeps the text outside tags, without scripts, styles and comments, from the body on', () => {
+    const html =
+      '<html><head><title>T</title><style>p{x:1}</style></head><BODY class=a><p>Hello <b>you</b></p>' +
+      '<script>var x = "<p>no</p>";</script><!-- <p>gone</p> --><nav>menu</nav></body></html>';
+    expect(bodyText(html).replace(/\s+/g, ' ').trim()).toBe('Hello you menu');
+  });
+
+  it('two pages that share a short description but not the rest of their bodies are far apart', () => {
+    const page = (seed: number) =>
+      `<body><div class="description">Documentation for the class.</div><main>${article(seed, 300)}</main></body>`;
+    const a = bodyFingerprint(Buffer.from(page(1)));
+    const b = bodyFingerprint(Buffer.from(page(2)));
+    const a2 = bodyFingerprint(Buffer.from(page(1).replace('</main>', ' updated today</main>')));
+    expect(similarity(a.minhash!, b.minhash!)).toBeLessThan(0.3);
+    expect(similarity(a.minhash!, a2.minhash!)).toBeGreaterThan(0.9);
+  });
+});
