@@ -2,9 +2,6 @@ import { connect } from '../../opensearch/client.js';
 import { describeRecord } from '../../opensearch/render-decisions.js';
 import { urlReport } from '../../opensearch/url-report.js';
 import { urlProblem } from '../../pipeline/inject.js';
-import { HttpProtocol } from '../../protocol/http/client.js';
-import { RobotsService } from '../../protocol/robots/fetch-robots.js';
-import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import { type Command, UsageError } from '../command.js';
 
@@ -17,8 +14,6 @@ function terminalSafe(text: string): string {
 }
 
 export const urlCommand: Command = {
-  name: 'url',
-  summary: 'explain one URL: its status document, when it is due, its transitions and content',
   usage: 'crawler url URL [--robots] [--json | --text | --markdown] [options]',
   options: {
     robots: {
@@ -77,6 +72,12 @@ export const urlCommand: Command = {
         return 0;
       }
       if (values.robots) {
+        // The HTTP client (undici) only when asked: the rest of the command reads OpenSearch alone.
+        const [{ HttpProtocol }, { RobotsService }, { systemClock }] = await Promise.all([
+          import('../../protocol/http/client.js'),
+          import('../../protocol/robots/fetch-robots.js'),
+          import('../../util/clock.js'),
+        ]);
         const protocol = new HttpProtocol(cfg, { clock: systemClock });
         try {
           const { rules, unavailable } = await new RobotsService(cfg, {
