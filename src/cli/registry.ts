@@ -42,6 +42,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/stats.js')).statsCommand,
   },
   {
+    name: 'search',
+    summary: 'search what was crawled: the content index, with title, URL and the passage that matched',
+    load: async () => (await import('./commands/search.js')).searchCommand,
+  },
+  {
     name: 'reset-errors',
     summary: 'make ERROR (or FETCH_ERROR) URLs DISCOVERED and due now again, e.g. after an incident',
     load: async () => (await import('./commands/reset-errors.js')).resetErrorsCommand,

@@ -4,14 +4,7 @@ import { urlReport } from '../../opensearch/url-report.js';
 import { urlProblem } from '../../pipeline/inject.js';
 import { CrawlerError } from '../../util/errors.js';
 import { type Command, UsageError } from '../command.js';
-
-/** A page's text for a terminal: its lines and tabs as they are, every other control character escaped. */
-function terminalSafe(text: string): string {
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  );
-}
+import { terminalText } from '../terminal-text.js';
 
 export const urlCommand: Command = {
   usage: 'crawler url URL [--robots] [--json | --text | --markdown] [options]',
@@ -60,7 +53,7 @@ export const urlCommand: Command = {
           );
           return 1;
         }
-        out(terminalSafe(contentMarkdown));
+        out(terminalText(contentMarkdown));
         return 0;
       }
       if (values.text) {
@@ -68,7 +61,7 @@ export const urlCommand: Command = {
           log.warn(`${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`);
           return 1;
         }
-        out(terminalSafe(contentText));
+        out(terminalText(contentText));
         return 0;
       }
       if (values.robots) {
