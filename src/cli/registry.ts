@@ -47,6 +47,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/search.js')).searchCommand,
   },
   {
+    name: 'urls',
+    summary: 'list URLs by status, cause, host and due time, with why each failed',
+    load: async () => (await import('./commands/urls.js')).urlsCommand,
+  },
+  {
     name: 'reset-errors',
     summary: 'make ERROR (or FETCH_ERROR) URLs DISCOVERED and due now again, e.g. after an incident',
     load: async () => (await import('./commands/reset-errors.js')).resetErrorsCommand,

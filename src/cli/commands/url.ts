@@ -71,9 +71,13 @@ export const urlCommand: Command = {
           import('../../protocol/robots/fetch-robots.js'),
           import('../../util/clock.js'),
         ]);
-        const protocol = new HttpProtocol(cfg, { clock: systemClock });
+        // Reading a robots.txt needs no name of the user's crawl: without one, the rules asked are
+        // those for robots in general ("User-agent: *"), under a name no site addresses.
+        const unnamed = cfg['http.agent.name'].trim() === '';
+        const robotsCfg = unnamed ? { ...cfg, 'http.agent.name': 'os-crawler-check' } : cfg;
+        const protocol = new HttpProtocol(robotsCfg, { clock: systemClock });
         try {
-          const { rules, unavailable } = await new RobotsService(cfg, {
+          const { rules, unavailable } = await new RobotsService(robotsCfg, {
             protocol,
             clock: systemClock,
           }).rulesFor(url);
@@ -81,7 +85,7 @@ export const urlCommand: Command = {
             ? `unavailable (${unavailable.reason}): disallowed for now, the URL is deferred`
             : `${rules.isAllowed(url) ? 'allowed' : 'disallowed'} (${rules.kind}${
                 rules.crawlDelayMs ? `, Crawl-delay ${rules.crawlDelayMs / 1000} s` : ''
-              })`;
+              })${unnamed ? ' for robots in general: http.agent.name is not set' : ''}`;
         } finally {
           await protocol.close();
         }

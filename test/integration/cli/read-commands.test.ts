@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../../support/child.js';
-import { contentDocs, crawler, fastCrawlSettings, writeConf } from '../../support/crawl.js';
+import { contentDocs, crawler, fastCrawlSettings, statusDocs, writeConf } from '../../support/crawl.js';
 import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
 import { robots, Site, status } from '../../support/site.js';
 
-// `crawler search` against a real crawl of two loopback hosts: what it finds, its filters, its
-// paging, the near-duplicate mark, and a page whose title and text try to drive the terminal.
+// The commands that read a crawl, against a real crawl of two loopback hosts: `crawler search`
+// (what it finds, its filters, its paging, the near-duplicate mark, a page whose title and text try
+// to drive the terminal), `crawler urls` (by status, cause, host, due time, page by page), and all
+// of them under a config without http.agent.name.
 
 const names = uniqueIndexNames('search');
 const site = new Site();
@@ -140,5 +142,93 @@ describe('crawler search', () => {
       err: [expect.stringContaining('reaches past result 10000')],
     });
     expect((await crawler('search', '--conf', conf)).code).toBe(2);
+  });
+});
+
+const urls = (...args: string[]) => crawler('urls', ...args, '--conf', conf);
+/** The URL of each listed line (status, next fetch, URL, why). */
+const listed = (out: string[]) =>
+  out.filter((l) => /^[A-Z_]+ +\S+ +http/.test(l)).map((l) => l.split(/ +/)[2] ?? '');
+
+describe('crawler urls', () => {
+  it('lists the URLs of a status with why they failed', async () => {
+    const r = await urls('--status', 'FETCH_ERROR');
+    expect(r.code).toBe(0);
+    expect(r.out).toEqual([
+      expect.stringMatching(new RegExp(`^FETCH_ERROR +\\S+Z +${h}/gone +\\(http\\.404, HTTP 404\\)$`)),
+    ]);
+  });
+
+  it('selects by error.cause or fetch.exception, and by host', async () => {
+    expect(listed((await urls('--cause', 'http.404')).out)).toEqual([`${h}/gone`]);
+    expect(listed((await urls('--cause', 'no.such.cause')).out)).toEqual([]);
+    expect((await urls('--cause', 'no.such.cause')).out).toEqual(['no URL matches']);
+    expect(listed((await urls('--host', OTHER)).out)).toEqual([`${other}/`]);
+  });
+
+  it('selects by due time, soonest due first', async () => {
+    // A fetch error is due again in 2 hours (fetchInterval.fetch.error), a fetched page in a day.
+    expect(listed((await urls('--due-before', '+3h')).out)).toEqual([`${h}/gone`]);
+    const later = listed((await urls('--due-after', '+3h')).out);
+    expect(later.length).toBe(6);
+    expect(later).not.toContain(`${h}/gone`);
+    expect(listed((await urls('--due-before', 'now')).out)).toEqual([]);
+    expect(listed((await urls()).out)[0]).toBe(`${h}/gone`);
+  });
+
+  it('pages through every URL with --after, and --all lists them all at once', async () => {
+    const known = [...(await statusDocs(names.status)).keys()].sort();
+    expect(known.length).toBe(7);
+    const seen: string[] = [];
+    let after: string[] = [];
+    for (let page = 0; page < 3; page++) {
+      const r = await urls('--size', '3', ...after);
+      seen.push(...listed(r.out));
+      const more = r.out.find((l) => l.includes('--after'));
+      if (page < 2) {
+        expect(more).toMatch(/^7 URLs match; the next 3: --after \S+ \(or --all\)$/);
+        after = ['--after', more!.split(' ')[7]!];
+      } else expect(more).toBeUndefined();
+    }
+    expect(seen.sort()).toEqual(known);
+    expect(listed((await urls('--all', '--size', '2')).out).sort()).toEqual(known);
+  });
+
+  it('--json prints one object per URL', async () => {
+    const r = await urls('--status', 'FETCH_ERROR', '--json');
+    expect(r.out.map((l) => JSON.parse(l))).toEqual([
+      {
+        url: `${h}/gone`,
+        status: 'FETCH_ERROR',
+        key: H,
+        nextFetchDate: expect.stringMatching(/Z$/),
+        cause: 'http.404',
+        statusCode: '404',
+      },
+    ]);
+  });
+
+  it('refuses a status that does not exist and a position it did not print (exit 3)', async () => {
+    expect(await urls('--status', 'DONE')).toMatchObject({
+      code: 3,
+      err: [expect.stringContaining('not a status')],
+    });
+    expect((await urls('--after', 'bogus')).code).toBe(3);
+  });
+});
+
+describe('commands that only read', () => {
+  it('run without http.agent.name: stats, search, urls, url and url --robots', async () => {
+    const { 'http.agent.name': _, ...settings }: Record<string, unknown> = fastCrawlSettings(names);
+    const unnamed = writeConf(settings);
+    for (const args of [['stats'], ['search', 'bread'], ['urls'], ['url', `${h}/bread`]]) {
+      const r = await crawler(...args, '--conf', unnamed);
+      expect({ args, code: r.code, err: r.err }).toEqual({ args, code: 0, err: [] });
+    }
+    const robots = await crawler('url', `${h}/bread`, '--robots', '--conf', unnamed);
+    expect(robots.err).toEqual([]);
+    expect(robots.out).toContain(
+      '  robots.txt: allowed (parsed) for robots in general: http.agent.name is not set',
+    );
   });
 });
