@@ -25,7 +25,7 @@ function mainHelp(): string {
     'Environment: OPENSEARCH_URL, OPENSEARCH_USERNAME, OPENSEARCH_PASSWORD, OPENSEARCH_PORT, LOG_LEVEL.',
     'With no OPENSEARCH_URL (nor opensearch.addresses) and nothing on 127.0.0.1:OPENSEARCH_PORT (9200),',
     'the embedded node (scripts/opensearch) is started; it stays up until "crawler opensearch stop".',
-    'Loopback and private addresses are not crawled unless http.filter.ipaddress.exclude allows them.',
+    'Loopback and private addresses are refused unless http.filter.ipaddress.allow lists them.',
     'Run "crawler <command> --help" for the options of a command.',
     '',
     EXIT_HELP,

@@ -103,7 +103,12 @@ export class Fetcher {
   private expiryTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly waiters: (() => void)[] = [];
-  /** Entries of http.filter.ipaddress.exclude whose refusal was logged (see warnBlocked). */
+  /**
+   * URLs the address filter refused this run, and their addresses: a run that refused every URL
+   * it took says so, with the setting to allow them (pipeline/crawler.ts).
+   */
+  readonly refused = { urls: 0, addresses: new Set<string>() };
+  /** Refusals by http.filter.ipaddress.exclude already logged (see warnBlocked). */
   private readonly blockedWarned = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   private submitting = 0;
@@ -355,7 +360,15 @@ export class Fetcher {
     } catch (e) {
       if (e instanceof FetchException && e.kind === 'blockedAddress') {
         asap = true;
-        this.warnBlocked(errorMessage(e));
+        // The connector's own words (protocol/http/errors.ts): the address and the setting that allows it.
+        const hint =
+          e.cause instanceof Error && e.cause.name === 'BlockedAddressError'
+            ? e.cause.message
+            : errorMessage(e);
+        this.warnBlocked(hint);
+        this.refused.urls++;
+        const address = /ipaddress\.allow=(\S+)$/.exec(hint)?.[1];
+        if (address) this.refused.addresses.add(address);
         sink.status(refusal(item.url, item.metadata, ERROR_CAUSE.blockedAddress, errorMessage(e)));
       } else if (!this.hosts.noAnswer(key, item, e, started)) {
         sink.status(outcomeOfException(item.url, item.metadata, fetchExceptionOf(e)));
@@ -392,15 +405,14 @@ export class Fetcher {
   }
 
   /**
-   * The address filter's refusal, with the key's value that allows it, once per entry of the key
-   * that refused (a crawl that meets one loopback host usually meets many).
+   * The address filter's refusal, with the setting that allows the address, once per address.
    */
   private warnBlocked(message: string): void {
-    const entry = /\(entry "([^"]*)"\)/.exec(message)?.[1] ?? message;
-    if (this.blockedWarned.has(entry)) return;
-    this.blockedWarned.add(entry);
+    // Once per address: each line names the setting that allows that address.
+    if (this.blockedWarned.has(message)) return;
+    this.blockedWarned.add(message);
     // A warning: a person must act on it (set the key), and it stays whole on a terminal.
-    this.deps.log?.warn({ entry }, message);
+    this.deps.log?.warn({}, message);
   }
 
   /** Puts a URL back unfetched: one status event, as described on the class. */
