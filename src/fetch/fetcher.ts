@@ -102,6 +102,8 @@ export class Fetcher {
   private timer: NodeJS.Timeout | undefined;
   private expiryTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Set by `stopTaking`: where a URL that arrives afterwards goes, unfetched. */
+  private handBack: ((item: FetchItem) => void) | undefined;
   private readonly waiters: (() => void)[] = [];
   /**
    * URLs the address filter refused this run, and their addresses: a run that refused every URL
@@ -194,8 +196,12 @@ export class Fetcher {
     let queued = false;
     try {
       const max = this.options.maxUrlsInQueues;
-      while (max >= 0 && this.queues.queued + this.queues.inFlight >= max) {
+      while (max >= 0 && this.queues.queued + this.queues.inFlight >= max && !this.handBack) {
         await new Promise<void>((resolve) => this.waiters.push(resolve));
+      }
+      if (this.handBack) {
+        this.handBack(item);
+        return;
       }
       let url: URL;
       try {
@@ -229,6 +235,24 @@ export class Fetcher {
       if (!queued) this.deps.flow?.left(item);
       this.checkIdle();
     }
+  }
+
+  /**
+   * The crawl stops (Ctrl-C): no fetch starts from now on, and every URL waiting in the queues, or
+   * submitted later, goes to `handBack` unfetched, so that its status document stays as it was and
+   * it comes back when due. Fetches in flight finish.
+   */
+  stopTaking(handBack: (item: FetchItem) => void): void {
+    this.handBack = handBack;
+    this.closed = true;
+    clearTimeout(this.timer);
+    for (const { item } of this.queues.drainAll()) {
+      this.deps.flow?.left(item);
+      handBack(item);
+    }
+    // Submissions waiting for room go on, and are handed back in their turn.
+    for (const wake of this.waiters.splice(0)) wake();
+    this.checkIdle();
   }
 
   /** Resolves when nothing is queued, in fetch or being submitted. */

@@ -125,6 +125,9 @@ export class Crawler {
   requestStop(): void {
     this.stopping = true;
     this.parts.checks?.stop();
+    // Queued URLs are not fetched: given back unchanged (they come back when due), at once rather
+    // than after their hosts' delays; the fetches in flight finish and are written.
+    this.fetcher.stopTaking((item) => this.taken.release(item.url));
     this.wake?.();
   }
 
