@@ -22,10 +22,8 @@ export interface CommandContext {
   readonly out: (line: string) => void;
 }
 
-/** One `crawler <name>` command. `run` resolves to the process exit code. */
+/** One `crawler <name>` command (its name and summary are in registry.ts). `run` resolves to the process exit code. */
 export interface Command {
-  readonly name: string;
-  readonly summary: string;
   readonly usage: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
   /** Paragraphs printed after the options in `crawler <name> --help`. */

@@ -1,3 +1,4 @@
+import { CrawlerError } from '../util/errors.js';
 import type { OptionSpec } from './command.js';
 
 /** Options every command accepts. */
@@ -39,4 +40,19 @@ export function logLevelProblem(option: string | undefined, env: string | undefi
   const [what, value] = option !== undefined ? ['--log-level', option] : ['LOG_LEVEL', env];
   if (value === undefined || (LOG_LEVELS as readonly string[]).includes(value)) return undefined;
   return `${what} "${value}" is not a log level; use one of ${LOG_LEVELS.filter((l) => l !== 'fatal').join(', ')}`;
+}
+
+/** A whole number of at least `min` from an option (`--size`, `--page`), or the default. */
+export function countOption(
+  values: Readonly<Record<string, unknown>>,
+  name: string,
+  fallback: number,
+  min = 1,
+): number {
+  const v = values[name] as string | undefined;
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min)
+    throw new CrawlerError('BAD_OPTION', `--${name} "${v}" must be a whole number >= ${min}`);
+  return n;
 }

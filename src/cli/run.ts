@@ -1,37 +1,13 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { clusterFailure } from '../opensearch/failures.js';
 import { ConfigError, CrawlerError, errorMessage } from '../util/errors.js';
-import { createLogger } from '../util/log.js';
 import { type Command, InputError, type OptionSpec, type ParsedValues, UsageError } from './command.js';
-import { configCommand } from './commands/config.js';
-import { demoCommand } from './commands/demo.js';
-import { initCommand } from './commands/init.js';
-import { injectCommand } from './commands/inject.js';
-import { opensearchCommand } from './commands/opensearch.js';
-import { resetErrorsCommand } from './commands/reset-errors.js';
-import { runCommand } from './commands/run.js';
-import { statsCommand } from './commands/stats.js';
-import { topologyCommand } from './commands/topology.js';
-import { urlCommand } from './commands/url.js';
-import { warcCommand } from './commands/warc.js';
 import { EXIT, EXIT_HELP } from './exit.js';
 import { formatOptions, GLOBAL_OPTIONS, logLevelProblem } from './options.js';
+import { COMMANDS, type CommandEntry } from './registry.js';
 
-const COMMANDS: readonly Command[] = [
-  demoCommand,
-  initCommand,
-  injectCommand,
-  runCommand,
-  statsCommand,
-  resetErrorsCommand,
-  urlCommand,
-  topologyCommand,
-  configCommand,
-  warcCommand, // WARC output
-  opensearchCommand,
-];
+// What a command needs beyond the argument parser (the config loader, pino, the OpenSearch client's
+// error names) is imported once a command was chosen: `crawler --version` and `--help` load none of it.
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -49,16 +25,16 @@ function mainHelp(): string {
     'Environment: OPENSEARCH_URL, OPENSEARCH_USERNAME, OPENSEARCH_PASSWORD, OPENSEARCH_PORT, LOG_LEVEL.',
     'With no OPENSEARCH_URL (nor opensearch.addresses) and nothing on 127.0.0.1:OPENSEARCH_PORT (9200),',
     'the embedded node (scripts/opensearch) is started; it stays up until "crawler opensearch stop".',
-    'Loopback and private addresses are not crawled unless http.filter.ipaddress.exclude allows them.',
+    'Loopback and private addresses are refused unless http.filter.ipaddress.allow lists them.',
     'Run "crawler <command> --help" for the options of a command.',
     '',
     EXIT_HELP,
   ].join('\n');
 }
 
-function commandHelp(c: Command): string {
+function commandHelp(entry: CommandEntry, c: Command): string {
   return [
-    `crawler ${c.name}: ${c.summary}`,
+    `crawler ${entry.name}: ${entry.summary}`,
     '',
     `Usage: ${c.usage}`,
     '',
@@ -103,11 +79,12 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     out('0.1.0');
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.err(`crawler: unknown command "${name}"; run "crawler --help" for the list`);
     return 2;
   }
+  const command = await entry.load();
   let parsed: { values: ParsedValues; positionals: string[] };
   try {
     parsed = parseArgs({
@@ -121,7 +98,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     return 2;
   }
   if (parsed.values.help) {
-    out(commandHelp(command));
+    out(commandHelp(entry, command));
     return 0;
   }
   const envLevel = process.env.LOG_LEVEL || undefined;
@@ -130,6 +107,11 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     io.err(`crawler ${name}: ${levelProblem}`);
     return EXIT.usage;
   }
+  const [{ loadConfig }, { createLogger }, { clusterFailure }] = await Promise.all([
+    import('../config/load.js'),
+    import('../util/log.js'),
+    import('../opensearch/failures.js'),
+  ]);
   const log = createLogger((parsed.values['log-level'] as string | undefined) ?? envLevel ?? 'info');
   let cached: Config | undefined;
   const config = (): Config => {

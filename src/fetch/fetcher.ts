@@ -102,8 +102,15 @@ export class Fetcher {
   private timer: NodeJS.Timeout | undefined;
   private expiryTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Set by `stopTaking`: where a URL that arrives afterwards goes, unfetched. */
+  private handBack: ((item: FetchItem) => void) | undefined;
   private readonly waiters: (() => void)[] = [];
-  /** Entries of http.filter.ipaddress.exclude whose refusal was logged (see warnBlocked). */
+  /**
+   * URLs the address filter refused this run, and their addresses: a run that refused every URL
+   * it took says so, with the setting to allow them (pipeline/crawler.ts).
+   */
+  readonly refused = { urls: 0, addresses: new Set<string>() };
+  /** Refusals by http.filter.ipaddress.exclude already logged (see warnBlocked). */
   private readonly blockedWarned = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   private submitting = 0;
@@ -189,8 +196,12 @@ export class Fetcher {
     let queued = false;
     try {
       const max = this.options.maxUrlsInQueues;
-      while (max >= 0 && this.queues.queued + this.queues.inFlight >= max) {
+      while (max >= 0 && this.queues.queued + this.queues.inFlight >= max && !this.handBack) {
         await new Promise<void>((resolve) => this.waiters.push(resolve));
+      }
+      if (this.handBack) {
+        this.handBack(item);
+        return;
       }
       let url: URL;
       try {
@@ -224,6 +235,24 @@ export class Fetcher {
       if (!queued) this.deps.flow?.left(item);
       this.checkIdle();
     }
+  }
+
+  /**
+   * The crawl stops (Ctrl-C): no fetch starts from now on, and every URL waiting in the queues, or
+   * submitted later, goes to `handBack` unfetched, so that its status document stays as it was and
+   * it comes back when due. Fetches in flight finish.
+   */
+  stopTaking(handBack: (item: FetchItem) => void): void {
+    this.handBack = handBack;
+    this.closed = true;
+    clearTimeout(this.timer);
+    for (const { item } of this.queues.drainAll()) {
+      this.deps.flow?.left(item);
+      handBack(item);
+    }
+    // Submissions waiting for room go on, and are handed back in their turn.
+    for (const wake of this.waiters.splice(0)) wake();
+    this.checkIdle();
   }
 
   /** Resolves when nothing is queued, in fetch or being submitted. */
@@ -355,7 +384,15 @@ export class Fetcher {
     } catch (e) {
       if (e instanceof FetchException && e.kind === 'blockedAddress') {
         asap = true;
-        this.warnBlocked(errorMessage(e));
+        // The connector's own words (protocol/http/errors.ts): the address and the setting that allows it.
+        const hint =
+          e.cause instanceof Error && e.cause.name === 'BlockedAddressError'
+            ? e.cause.message
+            : errorMessage(e);
+        this.warnBlocked(hint);
+        this.refused.urls++;
+        const address = /ipaddress\.allow=(\S+)$/.exec(hint)?.[1];
+        if (address) this.refused.addresses.add(address);
         sink.status(refusal(item.url, item.metadata, ERROR_CAUSE.blockedAddress, errorMessage(e)));
       } else if (!this.hosts.noAnswer(key, item, e, started)) {
         sink.status(outcomeOfException(item.url, item.metadata, fetchExceptionOf(e)));
@@ -392,15 +429,14 @@ export class Fetcher {
   }
 
   /**
-   * The address filter's refusal, with the key's value that allows it, once per entry of the key
-   * that refused (a crawl that meets one loopback host usually meets many).
+   * The address filter's refusal, with the setting that allows the address, once per address.
    */
   private warnBlocked(message: string): void {
-    const entry = /\(entry "([^"]*)"\)/.exec(message)?.[1] ?? message;
-    if (this.blockedWarned.has(entry)) return;
-    this.blockedWarned.add(entry);
+    // Once per address: each line names the setting that allows that address.
+    if (this.blockedWarned.has(message)) return;
+    this.blockedWarned.add(message);
     // A warning: a person must act on it (set the key), and it stays whole on a terminal.
-    this.deps.log?.warn({ entry }, message);
+    this.deps.log?.warn({}, message);
   }
 
   /** Puts a URL back unfetched: one status event, as described on the class. */

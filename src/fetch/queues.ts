@@ -236,6 +236,11 @@ export class FetchQueues<T> {
     return this.queues.get(key)?.crawlDelayMs;
   }
 
+  /** Removes and returns every URL waiting in every queue (the crawl stops). */
+  drainAll(): Queued<T>[] {
+    return [...this.queues.keys()].flatMap((key) => this.drain(key));
+  }
+
   /** Removes and returns the URLs that waited longer than `maxWaitMs` (fetcher.timeout.queue). */
   expire(maxWaitMs: number): Queued<T>[] {
     const limit = this.clock.now() - maxWaitMs;

@@ -7,7 +7,7 @@ import type { Status } from './status.js';
  * dashboards' "by error.cause" panels count all of them. A stage that knows its cause sets it; for
  * the rest the status updater derives one, first of:
  * 1. error.source "content-type checking": `jsoup.treat.non.html.as.error` (the setting that refused it);
- * 2. another error.source (`content parsing`, `sitemap parsing`...): that stage's name;
+ * 2. another error.source (`content parsing`, `sitemap parsing`...) but `fetching`: that stage's name;
  * 3. `fetch.exception` (no answer: `Socket timeout fetching`...);
  * 4. `http.<code>` from `fetch.statusCode` (a 404 is `http.404`);
  * 5. `unspecified`.
@@ -15,7 +15,8 @@ import type { Status } from './status.js';
 export function derivedErrorCause(md: Metadata): string {
   const source = md.getFirstValue(MD.errorSource);
   if (source === ERROR_SOURCE.contentType) return ERROR_CAUSE.nonHtmlContent;
-  if (source) return source;
+  // "fetching" names no stage after the fetch: the answer itself says more.
+  if (source && source !== ERROR_SOURCE.fetching) return source;
   const exception = md.getFirstValue(MD.fetchException);
   if (exception) return exception;
   const code = md.getFirstValue(MD.fetchStatusCode);

@@ -245,6 +245,11 @@ export const DEFER_CAUSE = {
 
 /** `error.source` values: the stage that ended a page (StormCrawler's names where it has them). */
 export const ERROR_SOURCE = {
+  /**
+   * The fetch: the server's answer (a 404, a 503), no answer (`fetch.exception`), or a URL refused
+   * before any request (the address filter, a protocol it does not speak).
+   */
+  fetching: 'fetching',
   contentType: 'content-type checking',
   parsing: 'content parsing',
   filtering: 'content filtering',

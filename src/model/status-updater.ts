@@ -3,7 +3,7 @@ import type { Clock } from '../util/clock.js';
 import { parseCacheSpec } from './cache-spec.js';
 import { type CacheStats, DiscoveredCache } from './discovered-cache.js';
 import { derivedErrorCause, FAILURE_KEYS, isFailure } from './failure-cause.js';
-import { ERROR_CAUSE, MD } from './keys.js';
+import { ERROR_CAUSE, ERROR_SOURCE, MD } from './keys.js';
 import type { Metadata } from './metadata.js';
 import { MetadataTransfer, type MetadataTransferConfig } from './metadata-transfer.js';
 import { DuplicateStretch } from './scheduler/duplicates.js';
@@ -154,6 +154,9 @@ export class StatusUpdater {
     if (status !== 'FETCH_ERROR') md.remove(MD.fetchErrorCount);
     if (isFailure(status) && !md.getFirstValue(MD.errorCause))
       md.setValue(MD.errorCause, derivedErrorCause(md));
+    // Every stage after the fetch names itself; what none named was ended by the fetch.
+    if (isFailure(status) && !md.getFirstValue(MD.errorSource))
+      md.setValue(MD.errorSource, ERROR_SOURCE.fetching);
     if (status === 'FETCHED' || status === 'REDIRECTION') {
       md.remove(MD.errorCause);
       md.remove(MD.errorMessage);

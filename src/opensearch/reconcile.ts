@@ -89,7 +89,8 @@ export class ContentReconciler {
         if (page.length < this.batch) break;
       }
       this.removed += removed;
-      this.log.info(
+      // A pass that found nothing to remove (every pass of a new crawl) is no news but at debug.
+      this.log[removed > 0 ? 'info' : 'debug'](
         { removed },
         `reconcile: removed ${removed} content document${removed === 1 ? '' : 's'} whose URL is ERROR or ` +
           'REDIRECTION in the status index (opensearch.indexer.reconcile.interval)',

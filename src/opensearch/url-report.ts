@@ -37,7 +37,7 @@ export function explainFailure(
     );
   } else if (cause === ERROR_CAUSE.blockedAddress) {
     parts.push(
-      'its address is refused by http.filter.ipaddress.exclude; give it as --seed again with the key changed to fetch it',
+      'its address is refused by http.filter.ipaddress.exclude; allow it with http.filter.ipaddress.allow and give it as --seed again to fetch it',
     );
   } else if (cause === ERROR_CAUSE.maxFetchErrors) {
     parts.push(`${maxFetchErrors} fetch errors in a row (max.fetch.errors)`);

@@ -89,6 +89,11 @@ export function isHtmlType(type: string): boolean {
   return type === '' || type.includes('html');
 }
 
+/**
+ * Text stored as it is (its decoded characters, cut at the text limits): every text/* type but
+ * HTML and RTF (markup Tika reads, parser.mimetype.whitelist): text/plain, text/markdown, text/csv,
+ * text/x-python, text/xml that is neither a sitemap nor a feed...
+ */
 export function isPlainText(type: string): boolean {
-  return type === 'text/plain';
+  return type.startsWith('text/') && !isHtmlType(type) && type !== 'text/rtf';
 }

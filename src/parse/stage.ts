@@ -10,6 +10,7 @@ import type { OutlinkFilter, PageParser, ParseInput, ParseResult } from './types
 /** The part of a logger the parser needs at start-up; pino's logger fits. */
 export interface ParseLogger {
   info(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
@@ -48,7 +49,8 @@ export function createPageParser(
   const parsed = parseSettings(config);
   // The main text is collected only when a filter reads it (the near-duplicate fingerprint).
   const settings = filters.needsMainText ? { ...parsed, text: { ...parsed.text, mainText: true } } : parsed;
-  deps.log?.info(
+  // An internal of the parser: shown at --log-level debug, not on every start-up.
+  deps.log?.debug(
     { parseFilters: filters.filters.map((f) => f.name), file: filters.source, dom: filters.needsDom },
     filters.filters.length > 0 ? `parse filters from ${filters.source}` : 'no parse filters',
   );

@@ -125,6 +125,9 @@ export class Crawler {
   requestStop(): void {
     this.stopping = true;
     this.parts.checks?.stop();
+    // Queued URLs are not fetched: given back unchanged (they come back when due), at once rather
+    // than after their hosts' delays; the fetches in flight finish and are written.
+    this.fetcher.stopTaking((item) => this.taken.release(item.url));
     this.wake?.();
   }
 
@@ -144,7 +147,7 @@ export class Crawler {
       : undefined;
     progress?.unref();
     // A continuous crawl says when nothing is due (--once stops instead).
-    const idle = options.once ? undefined : new IdleNotice(source, log, clock);
+    const idle = options.once ? undefined : new IdleNotice(source, log, clock, () => this.allRefused(false));
     try {
       while (!this.stopping) {
         const adopted = this.ready.shift();
@@ -201,7 +204,23 @@ export class Crawler {
       options.drainDeadlineMs ?? 30_000,
     );
     if (lines) this.logProgress();
+    const refused = options.once ? this.allRefused(true) : undefined;
+    if (refused !== undefined) log.info({ notice: true }, refused);
     log.info(this.summary(), 'crawl stopped');
+  }
+
+  /**
+   * When every URL this run took was refused by the address filter (a first crawl of a site on
+   * this machine, say): what to do, as one line; undefined otherwise.
+   */
+  private allRefused(once: boolean): string | undefined {
+    const { urls, addresses } = this.fetcher.refused;
+    if (urls === 0 || urls < this.metrics.emitted) return undefined;
+    const how =
+      addresses.size === 1
+        ? `--set http.filter.ipaddress.allow=${[...addresses][0]}`
+        : 'the --set lines above';
+    return `every URL was refused by its address: ${once ? '' : 'stop (Ctrl-C) and '}run again with ${how}`;
   }
 
   /**

@@ -35,6 +35,8 @@ export class IdleNotice {
     private readonly source: Pick<UrlSource, 'nextDue'>,
     private readonly log: Pick<Logger, 'info'>,
     private readonly clock: Clock,
+    /** Said after "nothing due and nothing scheduled" when it explains it (every URL refused). */
+    private readonly why: () => string | undefined = () => undefined,
   ) {}
 
   /** What was said when the crawl went idle; undefined while it works. */
@@ -59,6 +61,8 @@ export class IdleNotice {
         const n = { nextDueAt: at === undefined ? undefined : new Date(at).toISOString(), scheduled };
         this.said = n;
         this.log.info({ notice: true, ...n }, nothingDueLine(n));
+        const why = n.nextDueAt === undefined ? this.why() : undefined;
+        if (why !== undefined) this.log.info({ notice: true }, why);
       },
       // Asked again at the next empty query.
       () => {

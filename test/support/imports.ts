@@ -9,9 +9,12 @@ export interface Import {
   readonly file: string;
   readonly specifier: string;
   readonly typeOnly: boolean;
+  /** `import('x')` or `require('x')`: loaded when that line runs, not with the file. */
+  readonly dynamic?: boolean;
 }
 
-const STATIC = /(?:^|\n)\s*(import|export)\s+(type\s+)?([\s\S]*?)\s*from\s*['"]([^'"]+)['"]/g;
+// The names between `import` and `from` hold no quote: a string that merely says "from" ends no import.
+const STATIC = /(?:^|\n)\s*(import|export)\s+(type\s+)?([^'"]*?)\s*from\s*['"]([^'"]+)['"]/g;
 const BARE = /(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
 /** `import('x')` / `require('x')`; one with a computed argument has no specifier to read. */
 const DYNAMIC = /\b(?:import|require)\s*\(\s*(?:['"]([^'"]+)['"]\s*\))?/g;
@@ -32,7 +35,7 @@ export function importsOf(file: string): Import[] {
   }
   for (const m of text.matchAll(BARE)) out.push({ file, specifier: m[1]!, typeOnly: false });
   for (const m of text.matchAll(DYNAMIC))
-    out.push({ file, specifier: m[1] ?? '<dynamic import or require>', typeOnly: false });
+    out.push({ file, specifier: m[1] ?? '<dynamic import or require>', typeOnly: false, dynamic: true });
   return out;
 }
 

@@ -4,8 +4,6 @@ import { KEYS } from '../../config/schema.js';
 import type { Command, ParsedValues } from '../command.js';
 
 export const configCommand: Command = {
-  name: 'config',
-  summary: 'print the effective configuration and where each value came from',
   usage: 'crawler config [--json] [--changed] [options]',
   options: {
     json: { type: 'boolean', description: 'print one JSON object' },

@@ -40,8 +40,6 @@ function demoConfPath(): string {
 }
 
 export const demoCommand: Command = {
-  name: 'demo',
-  summary: "crawl a built-in site in simulated rounds and show every URL's transitions (start here)",
   usage: 'crawler demo [options]',
   options: {},
   details:

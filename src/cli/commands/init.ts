@@ -3,8 +3,6 @@ import { ensureIndices, planIndices } from '../../opensearch/indices.js';
 import type { Command } from '../command.js';
 
 export const initCommand: Command = {
-  name: 'init',
-  summary: 'create the status and content indices (idempotent)',
   usage: 'crawler init [--recreate --yes] [options]',
   options: {
     recreate: { type: 'boolean', description: 'drop both indices and create them empty (needs --yes)' },

@@ -11,8 +11,6 @@ import { count } from '../../util/plural.js';
 import { type Command, InputError, UsageError } from '../command.js';
 
 export const injectCommand: Command = {
-  name: 'inject',
-  summary: 'add seed URLs to the status index as DISCOVERED (a known URL keeps its status)',
   usage: 'crawler inject FILE|- [options]',
   options: {},
   details:

@@ -7,8 +7,6 @@ import { type Command, UsageError } from '../command.js';
 const ACTIONS = ['status', 'stop', 'start'] as const;
 
 export const opensearchCommand: Command = {
-  name: 'opensearch',
-  summary: 'the embedded OpenSearch node: status, stop, start (scripts/opensearch)',
   usage: 'crawler opensearch status|stop|start',
   options: {},
   details:

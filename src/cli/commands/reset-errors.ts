@@ -8,8 +8,6 @@ import type { Command } from '../command.js';
 import { timeOption } from '../time-option.js';
 
 export const resetErrorsCommand: Command = {
-  name: 'reset-errors',
-  summary: 'make ERROR (or FETCH_ERROR) URLs DISCOVERED and due now again, e.g. after an incident',
   usage:
     'crawler reset-errors [--cause C]... [--host H] [--url U]... [--status S | --deferred] [--since T] [--until T] [--query Q] [--dry-run]',
   options: {

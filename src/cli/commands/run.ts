@@ -43,8 +43,6 @@ async function closeWithin(crawl: Crawl, ms: number, log: Logger): Promise<void>
 }
 
 export const runCommand: Command = {
-  name: 'run',
-  summary: 'crawl: fetch due URLs, parse, index and write every status back (continuous by default)',
   usage: 'crawler run [--once] [--seed URL]... [--workers N|auto] [--instances M --instance I] [options]',
   options: {
     once: { type: 'boolean', description: 'stop when nothing is due and nothing is in flight' },

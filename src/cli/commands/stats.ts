@@ -9,9 +9,6 @@ const table = (rows: Record<string, number>) =>
     .map(([k, v]) => `    ${String(v).padStart(9)}  ${k}`);
 
 export const statsCommand: Command = {
-  name: 'stats',
-  summary:
-    'counts by status, errors by cause and stage, deferred URLs, near-duplicates, soft 404s, top hosts',
   usage: 'crawler stats [--json] [--host H] [options]',
   options: {
     json: { type: 'boolean', description: 'print one JSON object' },

@@ -2,8 +2,6 @@ import { TOPOLOGY } from '../../pipeline/topology.js';
 import type { Command } from '../command.js';
 
 export const topologyCommand: Command = {
-  name: 'topology',
-  summary: 'print the pipeline: stages, bounded queues, the status and deletion paths',
   usage: 'crawler topology [options]',
   options: {},
   async run({ config, out }) {

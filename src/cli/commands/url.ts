@@ -2,23 +2,11 @@ import { connect } from '../../opensearch/client.js';
 import { describeRecord } from '../../opensearch/render-decisions.js';
 import { urlReport } from '../../opensearch/url-report.js';
 import { urlProblem } from '../../pipeline/inject.js';
-import { HttpProtocol } from '../../protocol/http/client.js';
-import { RobotsService } from '../../protocol/robots/fetch-robots.js';
-import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import { type Command, UsageError } from '../command.js';
-
-/** A page's text for a terminal: its lines and tabs as they are, every other control character escaped. */
-function terminalSafe(text: string): string {
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  );
-}
+import { terminalText } from '../terminal-text.js';
 
 export const urlCommand: Command = {
-  name: 'url',
-  summary: 'explain one URL: its status document, when it is due, its transitions and content',
   usage: 'crawler url URL [--robots] [--json | --text | --markdown] [options]',
   options: {
     robots: {
@@ -65,7 +53,7 @@ export const urlCommand: Command = {
           );
           return 1;
         }
-        out(terminalSafe(contentMarkdown));
+        out(terminalText(contentMarkdown));
         return 0;
       }
       if (values.text) {
@@ -73,13 +61,23 @@ export const urlCommand: Command = {
           log.warn(`${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`);
           return 1;
         }
-        out(terminalSafe(contentText));
+        out(terminalText(contentText));
         return 0;
       }
       if (values.robots) {
-        const protocol = new HttpProtocol(cfg, { clock: systemClock });
+        // The HTTP client (undici) only when asked: the rest of the command reads OpenSearch alone.
+        const [{ HttpProtocol }, { RobotsService }, { systemClock }] = await Promise.all([
+          import('../../protocol/http/client.js'),
+          import('../../protocol/robots/fetch-robots.js'),
+          import('../../util/clock.js'),
+        ]);
+        // Reading a robots.txt needs no name of the user's crawl: without one, the rules asked are
+        // those for robots in general ("User-agent: *"), under a name no site addresses.
+        const unnamed = cfg['http.agent.name'].trim() === '';
+        const robotsCfg = unnamed ? { ...cfg, 'http.agent.name': 'os-crawler-check' } : cfg;
+        const protocol = new HttpProtocol(robotsCfg, { clock: systemClock });
         try {
-          const { rules, unavailable } = await new RobotsService(cfg, {
+          const { rules, unavailable } = await new RobotsService(robotsCfg, {
             protocol,
             clock: systemClock,
           }).rulesFor(url);
@@ -87,7 +85,7 @@ export const urlCommand: Command = {
             ? `unavailable (${unavailable.reason}): disallowed for now, the URL is deferred`
             : `${rules.isAllowed(url) ? 'allowed' : 'disallowed'} (${rules.kind}${
                 rules.crawlDelayMs ? `, Crawl-delay ${rules.crawlDelayMs / 1000} s` : ''
-              })`;
+              })${unnamed ? ' for robots in general: http.agent.name is not set' : ''}`;
         } finally {
           await protocol.close();
         }

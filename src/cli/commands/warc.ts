@@ -17,8 +17,6 @@ function incomplete(file: string, damaged: { wholeBytes: number; size: number })
 }
 
 export const warcCommand: Command = {
-  name: 'warc',
-  summary: 'list the records of WARC files (ls), or close .open files a killed crawl left (recover)',
   usage: USAGE,
   options: {
     json: { type: 'boolean', description: 'ls: one JSON object per record' },

@@ -14,7 +14,7 @@ export const parseKeys = {
   ),
   'jsoup.treat.non.html.as.error': bool(
     true,
-    'content that is neither HTML nor text/plain ends ERROR; false = kept with empty text and no links',
+    'content that is neither HTML nor text (text/*) ends ERROR; false = kept with empty text and no links',
   ),
   'jsoup.ignore.meta.redirections': bool(
     false,

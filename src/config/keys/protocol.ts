@@ -91,4 +91,8 @@ export const protocolKeys = {
     DEFAULT_IP_EXCLUDE,
     'addresses never connected to, checked after DNS: localhost, sitelocal, linklocal, anylocal, multicast, CIDRs or IPs; empty = allow all',
   ),
+  'http.filter.ipaddress.allow': list(
+    [],
+    'addresses connected to even when http.filter.ipaddress.exclude refuses them: IPs, CIDRs or the same names',
+  ),
 } as const;

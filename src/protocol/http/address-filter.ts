@@ -52,10 +52,24 @@ function parseEntry(entry: string): readonly Range[] | undefined {
  * a DNS answer cannot change between the check and the connection.
  */
 export class AddressFilter {
-  private constructor(private readonly rules: readonly (readonly [entry: string, list: BlockList])[]) {}
+  private constructor(
+    private readonly rules: readonly (readonly [entry: string, list: BlockList])[],
+    /** http.filter.ipaddress.allow: addresses connected to whatever the rules say. */
+    private readonly allowed?: AddressFilter,
+  ) {}
 
-  /** Parses the key's entries; a ConfigError names every entry that is neither a name nor a CIDR. */
-  static fromEntries(entries: readonly string[], key = 'http.filter.ipaddress.exclude'): AddressFilter {
+  /**
+   * Parses the key's entries, and those of the allow-list over them; a ConfigError names every
+   * entry that is neither a name nor a CIDR.
+   */
+  static fromEntries(
+    entries: readonly string[],
+    key = 'http.filter.ipaddress.exclude',
+    allow: readonly string[] = [],
+  ): AddressFilter {
+    const allowed = allow.some((a) => a.trim() !== '')
+      ? AddressFilter.fromEntries(allow, 'http.filter.ipaddress.allow')
+      : undefined;
     const rules: [string, BlockList][] = [];
     const bad: string[] = [];
     for (const raw of entries) {
@@ -76,7 +90,7 @@ export class AddressFilter {
           `${Object.keys(NAMED_RANGES).join(', ')}, an IP address or a CIDR such as 100.64.0.0/10`,
       ]);
     }
-    return new AddressFilter(rules);
+    return new AddressFilter(rules, allowed);
   }
 
   /**
@@ -105,6 +119,7 @@ export class AddressFilter {
     const version = isIP(ip);
     if (version === 0) return undefined;
     const family: Family = version === 4 ? 'ipv4' : 'ipv6';
+    if (this.allowed?.refusedBy(address) !== undefined) return undefined;
     for (const [entry, list] of this.rules) if (list.check(ip, family)) return entry;
     return undefined;
   }

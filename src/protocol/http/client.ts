@@ -91,7 +91,11 @@ export class HttpProtocol implements Protocol {
   ) {
     this.userAgent = userAgent(s);
     this.timeoutMs = s['http.timeout'];
-    this.filter = AddressFilter.fromEntries(s['http.filter.ipaddress.exclude']);
+    this.filter = AddressFilter.fromEntries(
+      s['http.filter.ipaddress.exclude'],
+      'http.filter.ipaddress.exclude',
+      s['http.filter.ipaddress.allow'],
+    );
     this.resolver = deps.resolver ?? systemResolver;
     this.clock = deps.clock ?? systemClock;
     this.capture = deps.capture === true;

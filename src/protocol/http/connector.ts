@@ -38,7 +38,7 @@ export async function allowedAddresses(
   const allowed = addresses.filter((a) => filter.refusedBy(a) === undefined);
   if (allowed.length > 0) return allowed;
   const rule = filter.refusedBy(addresses[0]!)!;
-  throw new BlockedAddressError(host, addresses[0]!, rule, filter.without(rule));
+  throw new BlockedAddressError(host, addresses[0]!, rule);
 }
 
 /** The first address `hostname` may be connected to; see allowedAddresses. */

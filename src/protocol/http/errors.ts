@@ -88,24 +88,21 @@ export class FetchException extends CrawlerError {
   }
 }
 
-/** Raised by the connector; carries what the operator needs to decide whether to allow it. */
+/**
+ * Raised by the connector; carries what the operator needs to decide whether to allow it. Its
+ * message is the hint a terminal shows: one line under 80 columns for an IPv4 address, naming the
+ * one setting that allows exactly that address (the README shows the same).
+ */
 export class BlockedAddressError extends Error {
   readonly code = 'ERR_BLOCKED_ADDRESS';
   constructor(
     readonly host: string,
     readonly address: string,
     readonly rule: string,
-    /** The key's value without `rule`, which allows the address. */
-    readonly allowing: string,
   ) {
-    const refused =
-      host === address
-        ? `${host} is refused by http.filter.ipaddress.exclude`
-        : `${host} resolves to ${address}, which http.filter.ipaddress.exclude refuses`;
-    super(
-      `${refused} (entry "${rule}"); to crawl it: --set http.filter.ipaddress.exclude=${allowing}` +
-        (allowing === '' ? ' (an empty list: every address allowed)' : ` (the list without "${rule}")`),
-    );
+    const who = host === address ? address : `${host} (${address})`;
+    // The entry that refused it (`rule`) stays out of the line: the setting that allows it says enough.
+    super(`${who} refused: --set http.filter.ipaddress.allow=${address}`);
     this.name = 'BlockedAddressError';
   }
 }

@@ -53,11 +53,8 @@ const json = (child: Child): Line[] =>
     }
   });
 
-const DEFAULT_EXCLUDE_WITHOUT_LOCALHOST =
-  'sitelocal,linklocal,anylocal,multicast,100.64.0.0/10,0.0.0.0/8,fc00::/7,::/128';
-
 describe('a loopback seed', () => {
-  it('is refused with a line naming the key and the value that allows it; the same command with the key opened fetches it', async () => {
+  it('is refused with one short line naming the setting that allows it; the run says every URL was refused; the same command with the setting fetches it', async () => {
     const { names, conf } = setup('day-one');
     const seed = `${site.origin(HOST)}/`;
     const first = spawnCrawler(['run', '--once', '--seed', seed, '--conf', conf]);
@@ -66,11 +63,12 @@ describe('a loopback seed', () => {
       (l) => l.event === 'transition' && l.url === seed && l.status === 'ERROR',
     );
     expect(transition?.reason).toBe('blocked address (http.filter.ipaddress.exclude)');
-    expect(json(first).map((l) => l.msg)).toContainEqual(
-      expect.stringContaining(
-        `${HOST} is refused by http.filter.ipaddress.exclude (entry "localhost"); to crawl it: ` +
-          `--set http.filter.ipaddress.exclude=${DEFAULT_EXCLUDE_WITHOUT_LOCALHOST} (the list without "localhost")`,
-      ),
+    // One short line names the setting that allows exactly this address, and the run, whose every
+    // URL was refused, says how to go on before it ends.
+    const msgs = json(first).map((l) => l.msg);
+    expect(msgs).toContain(`${HOST} refused: --set http.filter.ipaddress.allow=${HOST}`);
+    expect(msgs).toContain(
+      `every URL was refused by its address: run again with --set http.filter.ipaddress.allow=${HOST}`,
     );
     expect(site.hosts.get(HOST)!.count('/')).toBe(0);
     // The status names the setting that refused it.
@@ -78,15 +76,16 @@ describe('a loopback seed', () => {
     expect(refused?.status).toBe('ERROR');
     expect(refused?.metadata['error.cause']).toEqual(['http.filter.ipaddress.exclude']);
 
-    // The hint followed: the same command with the key opened judges the seed again and fetches it.
-    const allow = ['--set', 'http.filter.ipaddress.exclude='];
+    // The hint followed as printed: the same command with the setting judges the seed again and fetches it.
+    const allow = ['--set', `http.filter.ipaddress.allow=${HOST}`];
     const again = spawnCrawler(['run', '--once', '--seed', seed, '--conf', conf, ...allow]);
     expect(await again.exited).toBe(0);
-    const msgs = json(again).map((l) => l.msg);
-    expect(msgs).toContainEqual(
+    const againMsgs = json(again).map((l) => l.msg);
+    expect(againMsgs).toContainEqual(
       `--seed ${seed} was refused by http.filter.ipaddress.exclude in an earlier run: judged again under this run's settings (due now)`,
     );
-    expect(msgs.filter((m) => String(m).includes('is known already'))).toEqual([]);
+    expect(againMsgs.filter((m) => String(m).includes('is known already'))).toEqual([]);
+    expect(againMsgs.filter((m) => String(m).startsWith('every URL was refused'))).toEqual([]);
     expect(site.hosts.get(HOST)!.count('/')).toBe(1);
     expect((await statusDocs(names.status)).get(seed)?.status).toBe('FETCHED');
   }, 150_000);
@@ -241,15 +240,12 @@ describe('the embedded node', () => {
 });
 
 describe('Ctrl-C', () => {
-  it('an idle continuous crawl (its only seed refused) stops within a second of SIGINT', async () => {
+  it('an idle continuous crawl (its only seed refused) says how to go on, and stops within a second of SIGINT', async () => {
     const { conf } = setup('idle-stop');
     const child = spawnCrawler(['run', '--conf', conf, '--seed', `${site.origin(HOST)}/idle`]);
-    // Idle: the seed ended ERROR and nothing else is due.
-    await until(
-      () => json(child).some((l) => l.event === 'transition' && l.status === 'ERROR'),
-      60_000,
-      'the seed refused',
-    );
+    // Idle: the seed ended ERROR and nothing else is due; the run says what to do about it.
+    const howToGoOn = `every URL was refused by its address: stop (Ctrl-C) and run again with --set http.filter.ipaddress.allow=${HOST}`;
+    await until(() => json(child).some((l) => l.msg === howToGoOn), 60_000, 'the line saying how to go on');
     const signalled = Date.now();
     child.proc.kill('SIGINT');
     expect(await child.exited).toBe(0);

@@ -19,13 +19,22 @@ beforeAll(async () => {
   await site.start([H]);
   origin = site.origin(H);
   site.route(H, '/robots.txt', robots('User-agent: *\nAllow: /\n'));
-  site.route(H, '/', page('Home', ['/gone', '/picture']));
+  site.route(H, '/', page('Home', ['/gone', '/picture', '/notes.py', '/long.md']));
+  // Text of types other than text/plain is text too, within the same limits (textextractor.skip.after).
+  site.route(H, '/notes.py', (_n, _q, res) =>
+    res.writeHead(200, { 'content-type': 'text/x-python' }).end('def crawl():\n    return "polite"\n'),
+  );
+  site.route(H, '/long.md', (_n, _q, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' })
+      .end(`# Notes\n\n${'word '.repeat(400)}`),
+  );
   site.route(H, '/gone', status(404));
   // Declared an image, which no parser takes (not a document Tika is sent).
   site.route(H, '/picture', (_n, _q, res) =>
     res.writeHead(200, { 'content-type': 'image/png' }).end('not a png'),
   );
-  conf = writeConf(fastCrawlSettings(names));
+  conf = writeConf({ ...fastCrawlSettings(names), 'textextractor.skip.after': 1000 });
   expect((await crawler('run', '--once', '--seed', `${origin}/`, '--conf', conf)).code).toBe(0);
 }, 120_000);
 
@@ -44,7 +53,7 @@ describe('crawler url explains a failure', () => {
     const r = await crawler('url', `${origin}/gone`, '--conf', conf);
     expect(r.code).toBe(0);
     expect(r.out).toContain(
-      '  why FETCH_ERROR: error.cause http.404; last fetch answered HTTP 404; fetch error 1 in a row; ERROR at 3 (max.fetch.errors)',
+      '  why FETCH_ERROR: error.cause http.404; last fetch answered HTTP 404; ended by fetching; fetch error 1 in a row; ERROR at 3 (max.fetch.errors)',
     );
   });
 
@@ -74,6 +83,18 @@ describe('crawler url explains a failure', () => {
   });
 });
 
+describe('text that is not HTML', () => {
+  it('text/x-python and text/markdown are fetched and indexed as text, cut at the same limit as text/plain', async () => {
+    const docs = await statusDocs(names.status);
+    expect(docs.get(`${origin}/notes.py`)?.status).toBe('FETCHED');
+    expect(docs.get(`${origin}/long.md`)?.status).toBe('FETCHED');
+    const py = await crawler('url', `${origin}/notes.py`, '--text', '--conf', conf);
+    expect(py.out).toEqual(['def crawl():\n    return "polite"']);
+    const md = await crawler('url', `${origin}/long.md`, '--text', '--conf', conf);
+    expect(md.out.join('\n').length).toBe(1000);
+  });
+});
+
 describe('crawler stats explains failures', () => {
   it('counts every error by a cause and by the HTTP status of its last fetch', async () => {
     const r = await crawler('stats', '--json', '--conf', conf);
@@ -83,6 +104,11 @@ describe('crawler stats explains failures', () => {
       FETCH_ERROR: { 'http.404': 1 },
     });
     expect(s.errorsByStatusCode).toEqual({ ERROR: { '200': 1 }, FETCH_ERROR: { '404': 1 } });
+    // Every error names the stage that ended it: a 404 the fetch.
+    expect(s.errorsBySource).toEqual({
+      ERROR: { 'content-type checking': 1 },
+      FETCH_ERROR: { fetching: 1 },
+    });
     const text = await crawler('stats', '--conf', conf);
     expect(text.out).toContain('  FETCH_ERROR by the HTTP status of its last fetch (fetch.statusCode):');
     expect(text.out).toContain('            1  404');

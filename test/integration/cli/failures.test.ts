@@ -62,7 +62,7 @@ describe('messages that say what is wrong', () => {
       expect(r.code).toBe(3);
       expect(oneLine(r.err)).toBe(
         `crawler reset-errors: --since "${since}" is not a time: give an ISO-8601 date or date-time ` +
-          '(2026-01-31, 2026-01-31T08:00:00Z) or a time ago (30m, 2h, 1d, 1w)',
+          '(2026-01-31, 2026-01-31T08:00:00Z), a time ago (30m, 2h, 1d, 1w), now, or a time ahead (+1h)',
       );
     },
   );

@@ -105,7 +105,7 @@ describe('operating a crawl', () => {
     expect(r.out).toContain(`  content: not in the content index "${names.content}"`);
     // (crawler url reads this crawl's conf: max.fetch.errors 1 there, 5 for the run above.)
     expect(r.out).toContain(
-      '  why FETCH_ERROR: error.cause http.404; last fetch answered HTTP 404; fetch error 1 in a row; ERROR at 1 (max.fetch.errors)',
+      '  why FETCH_ERROR: error.cause http.404; last fetch answered HTTP 404; ended by fetching; fetch error 1 in a row; ERROR at 1 (max.fetch.errors)',
     );
     expect(r.out.at(-1)).toBe('  robots.txt: allowed (parsed)');
     const unknown = await crawler('url', `${origin}/never-seen`, '--conf', conf);

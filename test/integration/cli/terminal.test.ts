@@ -61,17 +61,21 @@ describe('crawler run on a terminal', () => {
     expect(lines.some((l) => l.trim().startsWith('{'))).toBe(false);
   }, 120_000);
 
-  it('on 80 columns, the refusal of a loopback seed carries the whole key and value to set, uncut', async () => {
+  it('on 80 columns, the refusal of a loopback seed and what to do next fit, uncut', async () => {
     const refusedNames = uniqueIndexNames('tty-refused');
     const { 'http.filter.ipaddress.exclude': _, ...settings } = fastCrawlSettings(refusedNames);
     const conf = writeConf(settings);
     try {
       const lines = await onTerminal(80, `run --once --conf ${conf} --seed ${site.origin(H)}/`);
-      const refusal = lines.find((l) => l.includes('is refused by http.filter.ipaddress.exclude'));
-      expect(refusal, lines.join('\n')).toMatch(/^\d\d:\d\d:\d\d WARN {2}/);
-      expect(refusal).toContain(
-        '; to crawl it: --set http.filter.ipaddress.exclude=sitelocal,linklocal,anylocal,multicast,' +
-          '100.64.0.0/10,0.0.0.0/8,fc00::/7,::/128 (the list without "localhost")',
+      const refusal = lines.find((l) => l.includes(' refused: '));
+      expect(refusal, lines.join('\n')).toMatch(
+        new RegExp(
+          `^\\d\\d:\\d\\d:\\d\\d WARN {2}${H.replaceAll('.', '\\.')} refused: --set http\\.filter\\.ipaddress\\.allow=${H.replaceAll('.', '\\.')}$`,
+        ),
+      );
+      expect(refusal!.length).toBeLessThanOrEqual(80);
+      expect(lines).toContainEqual(
+        expect.stringContaining('every URL was refused by its address: run again with --set'),
       );
       expect(lines.join('\n')).not.toContain('…');
     } finally {

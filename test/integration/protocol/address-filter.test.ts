@@ -31,16 +31,14 @@ describe('http.filter.ipaddress.exclude at connect time', () => {
       resolver: Object.keys(names).length > 0 ? fakeResolver(names) : undefined,
     });
 
-  it('refuses an IP literal in 127.0.0.0/8 by default, naming the address and the key, sending nothing', async () => {
+  it('refuses an IP literal in 127.0.0.0/8 by default, naming the address and the setting that allows it, sending nothing', async () => {
     const p = protocolWith({});
     try {
       const before = site.connections;
       const e = await refusal(p.fetch(`http://127.0.0.1:${site.port}/`));
       expect(e.fetchException).toBe(FETCH_EXCEPTION.blockedAddress);
       expect(e.code).toBe('FETCH_BLOCKED_ADDRESS');
-      expect(e.message).toContain('127.0.0.1');
-      expect(e.message).toContain('http.filter.ipaddress.exclude');
-      expect(e.message).toContain('"localhost"');
+      expect(e.message).toMatch(/: 127\.0\.0\.1 refused: --set http\.filter\.ipaddress\.allow=127\.0\.0\.1$/);
       expect(site.connections).toBe(before);
     } finally {
       await p.close();
@@ -62,7 +60,9 @@ describe('http.filter.ipaddress.exclude at connect time', () => {
     try {
       const e = await refusal(p.fetch(`http://www.public-site.test:${site.port}/`));
       expect(e.fetchException).toBe(FETCH_EXCEPTION.blockedAddress);
-      expect(e.message).toContain('www.public-site.test resolves to 127.0.0.1');
+      expect(e.message).toContain(
+        'www.public-site.test (127.0.0.1) refused: --set http.filter.ipaddress.allow=127.0.0.1',
+      );
     } finally {
       await p.close();
     }
@@ -86,7 +86,20 @@ describe('http.filter.ipaddress.exclude at connect time', () => {
     try {
       expect((await p.fetch(`${other.origin}/`)).statusCode).toBe(200);
       const e = await refusal(p.fetch(`http://127.0.0.1:${site.port}/`));
-      expect(e.message).toContain('"127.0.0.1/32"');
+      expect(e.fetchException).toBe(FETCH_EXCEPTION.blockedAddress);
+    } finally {
+      await p.close();
+      await other.close();
+    }
+  });
+
+  it('connects to an address http.filter.ipaddress.allow lists, the rest of the range still refused', async () => {
+    const other = await startServer((_req, res) => res.end('ok'), '127.0.0.7');
+    const p = protocolWith({ 'http.filter.ipaddress.allow': ['127.0.0.1'] });
+    try {
+      expect((await p.fetch(`http://127.0.0.1:${site.port}/`)).content.toString()).toBe('inside');
+      const e = await refusal(p.fetch(`${other.origin}/`));
+      expect(e.fetchException).toBe(FETCH_EXCEPTION.blockedAddress);
     } finally {
       await p.close();
       await other.close();

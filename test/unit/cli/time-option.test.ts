@@ -23,12 +23,20 @@ describe('--since and --until values', () => {
     expect(timeOption('since', value, NOW)).toBe(expected);
   });
 
+  it.each([
+    ['now', '2026-03-10T12:00:00.000Z'],
+    ['+1h', '2026-03-10T13:00:00.000Z'],
+    ['+2d', '2026-03-12T12:00:00.000Z'],
+  ])('reads now and the time ahead %s as %s (crawler urls --due-before +1h)', (value, expected) => {
+    expect(timeOption('due-before', value, NOW)).toBe(expected);
+  });
+
   it.each(['yesterday', '2026-13-45', '2026-02-30', '2025-02-29', '2026-01-31T25:00', '', '1y', '-2h'])(
     'refuses %j, naming the option and the forms it accepts',
     (value) => {
       expect(() => timeOption('since', value, NOW)).toThrow(
         new RegExp(
-          `^--since "${value}" is not a time: give an ISO-8601 date .* or a time ago \\(30m, 2h, 1d, 1w\\)$`,
+          `^--since "${value}" is not a time: give an ISO-8601 date .* a time ago \\(30m, 2h, 1d, 1w\\), now, or a time ahead \\(\\+1h\\)$`,
         ),
       );
     },

@@ -70,14 +70,35 @@ describe('allowed address after resolution', () => {
     async () =>
       addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
-  it('refuses a public-looking name that resolves inside, naming the address and the key', async () => {
+  it('refuses a public-looking name that resolves inside, naming the address and the key that allows it', async () => {
     const err = await allowedAddress('intranet.example.com', byDefault, resolveTo('10.0.0.5')).catch(
       (e) => e,
     );
     expect(err).toBeInstanceOf(BlockedAddressError);
-    expect(err.message).toContain('10.0.0.5');
-    expect(err.message).toContain('http.filter.ipaddress.exclude');
-    expect(err.message).toContain('"sitelocal"');
+    expect(err.message).toBe(
+      'intranet.example.com (10.0.0.5) refused: --set http.filter.ipaddress.allow=10.0.0.5',
+    );
+  });
+
+  it('the hint for a refused IPv4 address is one line under 80 columns', async () => {
+    const err = await allowedAddress('127.100.200.255', byDefault, resolveTo('127.100.200.255')).catch(
+      (e) => e,
+    );
+    expect(err.message).toBe('127.100.200.255 refused: --set http.filter.ipaddress.allow=127.100.200.255');
+    expect(err.rule).toBe('localhost');
+    expect(err.message.length).toBeLessThanOrEqual(80);
+  });
+
+  it('http.filter.ipaddress.allow lets an address or range through whatever the exclusions say', async () => {
+    const allowing = AddressFilter.fromEntries(DEFAULT_IP_EXCLUDE, 'http.filter.ipaddress.exclude', [
+      '127.0.0.1',
+      '192.168.1.0/24',
+    ]);
+    expect(allowing.refusedBy('127.0.0.1')).toBeUndefined();
+    expect(allowing.refusedBy('192.168.1.77')).toBeUndefined();
+    expect(allowing.refusedBy('127.0.0.2')).toBe('localhost');
+    expect(allowing.refusedBy('192.168.2.1')).toBe('sitelocal');
+    expect(() => AddressFilter.fromEntries([], 'x', ['nowhere'])).toThrow(/http\.filter\.ipaddress\.allow/);
   });
 
   it('checks IP literals without resolving them, brackets of IPv6 included', async () => {

@@ -30,7 +30,7 @@ describe('fetch.exception classification', () => {
     [withCode('HPE_INVALID_CONSTANT'), FETCH_EXCEPTION.protocol],
     [withCode('UND_ERR_RES_CONTENT_LENGTH_MISMATCH'), FETCH_EXCEPTION.protocol],
     [new DecodingError('bad gzip'), FETCH_EXCEPTION.protocol],
-    [new BlockedAddressError('x', '10.0.0.1', 'sitelocal', ''), FETCH_EXCEPTION.blockedAddress],
+    [new BlockedAddressError('x', '10.0.0.1', 'sitelocal'), FETCH_EXCEPTION.blockedAddress],
   ])('maps %s to its documented value', (error, expected) => {
     expect(classify(error)).toBe(expected);
   });
