@@ -67,7 +67,10 @@ export function revealDominant(dropped: readonly Node[], body: Node): void {
     for (const n of dropped) {
       if (!(n.flags & FLAG.DROP) || n.chars < 25 || !n.parent || furniture(n)) continue;
       let byKey = groups.get(n.parent);
-      if (!byKey) groups.set(n.parent, (byKey = new Map()));
+      if (!byKey) {
+        byKey = new Map();
+        groups.set(n.parent, byKey);
+      }
       const key = groupKey(n);
       byKey.set(key, [...(byKey.get(key) ?? []), n]);
     }
