@@ -92,3 +92,13 @@ export function insideMain(n: Node): boolean {
     if (p.tag === 'main' || p.attrs.role?.toLowerCase() === 'main') return true;
   return false;
 }
+
+/**
+ * Furniture of a generator's item headings, left out as it opens: rustdoc's `rightside` and
+ * `out-of-band` spans (the "1.0.0 · source" beside each item: a version and a link to the source
+ * file), its `srclink` links and its copy-path button. Exact class values only (one string compare).
+ */
+const GENERATOR_FURNITURE = new Set(['rightside', 'out-of-band', 'srclink']);
+
+export const isGeneratorFurniture = (attrs: Readonly<Record<string, string>>): boolean =>
+  (attrs.class !== undefined && GENERATOR_FURNITURE.has(attrs.class)) || attrs.id === 'copy-path';

@@ -1,5 +1,11 @@
 import { pickArticle } from './article-pick.js';
-import { insideGeneratorMain, insideMain, isDeclaredMain, isGeneratorMain } from './declared-main.js';
+import {
+  insideGeneratorMain,
+  insideMain,
+  isDeclaredMain,
+  isGeneratorFurniture,
+  isGeneratorMain,
+} from './declared-main.js';
 import { isExcerpt } from './excerpt.js';
 import { keepContentsPage } from './link-pages.js';
 import { looseScore } from './loose-text.js';
@@ -121,6 +127,7 @@ function dropOnOpen(tag: string, attrs: Readonly<Record<string, string>>): boole
   const role = attrs.role;
   if (role !== undefined && BOILERPLATE_ROLES.has(role.trim().toLowerCase())) return true;
   if (attrs.hidden !== undefined || attrs['aria-hidden'] === 'true') return true;
+  if (isGeneratorFurniture(attrs)) return true;
   const style = attrs.style;
   return style !== undefined && HIDDEN_STYLE.test(style);
 }

@@ -50,6 +50,12 @@ const CODE_COMMENT = `<html><body><nav class="sidebar"><a href="index.html">std<
 <pre class="rust"><code><span class="kw">let</span> e = io::stderr(); <span class="comment">// lock it for the whole write</span>
 e.lock();</code></pre><p>${PROSE}</p></div></main></body></html>`;
 
+// rustdoc: each item heading carries "1.0.0 · source" in span.rightside.
+const RUSTDOC_RIGHTSIDE = `<html><body><main><div id="main-content"><div class="main-heading"><h1 class="fqn">Struct std::sync::RwLockReadGuard <button id="copy-path">Copy item path</button></h1><span class="out-of-band"><span class="since">1.0.0</span> · <a class="srclink" href="../src/rwlock.rs.html">source</a></span></div>
+<p>${PROSE}</p><h2 id="trait-implementations" class="small-section-header">Trait Implementations</h2>
+<section id="impl-Debug" class="impl has-srclink"><span class="rightside"><span class="since">1.16.0</span> · <a class="srclink" href="../src/rwlock.rs.html#1">source</a></span><h3 class="code-header in-band">impl Debug for RwLockReadGuard</h3></section>
+<div class="docblock"><p>Formats the value using the given formatter.</p></div><p>${PROSE}</p></div></main></body></html>`;
+
 describe('main blocks declared by documentation generators', () => {
   it('Node: the History table (div.api_metadata) inside div#apicontent is kept, the menu left out', () => {
     const r = parsed(NODE_API);
@@ -86,5 +92,12 @@ describe('main blocks declared by documentation generators', () => {
   it('code keeps its comments whatever their highlighting class says (span.comment)', () => {
     const r = parsed(CODE_COMMENT);
     expect(r.text).toContain('// lock it for the whole write');
+  });
+
+  it("rustdoc: an item's version and source link (span.rightside, span.out-of-band) are left out, the item kept", () => {
+    const r = parsed(RUSTDOC_RIGHTSIDE);
+    expect(r.text).toMatch(/^Struct std::sync::RwLockReadGuard This paragraph/);
+    expect(r.text).toContain('Trait Implementations impl Debug for RwLockReadGuard Formats the value');
+    for (const out of ['source', '1.16.0', 'Copy item path']) expect(r.text).not.toContain(out);
   });
 });
