@@ -100,4 +100,13 @@ describe('main blocks declared by documentation generators', () => {
     expect(r.text).toContain('Trait Implementations impl Debug for RwLockReadGuard Formats the value');
     for (const out of ['source', '1.16.0', 'Copy item path']) expect(r.text).not.toContain(out);
   });
+
+  it('a paragraph that is one code link (a cross-reference) is kept outside a <main>', () => {
+    const html = `<html><body><div class="menu"><a href="/">Home</a></div><div class="docblock"><p>${PROSE}</p>
+<p>See <a href="trait.GlobalAlloc.html#tymethod.dealloc"><code>GlobalAlloc::dealloc</code></a>.</p><p>${PROSE}</p>
+<p><a href="next.html">Next page</a></p></div></body></html>`;
+    const r = parsed(html);
+    expect(r.text).toContain('See GlobalAlloc::dealloc.');
+    expect(r.text).not.toContain('Next page');
+  });
 });
