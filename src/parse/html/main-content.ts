@@ -1,4 +1,11 @@
 import { pickArticle } from './article-pick.js';
+import {
+  insideGeneratorMain,
+  insideMain,
+  isDeclaredMain,
+  isGeneratorFurniture,
+  isGeneratorMain,
+} from './declared-main.js';
 import { revealDominant } from './dominant.js';
 import { isExcerpt } from './excerpt.js';
 import { keepContentsPage } from './link-pages.js';
@@ -132,6 +139,7 @@ function namedBoilerplate(tag: string, attrs: Readonly<Record<string, string>>):
 function dropOnOpen(tag: string, attrs: Readonly<Record<string, string>>): boolean {
   if (namedBoilerplate(tag, attrs)) return true;
   if (attrs.hidden !== undefined || attrs['aria-hidden'] === 'true') return true;
+  if (isGeneratorFurniture(attrs)) return true;
   const style = attrs.style;
   return style !== undefined && HIDDEN_STYLE.test(style);
 }
@@ -144,7 +152,8 @@ const isMainSignal = (n: Node): boolean =>
   n.tag === 'article' ||
   n.tag === 'main' ||
   (n.attrs.role !== undefined && MAIN_ROLES.has(n.attrs.role.toLowerCase())) ||
-  n.attrs.itemprop?.toLowerCase().includes('articlebody') === true;
+  n.attrs.itemprop?.toLowerCase().includes('articlebody') === true ||
+  isGeneratorMain(n);
 
 function insideArticle(n: Node): boolean {
   for (let p = n.parent; p; p = p.parent) if (p.tag === 'article' || p.tag === 'main') return true;
@@ -170,6 +179,9 @@ function isBoilerplate(n: Node): boolean {
   if (n.tag === 'figcaption' || (hint !== '' && n.paras < 2 && CAPTION.test(hint))) n.flags |= FLAG.CAPTION;
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
   if (hint === '' || !UNLIKELY.test(hint)) return false;
+  // Inside code (syntax highlighting: rustdoc's `span.comment`) and inside a generator's declared
+  // main block (declared-main.ts), class and id words never drop a block.
+  if (n.flags & FLAG.PRE || insideGeneratorMain(n)) return false;
   // A block of prose is content whatever its class says ("sidebar-and-content-body", "modal-enabled"),
   // unless it names reader comments, which are prose too.
   const prose = n.linkChars < n.chars * 0.25;
@@ -178,6 +190,9 @@ function isBoilerplate(n: Node): boolean {
   // article ("content-with-sidebar-wrp") holds the article (the sidebar goes by its own class).
   if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint)) return false;
   if (STRONG.test(hint)) return true;
+  // Inside a <main> or role=main a weak word never drops a block (Javadoc's `div.table-header` cells);
+  // a strong one still does (pages put their sidebar, comments and share bars inside <main>).
+  if (insideMain(n)) return false;
   // A weak word ("widget", "header", "skip") drops only what is short or mostly links, and never a
   // heading or title block (title-block.ts).
   return !MAYBE.test(hint) && (n.chars < 200 || !prose) && !isTitleBlock(n);
@@ -233,7 +248,7 @@ function declared(body: Node, titles: readonly Set<string>[]): Node | undefined 
       if (!articleBody || n.chars > articleBody.chars) articleBody = n;
     } else if (n.tag === 'article' || n.attrs.role?.toLowerCase() === 'article') {
       articles.push(n);
-    } else if (n.tag === 'main' || n.attrs.role?.toLowerCase() === 'main') {
+    } else if (isDeclaredMain(n)) {
       if (!main || n.chars > main.chars) main = n;
     }
   }
@@ -313,8 +328,9 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
   const sig = declared(body, titleWords(titles));
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
   if (sig) {
-    trimDeclared(sig);
-    const kind = sig.tag === 'main' || sig.attrs.role?.toLowerCase() === 'main' ? 'main' : 'article';
+    // A generator's main block is kept whole: what follows its bulk is its last sections.
+    if (!isGeneratorMain(sig)) trimDeclared(sig);
+    const kind = isDeclaredMain(sig) ? 'main' : 'article';
     return { ...withSiblings(sig, body, true), declared: kind };
   }
   const best = bestCandidate(body);

@@ -1,4 +1,5 @@
 import { codeLanguage } from './code-language.js';
+import { linksAreCode } from './code-links.js';
 import { isTeaser, type MainContent } from './main-content.js';
 import { FLAG, type Node } from './tree.js';
 
@@ -74,7 +75,8 @@ class Renderer {
       this.declared !== 'main' &&
       !(this.declared === 'article' && LINK_LISTS.has(n.tag)) &&
       !isWholeItem(n) &&
-      !hasTitle(n)
+      !hasTitle(n) &&
+      !(n.tag === 'p' && linksAreCode(n))
     );
   }
 
