@@ -115,7 +115,7 @@ describe('crawler demo', () => {
     expect(missing.code).toBe(0);
     expect(missing.out.join('\n')).toMatch(/status ERROR/);
     expect(missing.out).toContain(
-      '  why ERROR: 3 fetch errors in a row (max.fetch.errors); last fetch answered HTTP 404',
+      '  why ERROR: 3 fetch errors in a row (max.fetch.errors); last fetch answered HTTP 404; ended by fetching',
     );
     // Its transitions come from demo-transitions, its content line names demo-content.
     expect(missing.out).toContain('  transitions:');
