@@ -1,5 +1,5 @@
 import { FLAG, type Node } from './tree.js';
-import { reveal } from './veiled.js';
+import { hiddenByAttrs, reveal } from './veiled.js';
 
 /**
  * Class and id words are hints, never a verdict against the page's own text: a block dropped as
@@ -20,9 +20,7 @@ const MIN_CHARS = 200;
 const furniture = (n: Node): boolean =>
   FURNITURE_TAGS.has(n.tag) ||
   (n.attrs.role !== undefined && FURNITURE_ROLES.has(n.attrs.role.trim().toLowerCase())) ||
-  n.attrs.hidden !== undefined ||
-  n.attrs['aria-hidden'] === 'true' ||
-  (n.attrs.style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(n.attrs.style));
+  hiddenByAttrs(n.attrs);
 
 /** Reader comments are prose too: they are the page only when it shows no article of its own. */
 const COMMENTS = /comment|disqus|replies|respond|discussion/i;
@@ -63,16 +61,25 @@ function blockersOf(n: Node, body: Node): Node[] | undefined {
 /** Reveals, largest first, the dropped blocks (or runs of sibling blocks alike) that outweigh the rest. */
 export function revealDominant(dropped: readonly Node[], body: Node): void {
   for (let round = 0; round < 4; round++) {
+    const candidates = dropped.filter(
+      (n) => n.flags & FLAG.DROP && n.chars >= 25 && n.parent && !furniture(n),
+    );
+    // A group is some of the candidates: when all of them together cannot outweigh the page (most
+    // pages), no group can, and nothing is grouped.
+    const all = candidates.reduce((s, n) => s + n.chars, 0);
+    if (all < MIN_CHARS || all <= body.chars) return;
     const groups = new Map<Node, Map<string, Node[]>>();
-    for (const n of dropped) {
-      if (!(n.flags & FLAG.DROP) || n.chars < 25 || !n.parent || furniture(n)) continue;
-      let byKey = groups.get(n.parent);
+    for (const n of candidates) {
+      const parent = n.parent!;
+      let byKey = groups.get(parent);
       if (!byKey) {
         byKey = new Map();
-        groups.set(n.parent, byKey);
+        groups.set(parent, byKey);
       }
       const key = groupKey(n);
-      byKey.set(key, [...(byKey.get(key) ?? []), n]);
+      const group = byKey.get(key);
+      if (group) group.push(n);
+      else byKey.set(key, [n]);
     }
     let best: Node[] = [];
     let bestChars = 0;

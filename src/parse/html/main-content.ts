@@ -25,7 +25,7 @@ import { isTitleBlock } from './title-block.js';
 import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
 import { trimDeclared } from './trim.js';
-import { isHidden, revealVeiled } from './veiled.js';
+import { hiddenByAttrs, isHidden, revealVeiled } from './veiled.js';
 
 /**
  * Main-content extraction over the light tree (src/parse/html/tree.ts), after Readability and
@@ -84,8 +84,6 @@ const BOILERPLATE_ROLES = new Set([
   'menubar',
 ]);
 const MAIN_ROLES = new Set(['main', 'article']);
-// Hidden: what veiled.ts's isHidden does not keep aside to reveal is dropped for good.
-const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 // Class and id words of boilerplate, matched on the joined, lowercased class and id at the start of
 // a word (so "relatedposts", "sharedaddy", "navbar" match, "download" does not). Strong words drop an
 // element even when a content word is there too ("entry-meta", "author-box--content").
@@ -137,11 +135,8 @@ function namedBoilerplate(tag: string, attrs: Readonly<Record<string, string>>):
 }
 
 function dropOnOpen(tag: string, attrs: Readonly<Record<string, string>>): boolean {
-  if (namedBoilerplate(tag, attrs)) return true;
-  if (attrs.hidden !== undefined || attrs['aria-hidden'] === 'true') return true;
-  if (isGeneratorFurniture(attrs)) return true;
-  const style = attrs.style;
-  return style !== undefined && HIDDEN_STYLE.test(style);
+  // Hidden: what veiled.ts's isHidden keeps aside to reveal is flagged before this is asked.
+  return namedBoilerplate(tag, attrs) || hiddenByAttrs(attrs) || isGeneratorFurniture(attrs);
 }
 
 /** Hidden blocks kept aside, as a script may show them (veiled.ts); never a menu or a banner. */

@@ -32,6 +32,17 @@ export function isHidden(tag: string, attrs: Readonly<Record<string, string>>): 
 const CONTAINERS = new Set(['div', 'section', 'article', 'main', 'dd', 'li', 'ul', 'ol', 'table', 'details']);
 const DISPLAY_NONE = /display\s*:\s*none/i;
 
+/**
+ * Hidden by its attributes, whatever its tag: `hidden`, `aria-hidden="true"`, inline display:none or
+ * visibility:hidden (dropped as the tree is built, and never taken for the page's furniture-free text).
+ */
+export function hiddenByAttrs(attrs: Readonly<Record<string, string>>): boolean {
+  if (attrs.hidden !== undefined || attrs['aria-hidden'] === 'true') return true;
+  const style = attrs.style;
+  return style !== undefined && HIDDEN_STYLE.test(style);
+}
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
 /** Whether nothing between `n` and `body` is dropped (so its text would count once revealed). */
 export function reachable(n: Node, body: Node): boolean {
   for (let p = n.parent; p && p !== body; p = p.parent) if (p.flags & FLAG.DROP) return false;
