@@ -13,11 +13,11 @@ import { ClusterOutage } from '../opensearch/outage.js';
 import { RenderDecisions } from '../opensearch/render-decisions.js';
 import { StatusWriter } from '../opensearch/status-store.js';
 import { TransitionsIndex } from '../opensearch/transitions.js';
-import { bulkOptions, indexerOptions } from '../pipeline/options.js';
-import { buildDueWriter, checksStore } from '../pipeline/page-checks.js';
 import type { Stores } from '../pipeline/ports.js';
 import type { Clock } from '../util/clock.js';
 import { type Logger, transitionLogger } from '../util/log.js';
+import { bulkOptions, indexerOptions } from './options.js';
+import { buildDueWriter, checksStore } from './page-checks.js';
 
 /*
  * The stores of a crawl (the pipeline's Stores port, in OpenSearch): the status rules in front of
@@ -32,7 +32,7 @@ export interface StoreSet extends Stores {
   /** The metadata transfer of the status rules (what outlinks inherit). */
   readonly transfer: MetadataTransfer;
   readonly deleter: ContentDeleter;
-  /** Makes near-duplicates and soft-404 suspects due (pipeline/page-checks.ts); none when off. */
+  /** Makes near-duplicates and soft-404 suspects due (app/page-checks.ts); none when off. */
   readonly due: DueWriter | undefined;
   /** Stops the writers' timers; after the last flush. */
   close(): void;

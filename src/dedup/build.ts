@@ -16,7 +16,7 @@ import type { CandidateLookup } from './ports.js';
 /*
  * The wiring of near-duplicate and soft-404 detection (README: Duplicates and soft 404s): the
  * judge between the parser and the indexer, the prober and the fetch sink's router. What they need
- * of OpenSearch comes through `ChecksStore` (pipeline/page-checks.ts implements it).
+ * of OpenSearch comes through `ChecksStore` (app/page-checks.ts implements it).
  */
 
 /** The content and hosts indices and the status index, as the page checks use them. */

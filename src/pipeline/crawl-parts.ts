@@ -37,7 +37,7 @@ export interface CrawlerParts {
   readonly health?: ClusterHealth;
   /** Metrics of what happens as it happens (src/metrics); none: not measured. */
   readonly observe?: CrawlObserver;
-  /** Near-duplicate and soft-404 checks (pipeline/page-checks.ts); none when both are off. */
+  /** Near-duplicate and soft-404 checks (src/dedup, wired in app/page-checks.ts); none when both are off. */
   readonly checks?: PageChecks;
   /** The Tika stage for documents (src/tika); none with tika.enabled false. */
   readonly documents?: DocumentStage;

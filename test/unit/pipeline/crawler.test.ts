@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
+import { crawlerOptions } from '../../../src/app/options.js';
 import { buildConfig } from '../../../src/config/load.js';
 import type { FetchProtocol, RobotsSource } from '../../../src/fetch/ports.js';
 import { Metadata } from '../../../src/model/metadata.js';
@@ -7,7 +8,6 @@ import { MetadataTransfer } from '../../../src/model/metadata-transfer.js';
 import type { StatusEvent } from '../../../src/model/status-updater.js';
 import type { PageParser, ParseResult } from '../../../src/parse/types.js';
 import { Crawler } from '../../../src/pipeline/crawler.js';
-import { crawlerOptions } from '../../../src/pipeline/options.js';
 import type {
   AdoptItem,
   ContentWrite,
