@@ -1,6 +1,7 @@
 import { dedupable, type PageFingerprint, readFingerprint } from '../fingerprint/page.js';
 import { ERROR_CAUSE, ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
+import type { JudgedPage, Judgment, Verdict } from '../pipeline/ports.js';
 import { originOf } from '../soft404/host-profiles.js';
 import type { HostProfile } from '../soft404/profile.js';
 import { isRoot, soft404Page } from '../soft404/profile.js';
@@ -11,27 +12,6 @@ import { type Candidate, DUPLICATE_SIMILARITY, decide, nearness } from './decide
 import { pageKeys } from './keys.js';
 import type { CandidateLookup, LookupRequest, LookupResult } from './ports.js';
 import { ExactSimilarity, RecentTexts } from './texts.js';
-
-/** A parsed page as the judge sees it; it changes `metadata` in place. */
-export interface JudgedPage {
-  readonly url: string;
-  readonly metadata: Metadata;
-  readonly noIndex: boolean;
-  /** The extracted main text, as the indexer will store it: what a duplicate is verified on. */
-  readonly text?: string;
-}
-
-/**
- * `index`: on to the indexer (a canonical, or a near-duplicate with `duplicate.of` set);
- * `soft404`: the page ends FETCH_ERROR with error.cause soft404 (its metadata says why).
- */
-export type Verdict = 'index' | 'soft404';
-
-export interface Judgment {
-  /** The page cannot be a soft 404: its links may be written before the verdict. */
-  readonly linksNow: boolean;
-  readonly verdict: Verdict | Promise<Verdict>;
-}
 
 /** The part of the soft-404 prober the judge feeds (src/soft404/prober.ts). */
 export interface PageWatcher {

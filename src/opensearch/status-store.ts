@@ -1,6 +1,6 @@
-import type { Metadata } from '../model/metadata.js';
 import type { StatusEvent, StatusUpdater } from '../model/status-updater.js';
 import type { TransitionLog, TransitionRecord } from '../model/transition.js';
+import type { Acknowledged, CreatedUrl, StatusStoreStats } from '../pipeline/ports.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { BulkWriter } from './bulk-writer.js';
@@ -19,39 +19,6 @@ export interface StatusWriterDeps {
   readonly recordTransition?: (record: TransitionRecord) => void;
 }
 
-export interface StatusWriterStats {
-  written: number;
-  /** DISCOVERED writes that found the URL known already (409): the existing document won. */
-  existing: number;
-  skippedCached: number;
-  failed: number;
-}
-
-/** A URL this writer just created in the status index: a DISCOVERED document that did not exist. */
-export interface CreatedUrl {
-  readonly url: string;
-  /** The document's key (and routing): host, domain or IP, per partition.url.mode. */
-  readonly key: string;
-  /** The metadata the document holds (after the persist filter). */
-  readonly metadata: Metadata;
-  /** Milliseconds since the epoch. */
-  readonly nextFetchDate: number;
-}
-
-/**
- * What OpenSearch acknowledged of a URL's update (the settle of a URL the spout emitted): the
- * document version, which a spout query returns with each hit, tells a hit of this update from a
- * hit of the document before it (the index not refreshed yet).
- */
-export interface Acknowledged {
-  /** The document's version after the write; undefined when nothing was written (a cached skip). */
-  readonly version: number | undefined;
-  /** Milliseconds since the epoch; null = never. */
-  readonly nextFetchDate: number | null;
-  /** The document's key (and routing). */
-  readonly key: string;
-}
-
 /**
  * The only writer of the status index during a crawl (the pipeline's StatusStore): applies the
  * rules to each status event and writes the result, op_type create for DISCOVERED (an existing
@@ -60,7 +27,7 @@ export interface Acknowledged {
  * remove its content.
  */
 export class StatusWriter {
-  readonly stats: StatusWriterStats = { written: 0, existing: 0, skippedCached: 0, failed: 0 };
+  readonly stats: StatusStoreStats = { written: 0, existing: 0, skippedCached: 0, failed: 0 };
 
   private pendingWrites = 0;
   private found = 0;

@@ -4,11 +4,10 @@ import type { FetchProtocol, RobotsSource } from '../fetch/ports.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import type { TransitionRecord } from '../model/transition.js';
 import type { OutlinkFilter, PageParser } from '../parse/types.js';
-import type { DocumentStage } from '../tika/stage.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import type { PageStageOptions } from './page-stage.js';
-import type { ClusterHealth, CrawlObserver, PageChecks, Stores, UrlSource } from './ports.js';
+import type { ClusterHealth, CrawlObserver, DocumentParser, PageChecks, Stores, UrlSource } from './ports.js';
 
 /*
  * What the crawl loop (crawler.ts) is built from and run with: its parts (the ports it drives), its
@@ -40,7 +39,7 @@ export interface CrawlerParts {
   /** Near-duplicate and soft-404 checks (src/dedup, wired in app/page-checks.ts); none when both are off. */
   readonly checks?: PageChecks;
   /** The Tika stage for documents (src/tika); none with tika.enabled false. */
-  readonly documents?: DocumentStage;
+  readonly documents?: DocumentParser;
 }
 
 export interface CrawlerOptions extends PageStageOptions {

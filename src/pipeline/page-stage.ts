@@ -12,12 +12,11 @@ import type {
   ParseResult,
   ParseStatus,
 } from '../parse/types.js';
-import type { DocumentStage } from '../tika/stage.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { IndexerStage } from './indexer-stage.js';
 import type { CrawlMetrics } from './metrics.js';
-import type { ContentStore, PageChecks, StatusStore } from './ports.js';
+import type { ContentStore, DocumentParser, PageChecks, StatusStore } from './ports.js';
 
 export interface PageStageDeps {
   readonly parser: PageParser;
@@ -39,7 +38,7 @@ export interface PageStageDeps {
   /** Near-duplicate and soft-404 checks between the parser and the indexer; none when both are off. */
   readonly checks?: Pick<PageChecks, 'judge' | 'room'>;
   /** The Tika stage, for the documents the shunt hands over (none with tika.enabled false). */
-  readonly documents?: DocumentStage;
+  readonly documents?: DocumentParser;
 }
 
 /**
