@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import { DEFER_CAUSE, ERROR_CAUSE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
+import type { Deferral } from '../model/status-updater.js';
 import { parseInteger } from '../model/values.js';
 import { FetchException } from '../protocol/http/errors.js';
 import type { Clock } from '../util/clock.js';
@@ -10,7 +11,6 @@ import { type CrawlDelayPolicy, decideCrawlDelay } from './crawl-delay.js';
 import { type HealthPolicy, type Pause, retryAfterMs, seconds } from './host-health.js';
 import { type HostLog, HostReactions } from './host-reactions.js';
 import {
-  type Deferral,
   deferral,
   type FetchedOutcome,
   fetchExceptionOf,

@@ -86,7 +86,11 @@ export class Crawler {
     );
     const sink = {
       status: (o: StatusOutcome) =>
-        void this.pages.status({ url: o.url, status: o.status, metadata: o.metadata }),
+        void this.pages.status(
+          o.deferral
+            ? { url: o.url, status: o.status, metadata: o.metadata, deferral: o.deferral }
+            : { url: o.url, status: o.status, metadata: o.metadata },
+        ),
       fetched: (page: FetchedOutcome & { readonly content: Buffer }) =>
         this.pages.page(page.url, page.metadata, page.content),
       discovered: (source: FetchItem, target: string, extra?: Readonly<Record<string, string>>) =>

@@ -92,12 +92,9 @@ export class TakenUrls {
       return;
     }
     taken.settling = true;
-    // A deferral is stored as is; a URL deferred once still carries its persisted defer.cause when
-    // it is fetched later, and that fetch counts under its status.
-    const deferred =
-      event.metadata.getFirstValue(MD.storeAsIs) !== undefined
-        ? event.metadata.getFirstValue(MD.deferCause)
-        : undefined;
+    // A URL deferred once still carries its persisted defer.cause when it is fetched later: that
+    // fetch counts under its status, as only the typed field says this event is a deferral.
+    const deferred = event.deferral?.cause;
     if (deferred !== undefined) metrics.defer(deferred);
     else {
       const cause =

@@ -35,10 +35,10 @@ export function routeFetchSink(sink: FetcherSink, deps: RouterDeps): FetcherSink
     status(o: StatusOutcome) {
       const md = o.metadata;
       if (isProbe(md)) {
-        deps.prober?.answered(o.url, o.status, md);
+        deps.prober?.answered(o.url, o.status, md, o.deferral);
         return;
       }
-      if (md.getFirstValue(MD.storeAsIs) !== undefined || o.status === 'FETCHED') return sink.status(o);
+      if (o.deferral !== undefined || o.status === 'FETCHED') return sink.status(o);
       const copy = md.copy();
       copy.remove(MD.duplicateOf);
       copy.remove(MD.duplicateDistance);

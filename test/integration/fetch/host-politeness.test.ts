@@ -43,6 +43,8 @@ interface Event {
   readonly kind: 'status' | 'fetched';
   readonly status?: string;
   readonly md: Metadata;
+  /** A deferral's typed field: due again at `until`, and why. */
+  readonly deferral?: { readonly until: number; readonly cause: string };
   readonly at: number;
 }
 
@@ -101,7 +103,14 @@ function setup(o: FetcherOptions, protocolEntries: Record<string, unknown> = {})
     },
     sink: {
       status: (s) =>
-        events.push({ url: s.url, kind: 'status', status: s.status, md: s.metadata, at: Date.now() }),
+        events.push({
+          url: s.url,
+          kind: 'status',
+          status: s.status,
+          md: s.metadata,
+          ...(s.deferral ? { deferral: s.deferral } : {}),
+          at: Date.now(),
+        }),
       fetched: (f) => {
         events.push({ url: f.url, kind: 'fetched', md: f.metadata, at: Date.now() });
       },
@@ -116,8 +125,8 @@ function setup(o: FetcherOptions, protocolEntries: Record<string, unknown> = {})
   return { fetcher, events, lines, requests, eventOf, submit };
 }
 
-const deferredUntil = (e: Event | undefined) => Date.parse(e?.md.getFirstValue(MD.storeAsIs) ?? 'NaN');
-const cause = (e: Event | undefined) => e?.md.getFirstValue(MD.deferCause);
+const deferredUntil = (e: Event | undefined) => e?.deferral?.until ?? Number.NaN;
+const cause = (e: Event | undefined) => e?.deferral?.cause;
 const urls = (origin: string, n: number, from = 0) =>
   Array.from({ length: n }, (_, i) => `${origin}/p${from + i}`);
 
