@@ -25,6 +25,8 @@ export interface StatusOutcome {
   readonly metadata: Metadata;
   /** The URL was put back unfetched (see `deferral`). */
   readonly deferral?: Deferral;
+  /** The outcome of a soft-404 probe (FetchItem.probe). */
+  readonly probe?: true;
 }
 
 /** A page answered 200, on its way to the parsers. */
@@ -32,6 +34,8 @@ export interface FetchedOutcome {
   readonly kind: 'fetched';
   readonly url: string;
   readonly metadata: Metadata;
+  /** The answer to a soft-404 probe (FetchItem.probe). */
+  readonly probe?: true;
 }
 
 export interface ResponseContext {

@@ -1,4 +1,4 @@
-import { Fetcher } from '../fetch/fetcher.js';
+import { Fetcher, type FoundUrl } from '../fetch/fetcher.js';
 import type { FetchedOutcome, StatusOutcome } from '../fetch/outcomes.js';
 import type { FetchItem } from '../fetch/ports.js';
 import type { CrawlerOptions, CrawlerParts, RunOptions } from './crawl-parts.js';
@@ -93,8 +93,8 @@ export class Crawler {
         ),
       fetched: (page: FetchedOutcome & { readonly content: Buffer }) =>
         this.pages.page(page.url, page.metadata, page.content),
-      discovered: (source: FetchItem, target: string, extra?: Readonly<Record<string, string>>) =>
-        this.pages.discovered(source, target, extra),
+      discovered: (source: FetchItem, target: string, found?: FoundUrl) =>
+        this.pages.discovered(source, target, found),
     };
     this.fetcher = new Fetcher(options.fetcher, {
       protocol: parts.protocol,

@@ -1,4 +1,5 @@
 import PQueue from 'p-queue';
+import type { FoundUrl } from '../fetch/fetcher.js';
 import type { FetchItem } from '../fetch/ports.js';
 import { ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
@@ -133,19 +134,22 @@ export class PageStage {
     return this.settleAfter(stored, event);
   }
 
-  /** A URL the fetcher found (a redirect target, a sitemap robots.txt names): DISCOVERED if kept. */
-  discovered(source: FetchItem, target: string, extra?: Readonly<Record<string, string>>): void {
+  /**
+   * A URL the fetcher found (a redirect target, a sitemap robots.txt names): DISCOVERED if kept; a
+   * sitemap's document says so (`isSitemap`).
+   */
+  discovered(source: FetchItem, target: string, found?: FoundUrl): void {
     let sourceUrl: URL;
     try {
       sourceUrl = new URL(source.url);
     } catch {
       return;
     }
-    const sitemap = extra?.[MD.isSitemap] === 'true';
+    const sitemap = found?.sitemap === true;
     const kept = this.d.filter.filter(sourceUrl, source.metadata, target, sitemap ? { sitemap } : undefined);
     if (kept === null) return;
     const md = this.d.transfer.forOutlink(source.url, source.metadata);
-    for (const [k, v] of Object.entries(extra ?? {})) md.setValue(k, v);
+    if (sitemap) md.setValue(MD.isSitemap, 'true');
     const stored = this.outlinks([{ url: kept, metadata: md }]).then(
       (written) => (written ? written.stored : true),
       (e: unknown) => {

@@ -205,7 +205,7 @@ export class Prober {
       this.pending += urls.length;
       const submit = this.submitFn;
       for (const url of urls) {
-        const item = { url, metadata: Metadata.of({ [MD.soft404Probe]: 'true' }) };
+        const item = { url, metadata: new Metadata(), probe: true as const };
         submit(item).catch((e: unknown) =>
           this.record(url, { probe: url, kind: 'other', detail: `not submitted: ${errorMessage(e)}` }),
         );
