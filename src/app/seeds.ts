@@ -60,7 +60,7 @@ export async function writeSeeds(
     const kept = problem === undefined ? filter.filter(null, new Metadata(), s) : null;
     if (kept === null) log.warn({ url: shown(s) }, `--seed ${problem ?? seedRejected(s)}; skipped`);
     else {
-      await stores.status.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
+      await stores.status.inject({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
       written.push(kept);
     }
   }

@@ -113,7 +113,13 @@ export class Crawler {
     });
     // Soft-404 probes go through the fetcher like any URL, first in their host's queue.
     parts.checks?.attach((item) => this.fetcher.submit(item, { first: true }));
-    parts.stores.status.watchCreated?.((created) => this.offer(created));
+    // Each URL this crawl created in the index (a new DISCOVERED document, due) is offered to the source.
+    parts.stores.status.subscribe(({ update, key, created }) => {
+      if (created && update.nextFetchDate !== null) {
+        const { url, metadata, nextFetchDate } = update;
+        this.offer({ url, key, metadata, nextFetchDate });
+      }
+    });
     const max = options.fetcher.maxUrlsInQueues;
     parts.source.serve?.(
       {
@@ -143,7 +149,8 @@ export class Crawler {
   async run(options: RunOptions = {}): Promise<void> {
     const { source, stores, log, clock } = this.parts;
     const lines = options.progressLines !== false;
-    if (options.onTransition) stores.status.watchTransitions?.(options.onTransition);
+    const onTransition = options.onTransition;
+    if (onTransition) stores.status.subscribe(({ update }) => onTransition(update.transition));
     // The first progress line's rate counts from here, not from nothing.
     this.metrics.rate(clock.now());
     const progress = lines

@@ -2,8 +2,7 @@ import type { FetcherSink } from '../fetch/fetcher.js';
 import type { FetchItem } from '../fetch/ports.js';
 import type { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';
-import type { StatusEvent } from '../model/status-updater.js';
-import type { TransitionRecord } from '../model/transition.js';
+import type { StatusUpdate } from '../model/status-updater.js';
 import type { DocumentHandOff, ParsedPage, ParseStatus } from '../parse/types.js';
 
 /*
@@ -138,47 +137,46 @@ export interface Acknowledged {
   readonly key: string;
 }
 
+/** How the status index took one update: acknowledged (with what), or failed for good. */
+export type WriteResult =
+  | {
+      readonly ok: true;
+      /** The document's version after the write. */
+      readonly version: number | undefined;
+      /** The document's key (and routing): host, domain or IP, per partition.url.mode. */
+      readonly key: string;
+      /** A DISCOVERED document that did not exist (201 on create): new to the index. */
+      readonly created: boolean;
+      /** A DISCOVERED write that found the URL known (409 on create): the existing document won. */
+      readonly existed: boolean;
+    }
+  | {
+      readonly ok: false;
+      readonly status: number;
+      readonly error: string;
+      /** Given up by the shutdown, not refused: the crawl counts these in one line. */
+      readonly closed: boolean;
+    };
+
+/** An update the status index acknowledged and that changed it, as published to subscribers. */
+export interface AcknowledgedWrite {
+  readonly update: StatusUpdate;
+  readonly key: string;
+  /** New to the index (see WriteResult). */
+  readonly created: boolean;
+}
+
 /**
- * Where status events go: the status rules, then the status index.
+ * Where status updates are written: the status index. The rules were applied already (the loop's
+ * StatusWrites applies them); the store only writes.
  *
- * Contract: `write` resolves once the event is accepted (it waits while the store is full: that is
- * the backpressure of the whole crawl), not when it is stored. `settled`, when given, is called
- * exactly once per write, with true once the store acknowledged it (or had nothing to write; `ack`
- * says what was acknowledged when something was) and false when the write failed for good; it must
- * not throw. `found`, for a found link (a write without `settled`), is called exactly once when its
- * write settled, with true when it was stored (or had nothing to write) and false when it failed for
- * good: the page that found it writes its own status only once every link was stored, so that
- * neither a crash nor a failed write leaves a FETCHED page whose links were never stored.
+ * Contract: call `write` once `ready` resolved (it waits while the store is full: the
+ * backpressure of the whole crawl); `write` resolves once the update settled, acknowledged or
+ * failed for good, and never rejects.
  */
 export interface StatusStore {
-  write(
-    event: StatusEvent,
-    settled?: (written: boolean, ack?: Acknowledged) => void,
-    found?: (written: boolean) => void,
-  ): Promise<void>;
-  /**
-   * True when a DISCOVERED write of `url` would change nothing (this store wrote the URL recently):
-   * the caller skips it, and it counts as skipped. Cheap, synchronous, by URL alone.
-   */
-  skipDiscovered(url: string): boolean;
-  /**
-   * Optional: `listener` is called for each DISCOVERED write OpenSearch acknowledged as a new
-   * document (not one that found the URL known), once acknowledged. One listener; it must not throw.
-   */
-  watchCreated?(listener: (created: CreatedUrl) => void): void;
-  /**
-   * Optional: `listener` is called for each transition the store wrote (acknowledged), as the
-   * transition log shows it. One listener; it must not throw.
-   */
-  watchTransitions?(listener: (record: TransitionRecord) => void): void;
-  /** Writes accepted and not settled yet. */
-  readonly pending: number;
-  /**
-   * Writes of found links (called without `settled`) not settled yet, counted from the call to
-   * `write` (so also those still waiting for room): what a shutdown deadline leaves unwritten.
-   */
-  readonly pendingFound: number;
-  readonly stats: StatusStoreStats;
+  ready(): Promise<void>;
+  write(update: StatusUpdate): Promise<WriteResult>;
 }
 
 /** A parsed page for the content index. */
@@ -208,22 +206,6 @@ export type ContentWrite =
  */
 export interface ContentStore {
   index(page: ContentPage, settled: (outcome: ContentWrite) => void): Promise<void>;
-}
-
-/** Both stores, and what must happen to them together. */
-export interface Stores {
-  readonly status: StatusStore;
-  readonly content: ContentStore;
-  /**
-   * Sends everything buffered (status, content, deletions) and resolves when all of it is settled,
-   * including the writes that settling queued (a stored page queues its FETCHED status).
-   */
-  flush(): Promise<void>;
-  /**
-   * Optional: sends what is buffered now rather than at the flush intervals, without waiting; the
-   * loop calls it when it has nothing to fetch. Cheap when there is nothing to send.
-   */
-  sendNow?(): void;
 }
 
 /** The cluster as the progress lines report it; the OpenSearch side's ClusterOutage fits. */

@@ -5,20 +5,22 @@ import { buildConfig } from '../../../src/config/load.js';
 import type { FetchProtocol, RobotsSource } from '../../../src/fetch/ports.js';
 import { Metadata } from '../../../src/model/metadata.js';
 import { MetadataTransfer } from '../../../src/model/metadata-transfer.js';
-import type { StatusEvent } from '../../../src/model/status-updater.js';
+import type { StatusEvent, StatusUpdate } from '../../../src/model/status-updater.js';
+import type { TransitionRecord } from '../../../src/model/transition.js';
 import type { PageParser, ParseResult } from '../../../src/parse/types.js';
+import type { Stores } from '../../../src/pipeline/crawl-parts.js';
 import { Crawler } from '../../../src/pipeline/crawler.js';
 import type {
   AdoptItem,
   ContentWrite,
-  CreatedUrl,
   FetchDemand,
   PollResult,
   SourceItem,
   StatusStore,
-  Stores,
   UrlSource,
+  WriteResult,
 } from '../../../src/pipeline/ports.js';
+import { StatusWrites } from '../../../src/pipeline/status-writes.js';
 import { FetchException } from '../../../src/protocol/http/errors.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { type Logger, silentLogger } from '../../../src/util/log.js';
@@ -71,12 +73,35 @@ class MemorySource implements UrlSource {
   }
 }
 
+/**
+ * The status rules as the loop sees them, in memory: every event written as it is (no scheduling,
+ * no counting), DISCOVERED URLs in `known` skipped by URL.
+ */
+function memoryRules(known: ReadonlySet<string>) {
+  return {
+    apply(event: StatusEvent): StatusUpdate {
+      return {
+        url: event.url,
+        status: event.status,
+        metadata: event.metadata,
+        nextFetchDate: Date.now(),
+        delete: false,
+        fullMetadata: event.metadata,
+        transition: {} as TransitionRecord,
+        storedAsIs: event.deferral !== undefined,
+      };
+    },
+    knowsDiscovered: (url: string) => known.has(url),
+    acknowledged: () => {},
+  };
+}
+
 /** Acknowledges writes on a later turn of the event loop, as a bulk request would. */
 class MemoryStatusStore implements StatusStore {
-  readonly events: StatusEvent[] = [];
-  readonly stats = { written: 0, existing: 0, skippedCached: 0, failed: 0 };
+  readonly events: StatusUpdate[] = [];
   pending = 0;
-  pendingFound = 0;
+  /** The loop's side of the status writes (set by `stores`). */
+  writes!: StatusWrites;
   private idle: (() => void)[] = [];
 
   private readonly held: (() => void)[] = [];
@@ -91,46 +116,50 @@ class MemoryStatusStore implements StatusStore {
     for (const ack of this.held.splice(0)) ack();
   }
 
-  async write(
-    event: StatusEvent,
-    settled?: (written: boolean) => void,
-    found?: (written: boolean) => void,
-  ): Promise<void> {
-    this.events.push(event);
+  async ready(): Promise<void> {}
+
+  write(update: StatusUpdate): Promise<WriteResult> {
+    this.events.push(update);
     this.pending++;
-    if (!settled) this.pendingFound++;
-    const acknowledge = () => {
-      const ok = !this.failing.has(event.url);
-      if (ok) this.stats.written++;
-      else this.stats.failed++;
-      this.pending--;
-      if (!settled) this.pendingFound--;
-      settled?.(ok);
-      found?.(ok);
-      if (ok) this.acknowledged(event);
-      if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
-    };
-    if (this.holding.has(event.url)) this.held.push(acknowledge);
-    else setImmediate(acknowledge);
+    return new Promise<WriteResult>((resolve) => {
+      const acknowledge = () => {
+        const ok = !this.failing.has(update.url);
+        this.pending--;
+        resolve(
+          ok
+            ? {
+                ok: true,
+                version: 1,
+                key: new URL(update.url).host,
+                created: this.creates(update),
+                existed: false,
+              }
+            : { ok: false, status: 500, error: 'refused', closed: false },
+        );
+        if (this.pending === 0) for (const done of this.idle.splice(0)) done();
+      };
+      if (this.holding.has(update.url)) this.held.push(acknowledge);
+      else setImmediate(acknowledge);
+    });
   }
 
-  /** URLs this store says it wrote recently. */
+  /** URLs the rules say were written recently. */
   readonly known = new Set<string>();
 
-  skipDiscovered(url: string): boolean {
-    if (!this.known.has(url)) return false;
-    this.stats.skippedCached++;
-    return true;
+  get stats() {
+    return this.writes.stats;
   }
 
-  /** After a write is acknowledged. */
-  protected acknowledged(_event: StatusEvent): void {}
+  /** Whether OpenSearch would answer 201 (a new document) to this write. */
+  protected creates(_update: StatusUpdate): boolean {
+    return false;
+  }
 
   async drained(): Promise<void> {
     if (this.pending > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
-  own(url: string): StatusEvent[] {
+  own(url: string): StatusUpdate[] {
     return this.events.filter((e) => e.url === url && e.status !== 'DISCOVERED');
   }
 }
@@ -142,9 +171,10 @@ function stores(
 ): Stores {
   // Content writes not yet settled: each queues a status write when it is, as the content index does.
   let contentPending = 0;
+  status.writes = new StatusWrites({ rules: memoryRules(status.known), store: status, log: silentLogger });
   return {
     ...(sendNow ? { sendNow } : {}),
-    status,
+    status: status.writes,
     content: {
       async index(page, settled) {
         contentPending++;
@@ -257,6 +287,11 @@ function crawler(s: Setup) {
     },
     { ...crawlerOptions(config), inlineParse: s.queued !== true },
   );
+  // After the loop's own subscription: what a test does once the loop heard of a created URL.
+  if (status instanceof CreatingStatusStore)
+    status.writes.subscribe(({ update, created }) => {
+      if (created) status.afterCreated(update.url);
+    });
   return { crawler: c, source, status, protocol: p };
 }
 
@@ -595,26 +630,21 @@ const keyed = (url: string): SourceItem => ({
   key: new URL(url).host,
 });
 
-/** Tells its listener of each DISCOVERED URL it writes first, as a 201 from OpenSearch would. */
+/** Answers 201 to the first DISCOVERED write of each URL, as OpenSearch would. */
 class CreatingStatusStore extends MemoryStatusStore {
-  private listener: ((created: CreatedUrl) => void) | undefined;
   private readonly created = new Set<string>();
-  /** Called right after the listener. */
+  /** Called right after the loop heard of a created URL. */
   afterCreated: (url: string) => void = () => {};
 
-  watchCreated(listener: (created: CreatedUrl) => void): void {
-    this.listener = listener;
-  }
-
-  /** A new DISCOVERED document of `url` acknowledged now. */
+  /** A new DISCOVERED document of `url`, written and acknowledged as new. */
   create(url: string, metadata = new Metadata()): void {
-    this.created.add(url);
-    this.listener?.({ url, key: new URL(url).host, metadata, nextFetchDate: Date.now() });
-    this.afterCreated(url);
+    void this.writes.inject({ url, status: 'DISCOVERED', metadata });
   }
 
-  protected override acknowledged(event: StatusEvent): void {
-    if (event.status === 'DISCOVERED' && !this.created.has(event.url)) this.create(event.url, event.metadata);
+  protected override creates(update: StatusUpdate): boolean {
+    if (update.status !== 'DISCOVERED' || this.created.has(update.url)) return false;
+    this.created.add(update.url);
+    return true;
   }
 }
 
@@ -696,7 +726,7 @@ describe('no idle waits: the loop hands new URLs to the fetcher and writes at on
     expect(source.demand!.room()).toBe(0);
     expect(source.demand!.pace('a.test', 2000)).toBe(Number.POSITIVE_INFINITY);
     status.create('http://a.test/new');
-    expect(source.offered).toEqual(['http://a.test/new']);
+    await vi.waitFor(() => expect(source.offered).toEqual(['http://a.test/new']), { timeout: 10_000 });
     hanging.release();
     await running;
     expect(source.demand!.waiting('a.test')).toBe(0);
