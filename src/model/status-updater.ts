@@ -94,7 +94,8 @@ export type StatusUpdaterConfig = SchedulerConfig &
   >;
 
 /**
- * StormCrawler's status update rules (AbstractStatusUpdaterBolt), pure and synchronous.
+ * StormCrawler's status update rules (AbstractStatusUpdaterBolt), synchronous and free of I/O; its one
+ * state is the DISCOVERED cache (URLs whose write was acknowledged recently).
  *
  * Contract with the daemon:
  * - `apply(event)` for every status event, in arrival order per URL. It returns `'skipped-cached'`
