@@ -44,7 +44,7 @@ interface Event {
   readonly status?: string;
   readonly md: Metadata;
   /** A deferral's typed field: due again at `until`, and why. */
-  readonly deferral?: { readonly until: number; readonly cause: string };
+  readonly deferral?: { readonly until: number; readonly cause: string; readonly message: string };
   readonly at: number;
 }
 
@@ -243,7 +243,7 @@ describe('host politeness in the fetcher, against real servers', () => {
     for (const e of byUrl.slice(2)) {
       expect(e).toMatchObject({ kind: 'status', status: 'DISCOVERED' });
       expect(cause(e)).toBe(DEFER_CAUSE.hostDown);
-      expect(e.md.getFirstValue(MD.deferMessage)).toMatch(/Connection refused 3 times in a row/);
+      expect(e.deferral?.message).toMatch(/Connection refused 3 times in a row/);
     }
     const until = deferredUntil(byUrl[2]);
     // What the progress line shows.
@@ -308,7 +308,7 @@ describe('host politeness in the fetcher, against real servers', () => {
       expect(e).toMatchObject({ kind: 'status', status: 'DISCOVERED' });
       expect(e.md.has(MD.errorCause)).toBe(false);
       expect(cause(e)).toBe(DEFER_CAUSE.robotsUnavailable);
-      expect(e.md.getFirstValue(MD.deferMessage)).toMatch(/HTTP 500/);
+      expect(e.deferral?.message).toMatch(/HTTP 500/);
       // Due when the error cache entry (1 h by default) expires.
       expect(deferredUntil(e) - e.at).toBeGreaterThan(3_500_000);
     }
@@ -331,7 +331,7 @@ describe('host politeness in the fetcher, against real servers', () => {
       DEFER_CAUSE.hostDown,
     ]);
     expect(events.every((e) => e.status === 'DISCOVERED')).toBe(true);
-    expect(events[0]!.md.getFirstValue(MD.deferMessage)).toMatch(/Connection refused/);
+    expect(events[0]!.deferral?.message).toMatch(/Connection refused/);
   });
 
   it('fetcher.timeout.queue defers a URL that waited too long, through the same mechanism', async () => {
