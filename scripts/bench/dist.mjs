@@ -17,6 +17,8 @@
  *   'opensearch/dedup-index.js': typeof import('../../src/opensearch/dedup-index.js'),
  *   'opensearch/indices.js': typeof import('../../src/opensearch/indices.js'),
  *   'opensearch/spout/query.js': typeof import('../../src/opensearch/spout/query.js'),
+ *   'opensearch/spout/select.js': typeof import('../../src/opensearch/spout/select.js'),
+ *   'opensearch/bulk-writer.js': typeof import('../../src/opensearch/bulk-writer.js'),
  *   'opensearch/status-doc.js': typeof import('../../src/opensearch/status-doc.js'),
  *   'parse/index.js': typeof import('../../src/parse/index.js'),
  *   'urlfilters/load.js': typeof import('../../src/urlfilters/load.js'),
