@@ -67,6 +67,7 @@ export const statsCommand: Command = {
       // Near-duplicates and soft 404s (README: Duplicates and soft 404s).
       for (const [what, c] of [
         ['near-duplicates (FETCHED with duplicate.of)', s.duplicates],
+        ['similar pages (indexed with similar.to)', s.similar],
         ['soft 404s (soft404.evidence)', s.soft404],
       ] as const) {
         out(`  ${what}: ${c.total}`);
