@@ -1,3 +1,4 @@
+// @ts-check
 // Paired in-process A/B of the whole-body signature (issue 43's added crawler work on the cost
 // bench's small web, 20 hosts x 250 pages): another build's (BASE, a dist/ folder, e.g. the build
 // before a change) against this one's, and the main text's fingerprint for scale (what a loaded
@@ -17,6 +18,7 @@ const web = createWeb({ profile: 'small', hosts: 20, pages: 250 });
 const pages = [];
 for (let h = 0; h < 20; h++) for (let i = 0; i < 250; i++) pages.push(web.body(h, i));
 const texts = pages.map((b) => mainText(b));
+/** @param {(x: any) => unknown} f @param {any[]} xs */
 const time = (f, xs) => {
   const t = process.cpuUsage();
   for (const p of xs) f(p);
@@ -26,9 +28,12 @@ const time = (f, xs) => {
 time(oldB.bodyFingerprint, pages);
 time(newB.bodyFingerprint, pages);
 time(fingerprint, texts);
-const o = [],
-  n = [],
-  m = [];
+/** @type {number[]} */
+const o = [];
+/** @type {number[]} */
+const n = [];
+/** @type {number[]} */
+const m = [];
 const l0 = loadavg()[0];
 for (let r = 0; r < 9; r++) {
   if (r % 2) {
@@ -40,8 +45,8 @@ for (let r = 0; r < 9; r++) {
   }
   m.push(time(fingerprint, texts));
 }
-const med = (a) => a.slice().sort((x, y) => x - y)[4];
-const sp = (a) => `${Math.min(...a).toFixed(3)}-${Math.max(...a).toFixed(3)}`;
+const med = (/** @type {number[]} */ a) => a.slice().sort((x, y) => x - y)[4] ?? Number.NaN;
+const sp = (/** @type {number[]} */ a) => `${Math.min(...a).toFixed(3)}-${Math.max(...a).toFixed(3)}`;
 console.log(
-  `load ${l0.toFixed(0)}-${loadavg()[0].toFixed(0)}; per page CPU ms, median of 9 (spread): BASE's body signature ${med(o).toFixed(3)} (${sp(o)}), this one ${med(n).toFixed(3)} (${sp(n)}), main fingerprint ${med(m).toFixed(3)} (${sp(m)}); paired old-new ${o.map((x, i) => (x - n[i]).toFixed(3)).join(' ')}`,
+  `load ${(l0 ?? 0).toFixed(0)}-${(loadavg()[0] ?? 0).toFixed(0)}; per page CPU ms, median of 9 (spread): BASE's body signature ${med(o).toFixed(3)} (${sp(o)}), this one ${med(n).toFixed(3)} (${sp(n)}), main fingerprint ${med(m).toFixed(3)} (${sp(m)}); paired old-new ${o.map((x, i) => (x - (n[i] ?? 0)).toFixed(3)).join(' ')}`,
 );

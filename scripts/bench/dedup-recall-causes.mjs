@@ -1,3 +1,4 @@
+// @ts-check
 // Why a copy with 1% or 2% of its words replaced is not called `duplicate` (issue 43): the same copies
 // as dedup-quality.mjs's recall (main texts, and whole pages edited in the HTML), on every EVERY'th
 // page (default 3), each miss put down to the first rule it fails: no shared band key, the exact
@@ -33,11 +34,16 @@ const allWords = pages
   .filter((w) => /^\p{L}{3,}$/u.test(w));
 const word = () => allWords[Math.floor(r() * allWords.length)] ?? 'word';
 const sample = pages.filter((p) => p.fp.tokens >= 80 && p.fp.minhash);
+/** @type {Map<string, number>} */
 const cls = new Map();
-const add = (k) => cls.set(k, (cls.get(k) ?? 0) + 1);
+const add = (/** @type {string} */ k) => cls.set(k, (cls.get(k) ?? 0) + 1);
+/** @type {string[]} */
 const bodyErr = [];
+/** @param {string} kind @param {string} a @param {string} b @param {string} [bodyA] @param {string} [bodyB] */
 function judge(kind, a, b, bodyA, bodyB) {
+  /** @type {{ fp: any, text: string, url: string }} */
   const pa = { fp: crawlFingerprint(a, bodyA), text: a, url: 'http://a/' };
+  /** @type {{ fp: any, text: string, url: string }} */
   const pb = { fp: crawlFingerprint(b, bodyB), text: b, url: 'http://b/' };
   if (!pa.fp.minhash || !pb.fp.minhash) {
     add(`${kind} nominhash`);
@@ -53,7 +59,7 @@ function judge(kind, a, b, bodyA, bodyB) {
   }
   const mj = ej(shingleHashes(a), shingleHashes(b));
   const bt = [bodyText(bodyA ?? `<body>${a}</body>`), bodyText(bodyB ?? `<body>${b}</body>`)];
-  const bj = ej(shingleHashes(bt[0]), shingleHashes(bt[1]));
+  const bj = ej(shingleHashes(bt[0] ?? ''), shingleHashes(bt[1] ?? ''));
   const best = bodySimilarity(pa.fp.body.minhash, pb.fp.body.minhash);
   const why =
     d === 'nokey'
