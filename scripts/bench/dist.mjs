@@ -12,6 +12,7 @@
  *   'fingerprint/minhash.js': typeof import('../../src/fingerprint/minhash.js'),
  *   'fingerprint/jaccard.js': typeof import('../../src/fingerprint/jaccard.js'),
  *   'fingerprint/body.js': typeof import('../../src/fingerprint/body.js'),
+ *   'fingerprint/body-minhash.js': typeof import('../../src/fingerprint/body-minhash.js'),
  *   'parse/html/extract.js': typeof import('../../src/parse/html/extract.js'),
  *   'model/metadata.js': typeof import('../../src/model/metadata.js'),
  *   'opensearch/dedup-index.js': typeof import('../../src/opensearch/dedup-index.js'),

@@ -16,7 +16,9 @@ export const statsCommand: Command = {
   },
   details:
     'Errors by fetch.exception and per day need fetch.exception and lastProcessedDate in\n' +
-    'metadata.persist; without them those sections stay empty.',
+    'metadata.persist; without them those sections stay empty. Near-duplicates (duplicate.of, left\n' +
+    'out with dedup.mode skip), similar pages (similar.to, indexed) and soft 404s are counted with\n' +
+    'their top hosts.',
   async run({ values, config, log, out }) {
     const cfg = config();
     const { client } = await connect(cfg, log);
@@ -67,6 +69,7 @@ export const statsCommand: Command = {
       // Near-duplicates and soft 404s (README: Duplicates and soft 404s).
       for (const [what, c] of [
         ['near-duplicates (FETCHED with duplicate.of)', s.duplicates],
+        ['similar pages (indexed with similar.to)', s.similar],
         ['soft 404s (soft404.evidence)', s.soft404],
       ] as const) {
         out(`  ${what}: ${c.total}`);

@@ -115,6 +115,13 @@ export const urlCommand: Command = {
               'refetched dedup.fetch.interval.factor times less often, its links followed',
           );
         }
+        const similar = report.similar as { to: string; similarity: number } | undefined;
+        if (similar) {
+          out(
+            `  similar to ${similar.to} (similarity ${similar.similarity}, under dedup.duplicate.similarity): ` +
+              'FETCHED, indexed with similarTo, not a duplicate',
+          );
+        }
         if (report.soft404) out(`  soft 404: ${report.soft404}; not indexed, its links not followed`);
         if (report.failure) out(`  why ${doc.status}: ${report.failure}`);
         out('  metadata:');
