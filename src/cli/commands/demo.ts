@@ -86,7 +86,9 @@ export const demoCommand: Command = {
       for (const l of commandLines(['npx crawler stats', ...options])) out(l);
       for (const l of commandLines([`npx crawler url ${origin}/missing`, ...options])) out(l);
       for (const l of commandLines([`npx crawler url ${origin}/good --text`, ...options])) out(l);
-      out('  OpenSearch Dashboards: scripts/import-dashboards, then the "Crawl status (os-crawler)" dashboard');
+      out(
+        '  OpenSearch Dashboards: scripts/import-dashboards, then the "Crawl status (os-crawler)" dashboard',
+      );
       out('  (index patterns status, content, transitions*; for the demo indices add patterns');
       out(
         `  ${cfg['opensearch.status.index.name']}, ${cfg['opensearch.indexer.index.name']} and ${cfg['status.transitions.index.name']}).`,
