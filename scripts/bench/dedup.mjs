@@ -227,11 +227,11 @@ export function bodyOffSettings(dir, root) {
  * @param {number} hosts
  * @param {number} pages
  */
-export async function startSmallWeb(hosts, pages) {
+export async function startSmallWeb(hosts, pages, profile = 'small') {
   const { child, done } = runNode([
     join(here, 'web.mjs'),
     '--profile',
-    'small',
+    profile,
     '--hosts',
     String(hosts),
     '--pages',

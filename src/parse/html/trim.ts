@@ -79,8 +79,13 @@ function leafBlocks(main: Chosen): Node[] {
   return out;
 }
 
-/** The visible text of a short block, whitespace collapsed. */
-const keptSpaced = (n: Node): string => keptText(n).replace(/\s+/g, ' ').trim();
+/**
+ * The visible text of a short block, whitespace collapsed. Only the runs that are not already one
+ * space are replaced (the same result as replacing every `\s+`): rewriting each lone space was 5%
+ * of a page's parse on the bench web.
+ */
+const keptSpaced = (n: Node): string => keptText(n).replace(SPACE_RUNS, ' ').trim();
+const SPACE_RUNS = /\s{2,}|(?! )\s/g;
 
 /** Marks the furniture lines of the chosen content as dropped (what an include selector matched is left whole). */
 export function trimFurniture(main: Chosen): void {
