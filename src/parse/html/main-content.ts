@@ -14,6 +14,7 @@ import { revealDominant } from './dominant.js';
 import { isExcerpt } from './excerpt.js';
 import { keepContentsPage } from './link-pages.js';
 import { looseScore } from './loose-text.js';
+import { strongInMain } from './main-words.js';
 import {
   isParagraph,
   linkDensity,
@@ -101,6 +102,8 @@ const STRONG_WORDS =
 const WEAK_WORDS =
   'banner|combx|community|header|masthead|promo|remark|replies|rss|skip|skyscraper|sponsor|supplemental|toolbar|widget';
 const STRONG = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS})`);
+/** Whether one class or id value holds a strong word (main-words.ts reads them apart). */
+const namesStrong = (name: string): boolean => STRONG.test(hintOf({ class: name }));
 const UNLIKELY = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS}|${WEAK_WORDS})|(?:^|[^a-z])ads?(?:$|[^a-z])`);
 // Words that say "content": an element with one of them is kept unless a strong word says otherwise.
 const MAYBE = /(?:^|[^a-z])(?:article|body|content|entry|main|post|story|text)(?:$|[^a-z])/;
@@ -193,7 +196,8 @@ function isBoilerplate(n: Node): boolean {
   // So is a block of many paragraphs with links in them: a wrapper named for the sidebar beside its
   // article ("content-with-sidebar-wrp") holds the article (the sidebar goes by its own class).
   if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint)) return false;
-  if (STRONG.test(hint)) return true;
+  // Inside a <main>, not from the id of a section's own heading nor Sphinx's toctree (main-words.ts).
+  if (STRONG.test(hint)) return !insideMain(n) || strongInMain(n, namesStrong);
   // Inside a <main> or role=main a weak word never drops a block (Javadoc's `div.table-header` cells);
   // a strong one still does (pages put their sidebar, comments and share bars inside <main>).
   if (insideMain(n)) return false;
