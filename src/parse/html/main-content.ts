@@ -1,15 +1,20 @@
 import { pickArticle } from './article-pick.js';
 import {
+  generatorTitleOf,
   insideGeneratorMain,
   insideMain,
   isDeclaredMain,
   isGeneratorFurniture,
   isGeneratorMain,
+  isGeneratorTitle,
+  isTexinfoNav,
+  keepTitleOnly,
 } from './declared-main.js';
 import { revealDominant } from './dominant.js';
 import { isExcerpt } from './excerpt.js';
 import { keepContentsPage } from './link-pages.js';
 import { looseScore } from './loose-text.js';
+import { strongInMain } from './main-words.js';
 import {
   isParagraph,
   linkDensity,
@@ -97,6 +102,8 @@ const STRONG_WORDS =
 const WEAK_WORDS =
   'banner|combx|community|header|masthead|promo|remark|replies|rss|skip|skyscraper|sponsor|supplemental|toolbar|widget';
 const STRONG = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS})`);
+/** Whether one class or id value holds a strong word (main-words.ts reads them apart). */
+const namesStrong = (name: string): boolean => STRONG.test(hintOf({ class: name }));
 const UNLIKELY = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS}|${WEAK_WORDS})|(?:^|[^a-z])ads?(?:$|[^a-z])`);
 // Words that say "content": an element with one of them is kept unless a strong word says otherwise.
 const MAYBE = /(?:^|[^a-z])(?:article|body|content|entry|main|post|story|text)(?:$|[^a-z])/;
@@ -172,6 +179,11 @@ function isBoilerplate(n: Node): boolean {
   if (n.tag === 'form' && n.paras < 2 && !(n.flags & FLAG.HAS_MAIN)) return true;
   const hint = hintOf(n.attrs);
   if (n.tag === 'figcaption' || (hint !== '' && n.paras < 2 && CAPTION.test(hint))) n.flags |= FLAG.CAPTION;
+  if (isTexinfoNav(n)) return true;
+  if (isGeneratorTitle(n)) {
+    keepTitleOnly(n);
+    return false;
+  }
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
   if (hint === '' || !UNLIKELY.test(hint)) return false;
   // Inside code (syntax highlighting: rustdoc's `span.comment`) and inside a generator's declared
@@ -184,7 +196,8 @@ function isBoilerplate(n: Node): boolean {
   // So is a block of many paragraphs with links in them: a wrapper named for the sidebar beside its
   // article ("content-with-sidebar-wrp") holds the article (the sidebar goes by its own class).
   if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint)) return false;
-  if (STRONG.test(hint)) return true;
+  // Inside a <main>, not from the id of a section's own heading nor Sphinx's toctree (main-words.ts).
+  if (STRONG.test(hint)) return !insideMain(n) || strongInMain(n, namesStrong);
   // Inside a <main> or role=main a weak word never drops a block (Javadoc's `div.table-header` cells);
   // a strong one still does (pages put their sidebar, comments and share bars inside <main>).
   if (insideMain(n)) return false;
@@ -252,7 +265,8 @@ function declared(body: Node, titles: readonly Set<string>[]): Node | undefined 
   const outer = articles.filter((a) => !articles.some((b) => b !== a && contains(b, a)));
   const article = pickArticle(outer, articles, titles);
   if (article) return article;
-  if (main && main.chars >= 200) return main;
+  // A generator's main block is the content however short (a Doxygen member list of one entry).
+  if (main && (main.chars >= 200 || isGeneratorMain(main))) return main;
   return undefined;
 }
 
@@ -350,6 +364,10 @@ const pruneOf = (n: Node) => linkDensity(n) < 0.5;
 function withSiblings(best: Node, body: Node, before: boolean, sections = false): MainContent {
   const parent = best.parent;
   const pruneTeasers = best !== body && teaserShare(best) < 0.8;
+  // A generator's title block before its main block (Doxygen's div.header) is kept with it.
+  const title = before ? generatorTitleOf(best) : undefined;
+  if (parent && title && parent === body)
+    return { root: parent, only: new Set([title, best]), pruneLinks: pruneOf(best), pruneTeasers };
   if (!parent || best === body || (before && parent === body))
     return { root: best, pruneLinks: pruneOf(best), pruneTeasers };
   const only = new Set<Node>();
@@ -362,6 +380,7 @@ function withSiblings(best: Node, body: Node, before: boolean, sections = false)
     if (before && i > at) break;
     if (k === best || (!before && k.score >= threshold) || readsAsProse(k) || (sections && alike(k, best)))
       only.add(k);
+    else if (before && k === title) only.add(k);
   }
   // Headings right before a kept block title it (the title over the lead over the body).
   for (let i = kids.length - 2; i >= 0; i--) {
