@@ -89,7 +89,8 @@ export function revealDominant(dropped: readonly Node[], body: Node): void {
     // `article > div.ipsColumn > div#comment-N_wrap`).
     const byParent = new Map<Node | string, Map<string, Node[]>>();
     for (const n of candidates) {
-      const parent = n.paras > 0 ? groupKey(n.parent!) : n.parent!;
+      // Not list items: nested entries of a table of contents are no posts.
+      const parent = n.paras > 0 && n.tag !== 'li' ? groupKey(n.parent!) : n.parent!;
       let byKey = byParent.get(parent);
       if (!byKey) {
         byKey = new Map();
