@@ -1,4 +1,5 @@
 import { pickArticle } from './article-pick.js';
+import { BLURB_CHARS, beyondBlurb } from './blurb.js';
 import {
   generatorTitleOf,
   insideGeneratorMain,
@@ -26,6 +27,7 @@ import {
 import { selfLinkChars } from './permalink.js';
 import { holdsTheProse } from './prose-share.js';
 import { alike, isRunOfSections, sectionOf } from './sections.js';
+import { threadOf } from './thread.js';
 import { isTitleBlock } from './title-block.js';
 import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
@@ -45,7 +47,8 @@ import { hiddenByAttrs, isHidden, revealVeiled } from './veiled.js';
  *    headings right before it (a lead, a title), else the block with the best prose score (paragraph
  *    text, discounted by link density; text runs between `<br>`s count as paragraphs, loose-text.ts;
  *    excerpts of other pages do not, excerpt.ts), climbed to the sections alike of an article cut
- *    into several, with those of its siblings that read as prose; a candidate holding too little of
+ *    into several, or to the posts alike of a thread (thread.ts), with those of its siblings that
+ *    read as prose; a declared article that is a short blurb beside far more prose joins it (blurb.ts); a candidate holding too little of
  *    the page (under 30% of its text and under half of its text out of links and excerpts,
  *    prose-share.ts) falls back to the whole body (home pages, listings, docs), boilerplate still
  *    dropped.
@@ -336,6 +339,12 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
   revealDominant(tree.dropped, body);
   const sig = declared(body, titleWords(titles));
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
+  // A short article beside far more prose (a summary card before its transcript): both (blurb.ts).
+  const both =
+    sig && !isDeclaredMain(sig) && sig.chars < BLURB_CHARS
+      ? beyondBlurb(sig, bestCandidate(body), body)
+      : undefined;
+  if (both) return { root: both, pruneLinks: pruneOf(both), pruneTeasers: teaserShare(both) < 0.8 };
   if (sig) {
     // A generator's main block is kept whole: what follows its bulk is its last sections.
     if (!isGeneratorMain(sig)) trimDeclared(sig);
@@ -347,7 +356,12 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
     return { root: body, pruneLinks: pruneOf(body) };
   // A page cut into sections alike keeps them all (sections.ts), else the block and its prose siblings.
   const section = sectionOf(best, body);
-  if (!section) return withSiblings(best, body, false);
+  if (!section) {
+    // One post of a thread (or card of a listing) among others alike: the thread (thread.ts).
+    const thread = threadOf(best, body);
+    if (thread) return { root: thread, pruneLinks: pruneOf(thread), pruneTeasers: teaserShare(thread) < 0.8 };
+    return withSiblings(best, body, false);
+  }
   section.score = Math.max(section.score, best.score);
   const run = section.parent;
   if (run && isRunOfSections(section))
