@@ -111,6 +111,40 @@ export class ElasticMember {
   /** Runs until `requestStop`: then stops the generation, hands its shards over and leaves. */
   async run(): Promise<void> {
     const every = Math.max(500, Math.floor(this.ttlMs / 3));
+    // The heartbeat has a timer of its own: a round may wait for a generation to drain or start.
+    const beat = setInterval(() => void this.beat(), every);
+    beat.unref();
+    try {
+      await this.rounds(every);
+    } finally {
+      clearInterval(beat);
+    }
+    await this.stopGeneration();
+    await this.handOver([...this.leases.keys()]);
+    await this.membership.leave(this.id);
+    this.options.log.info({ member: this.id }, 'left the crawl: shards handed over');
+  }
+
+  private beating: Promise<number> | undefined;
+
+  /** One heartbeat at a time; answers the cluster's clock. */
+  private beat(): Promise<number> {
+    this.beating ??= this.membership
+      .heartbeat(this.id, thisProcess, this.info())
+      .then((now) => {
+        this.offset = now - Date.now();
+        return now;
+      })
+      .finally(() => {
+        this.beating = undefined;
+      });
+    return this.beating.catch((e) => {
+      this.options.log.debug({ err: errorMessage(e) }, 'heartbeat failed');
+      return Date.now() + this.offset;
+    });
+  }
+
+  private async rounds(every: number): Promise<void> {
     while (!this.stopping) {
       try {
         await this.tick();
@@ -123,10 +157,6 @@ export class ElasticMember {
       }
       if (!this.stopping) await this.nap(every);
     }
-    await this.stopGeneration();
-    await this.handOver([...this.leases.keys()]);
-    await this.membership.leave(this.id);
-    this.options.log.info({ member: this.id }, 'left the crawl: shards handed over');
   }
 
   requestStop(): void {
@@ -142,8 +172,7 @@ export class ElasticMember {
 
   /** One round: heartbeat, read the members and leases, take or release, restart when changed. */
   private async tick(): Promise<void> {
-    const now = await this.membership.heartbeat(this.id, thisProcess, this.info());
-    this.offset = now - Date.now();
+    const now = await this.beat();
     const live = (await this.membership.members()).filter((m) => m.expiresAt > now);
     const leases = await this.membership.leases(this.total);
     const next = plan(this.total, live, this.id, this.shards, leases, now);

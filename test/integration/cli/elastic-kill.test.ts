@@ -47,7 +47,8 @@ beforeAll(async () => {
 afterAll(async () => {
   // What the members said, for a look after a failure.
   const dir = process.env.ELASTIC_TEST_LOGS;
-  if (dir) for (const c of children) writeFileSync(join(dir, `member-${c.proc.pid}.log`), c.stderr.join('\n'));
+  if (dir)
+    for (const c of children) writeFileSync(join(dir, `member-${c.proc.pid}.log`), c.stderr.join('\n'));
   for (const c of children) if (alive(c)) c.proc.kill('SIGKILL');
   await site.close();
   await client.close();
