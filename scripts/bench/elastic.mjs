@@ -24,6 +24,7 @@ const client = new Client({ node: OPENSEARCH });
 
 // The web: hosts 127.0.46.1.. on one port, each an endless chain of pages (i links to i+1..i+3).
 const hosts = Array.from({ length: HOSTS }, (_, i) => `127.0.46.${i + 1}`);
+/** @type {number[]} */
 const log = [];
 const servers = [];
 let port = 0;
@@ -40,13 +41,14 @@ for (const h of hosts) {
       );
     }, LATENCY_MS);
   });
-  await new Promise((r) => server.listen(port, h, r));
-  port = server.address().port;
+  await new Promise((r) => server.listen(port, h, () => r(undefined)));
+  port = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
   servers.push(server);
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
+/** @param {number} members */
 async function run(members) {
   const id = `bench-elastic-${members}-${Date.now().toString(36)}`;
   const conf = join(mkdtempSync(join(tmpdir(), 'elastic-bench-')), 'crawl.yaml');
@@ -92,7 +94,7 @@ async function run(members) {
     await sleep(1000);
     const ids = Array.from({ length: SHARDS }, (_, s) => `${id}-status#${s}`);
     const res = await client.mget({ index: `${id}-leases`, body: { ids } }).catch(() => undefined);
-    const docs = res?.body.docs ?? [];
+    const docs = /** @type {any[]} */ (res?.body.docs ?? []);
     const by = new Map();
     for (const d of docs)
       if (d.found && d._source.token) by.set(d._source.share, (by.get(d._source.share) ?? 0) + 1);
