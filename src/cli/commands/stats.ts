@@ -2,6 +2,7 @@ import { connect } from '../../opensearch/client.js';
 import { renderSummary } from '../../opensearch/render-decisions.js';
 import { crawlStats } from '../../opensearch/stats.js';
 import type { Command } from '../command.js';
+import { memberLines, memberRows } from '../members-view.js';
 
 const table = (rows: Record<string, number>) =>
   Object.entries(rows)
@@ -30,8 +31,15 @@ export const statsCommand: Command = {
         now: Date.now(),
       });
       const render = await renderSummary(client, cfg['opensearch.hosts.index.name']).catch(() => undefined);
+      const members = await memberRows(client, cfg).catch(() => []);
       if (values.json) {
-        out(JSON.stringify({ ...s, rendering: render ?? null }, null, 2));
+        out(
+          JSON.stringify(
+            { ...s, rendering: render ?? null, ...(members.length > 0 ? { members } : {}) },
+            null,
+            2,
+          ),
+        );
         return 0;
       }
       out(`URLs: ${s.total}${values.host ? ` on ${values.host}` : ''}`);
@@ -94,6 +102,7 @@ export const statsCommand: Command = {
         out('  ERROR per day (lastProcessedDate) by cause:');
         for (const d of s.errorsPerDay) out(`    ${d.day}  ${JSON.stringify(d.byCause)}`);
       }
+      for (const l of memberLines(members)) out(l);
       return 0;
     } finally {
       await client.close();

@@ -41,6 +41,10 @@ export const daemonKeys = {
     'worker processes of crawler run on this machine, each with its own share of the status shards; auto = the cores, less a quarter (at least one) for an OpenSearch node on this machine',
     1,
   ),
+  'topology.join': bool(
+    false,
+    'crawler run joins the elastic crawl of its status index as one member of many (as --join): members share the status shards fairly, adopt those of a member that died and hand shards over to one that joins',
+  ),
   'shutdown.deadline': duration(
     30_000,
     'after SIGINT/SIGTERM, how long fetches in flight and pending writes may take before they are given up',
