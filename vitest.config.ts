@@ -14,6 +14,20 @@ const cluster: TestProjectInlineConfiguration = {
   },
 };
 
+/**
+ * An elastic crawl across machines in network namespaces (issue 45): root and `ip netns` needed,
+ * several minutes. `npm run test:elastic` sets CRAWLER_TEST_ELASTIC=1 and runs it alone, on the
+ * integration tests' node (OPENSEARCH_TEST_PORT).
+ */
+const elastic: TestProjectInlineConfiguration = {
+  extends: true,
+  test: {
+    name: 'elastic',
+    include: ['test/elastic/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+  },
+};
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
@@ -37,6 +51,7 @@ export default defineConfig({
         },
       },
       ...(process.env.CRAWLER_TEST_CLUSTER === '1' ? [cluster] : []),
+      ...(process.env.CRAWLER_TEST_ELASTIC === '1' ? [elastic] : []),
     ],
   },
 });

@@ -15,6 +15,8 @@
 //   npm run bench:content-docs -- --worst 10          # and the ten worst pages (ours)
 //   node scripts/bench/content-docs.mjs --site 'asciidoc (git-doc)' --pages 20 --worst 5
 //   npm run bench:content-docs -- --write             # the table into RESULTS.md (section content-docs)
+//   npm run bench:content-docs -- --held-out --write  # the held-out sites (content-docs-heldout.mjs),
+//                                                     # never tuned on (section content-docs-held)
 //
 // The packages are fetched with `apt-get download` (Debian's archive) and unpacked with `dpkg -x`
 // into CONTENT_DOCS_DIR (default /tmp/content-docs); nothing of them is kept in the repository.
@@ -26,6 +28,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluate, tokenize } from './article-score.mjs';
+import { HELD_OUT_SITES } from './content-docs-heldout.mjs';
 import { SITES } from './content-docs-sites.mjs';
 import { spliceSection } from './sections.mjs';
 import { textParser } from './text-parser.mjs';
@@ -37,8 +40,11 @@ const { values: args } = parseArgs({
     worst: { type: 'string', default: '0' },
     'no-readability': { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
+    'held-out': { type: 'boolean', default: false },
   },
 });
+const heldOut = args['held-out'];
+const sites = heldOut ? HELD_OUT_SITES : SITES;
 const perSite = Number(args.pages);
 const dir = process.env.CONTENT_DOCS_DIR ?? '/tmp/content-docs';
 mkdirSync(dir, { recursive: true });
@@ -77,7 +83,7 @@ function htmlFiles(root) {
 const rank = (p) => createHash('sha1').update(p).digest('hex');
 
 // The truth and Readability's text of each page, cached: they depend on the page only.
-const cacheFile = join(dir, 'truth-v1.json');
+const cacheFile = join(dir, heldOut ? 'truth-held-v1.json' : 'truth-v1.json');
 /** @type {Record<string, { truth: string, furniture?: string, readability?: string }>} */
 const cache = existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : {};
 let cacheDirty = false;
@@ -92,7 +98,7 @@ const whole = await textParser(true);
 /** @typedef {Record<string, { articleBody: string }>} Texts */
 /** @type {{ site: string, truth: Texts, ours: Texts, whole: Texts, readability: Texts }[]} */
 const results = [];
-for (const site of SITES) {
+for (const site of sites) {
   if (args.site && args.site !== site.name) continue;
   const roots = site.packages.map((p) => join(unpacked(p.pkg), p.dir));
   const files = roots.flatMap((r) => htmlFiles(r).map((f) => ({ f, key: relative(dir, f) })));
@@ -165,17 +171,24 @@ console.log(table);
 // --write: the table into RESULTS.md's section "content-docs" (scripts/bench/sections/content-docs.md),
 // in place of its previous version, under the notes kept in that file below the table.
 if (args.write) {
-  const path = new URL('./sections/content-docs.md', import.meta.url).pathname;
+  const name = heldOut ? 'content-docs-held' : 'content-docs';
+  const path = new URL(`./sections/${name}.md`, import.meta.url).pathname;
   const old = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const notes = old.includes('\n### ') ? old.slice(old.indexOf('\n### ')) : '';
+  const title = heldOut
+    ? '## Main content on documentation, held-out sites (`npm run bench:content-docs -- --held-out`)'
+    : '## Main content on documentation (`npm run bench:content-docs`)';
+  const which = heldOut
+    ? 'Debian documentation packages no rule was tuned on (scripts/bench/content-docs-heldout.mjs), measured once the rules were done'
+    : 'Debian documentation packages';
   const section =
-    `## Main content on documentation (\`npm run bench:content-docs\`)\n\n` +
+    `${title}\n\n` +
     `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, node ${process.version}. Up to ${perSite} ` +
-    'pages per site (a fixed sample, by the hash of their path) of Debian documentation packages; the truth is ' +
+    `pages per site (a fixed sample, by the hash of their path) of ${which}; the truth is ` +
     'the text of the block each generator declares as the main content (scripts/bench/content-docs-sites.mjs); scored as the article benchmark (4-gram shingles, per-page precision and recall averaged, F1 of the averages). Readability.js 0.6.0 over jsdom 26.1.0 on the same pages.\n\n' +
     `${table}\n${notes}`;
   writeFileSync(path, section);
-  spliceSection(new URL('./RESULTS.md', import.meta.url).pathname, 'content-docs', section);
+  spliceSection(new URL('./RESULTS.md', import.meta.url).pathname, name, section);
 }
 
 const worst = Number(args.worst);

@@ -200,6 +200,22 @@ export function dedupOffSettings(dir, root) {
 }
 
 /**
+ * Settings that leave the whole-body signature out of SimhashParseFilter (issue 43's added crawler
+ * work on a web without near-duplicates), in a parse filter file written to `dir`.
+ * @param {string} dir
+ * @param {string} root
+ */
+export function bodyOffSettings(dir, root) {
+  /** @type {Record<string, { class: string, params?: Record<string, unknown> }[]>} */
+  const filters = JSON.parse(readFileSync(join(root, 'conf/parsefilters.json'), 'utf8'));
+  for (const f of filters['org.apache.stormcrawler.parse.ParseFilters'] ?? [])
+    if (f.class.endsWith('SimhashParseFilter')) f.params = { ...f.params, bodySignature: false };
+  const path = join(dir, 'parsefilters-no-body.json');
+  writeFileSync(path, JSON.stringify(filters, null, 2));
+  return { 'parsefilters.config.file': path };
+}
+
+/**
  * @typedef {import('./crawl.mjs').CrawlResult} CrawlRun
  * @typedef {{ hosts: number, pages: number, on: CrawlRun & { dedup?: Record<string, number> }, off: CrawlRun }} DedupCrawlResult
  * @typedef {{ simhash: import('./simhash.mjs').SimhashResult, query: DedupQueryRow[], crawl?: DedupCrawlResult }} DedupResult
@@ -211,11 +227,11 @@ export function dedupOffSettings(dir, root) {
  * @param {number} hosts
  * @param {number} pages
  */
-export async function startSmallWeb(hosts, pages) {
+export async function startSmallWeb(hosts, pages, profile = 'small') {
   const { child, done } = runNode([
     join(here, 'web.mjs'),
     '--profile',
-    'small',
+    profile,
     '--hosts',
     String(hosts),
     '--pages',

@@ -8,8 +8,10 @@
 // noise a difference must beat.
 //
 //   npm run bench:features [-- --hosts 20 --pages 500 --rounds 3 --warmup 1 --only near-dups] [--text]
+//     [--profile large]
 // (--only: the defaults and the variants whose name contains the word, e.g. the A/B of issue 32;
-// --text: the stored text's variants instead: Markdown off, whole-page text, the A/B of issue 42)
+// --text: the stored text's variants instead: Markdown off, whole-page text, the A/B of issue 42;
+// --profile large: the large profile's pages, ~90 KB, instead of the small one's ~10 KB)
 // (needs OpenSearch at OPENSEARCH_URL, default http://127.0.0.1:9200; OPENSEARCH_PORT names the
 // local node whose CPU is measured when several run on the machine). Prints a RESULTS.md section.
 
@@ -19,7 +21,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@opensearch-project/opensearch';
 import { crawlEndToEnd, deleteBenchIndices, writeBenchConf } from './crawl.mjs';
-import { dedupOffSettings, openSearchPid, startSmallWeb } from './dedup.mjs';
+import { bodyOffSettings, dedupOffSettings, openSearchPid, startSmallWeb } from './dedup.mjs';
 import { numberOption } from './proc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -30,6 +32,9 @@ const rounds = numberOption('rounds', 3);
 // Rounds run first and not counted: the first crawls after OpenSearch starts pay for its JIT
 // warm-up (one run's first round: OpenSearch 5.4 ms/page, 1.0 from its fourth on).
 const warmup = numberOption('warmup', 1);
+const profileAt = process.argv.indexOf('--profile');
+const profile = profileAt >= 0 ? (process.argv[profileAt + 1] ?? 'small') : 'small';
+if (profile !== 'small' && profile !== 'large') throw new Error(`--profile ${profile}: use small or large`);
 const opensearchUrl = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
 const dir = join(root, '.bench', 'features');
 mkdirSync(dir, { recursive: true });
@@ -54,14 +59,17 @@ const variants = textSet
       'rendering off (render.adaptive false)': { 'render.adaptive': false },
       'monitoring off (metrics.interval 0, console.port 0)': { 'metrics.interval': 0, 'console.port': 0 },
       'near-dups and soft 404s off': dedupOffSettings(dir, root),
+      // What issue 43 adds to the crawler on this web: the whole-body signature of every page (the
+      // exact check is paid only past the estimates, by no page here). `--only body` for its A/B.
+      'whole-body signature off (SimhashParseFilter bodySignature false)': bodyOffSettings(dir, root),
     };
-if (!textSet) variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1));
+if (!textSet) variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1, 5));
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 if (only)
   for (const k of Object.keys(variants)) if (k !== 'defaults' && !k.includes(only)) delete variants[k];
 
-const { child, web } = await startSmallWeb(hosts, pages);
+const { child, web } = await startSmallWeb(hosts, pages, profile);
 const client = new Client({ node: opensearchUrl });
 const clear = () => deleteBenchIndices(client);
 /** @type {Record<string, { crawler: number, opensearch: number, pagesPerSec: number }[]>} */
@@ -122,7 +130,7 @@ const lines = [
   `## What HTML pages pay for this round's features (\`npm run bench:features\`)`,
   '',
   `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB.`,
-  `The small profile's web cut to ${hosts} hosts x ${pages} pages of ~10 KB (plain HTML: no document, no`,
+  `The ${profile} profile's web cut to ${hosts} hosts x ${pages} pages of ~${profile === 'large' ? 90 : 10} KB (plain HTML: no document, no`,
   'page built by scripts), `crawler run --once` end to end with the defaults and with each feature',
   `off, ${rounds} rounds interleaved after ${warmup} not counted; medians, and for the defaults the spread of their own runs (the`,
   'noise a difference must beat), beside the median of the differences paired by round. A negative difference means the variant used more CPU than the defaults.',

@@ -8,6 +8,7 @@
 // It reports, per page size and configuration, the run with the least CPU per page (other processes
 // share the cores; runs interleave the configurations): pages/s, µs/page, CPU-µs/page and MB/s. No assertion: numbers are for reading, not for CI.
 
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { dist } from './dist.mjs';
 import { numberOption } from './proc.mjs';
@@ -140,8 +141,16 @@ const baseline = {
   ready: Promise.resolve(),
 };
 
+/** conf/parsefilters.json plus `extra` filters at its end. */
+const defaultFiltersWith = (/** @type {unknown[]} */ ...extra) => {
+  const json = JSON.parse(readFileSync(new URL('../../conf/parsefilters.json', import.meta.url), 'utf8'));
+  const key = 'org.apache.stormcrawler.parse.ParseFilters';
+  return buildParseFilters({ [key]: [...json[key], ...extra] }, 'bench');
+};
+
 // Main-content extraction and Markdown (src/parse/html/main-content.ts): the default against the
-// whole body's text (what the parse did before) and against the text alone. --content runs only these.
+// whole body's text (what the parse did before) and against the text alone; and what language
+// detection (LanguageID, eld) adds to the default. --content runs only these.
 const contentSetups = [
   {
     name: 'default parsefilters, main content + Markdown',
@@ -160,6 +169,14 @@ const contentSetups = [
       { ...config, 'textextractor.whole.page': true },
       { filter: identity, clock: systemClock },
     ),
+  },
+  {
+    name: 'default + LanguageID (eld small, first 5000 chars)',
+    parser: createPageParser(config, {
+      filter: identity,
+      clock: systemClock,
+      filters: defaultFiltersWith({ class: 'LanguageID', name: 'LanguageID' }),
+    }),
   },
 ];
 

@@ -25,6 +25,7 @@ import { type Logger, silentLogger } from '../util/log.js';
 import { warcFeature } from '../warc/build.js';
 import { openCluster } from './cluster.js';
 import { buildFeatures, Closers, checkFeatures, type Feature } from './feature.js';
+import { gatedProtocol } from './fetch-gate.js';
 import { shareWords, stopWhenLost, takeLease } from './lease.js';
 import { crawlerOptions, spoutOptions } from './options.js';
 import { writeSeeds } from './seeds.js';
@@ -82,6 +83,10 @@ export interface CrawlOptions {
   readonly lease?: boolean;
   /** A worker of `run --workers`: the fence of its supervisor's lease (without a lease of its own). */
   readonly fence?: WriteFence;
+  /** A member of an elastic crawl (app/member.ts): the status shards it holds now, and its fence. */
+  readonly shards?: readonly number[];
+  /** Asked before each fetch; false stops fetching (member.ts: its leases are lost or stale). */
+  readonly fetchGate?: () => true | Promise<boolean>;
   /** Sees every transition record once written (the demo's table). */
   readonly onTransition?: (record: TransitionRecord) => void;
 }
@@ -130,7 +135,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       workers: options.workers ?? 1,
       worker: options.worker ?? 0,
     };
-    const shards = await chooseShards(client, config, log, share);
+    const shards = options.shards ? [...options.shards] : await chooseShards(client, config, log, share);
     // One owner per share: taken before anything is written, released after everything is.
     const lease = options.lease
       ? await takeLease(
@@ -168,12 +173,12 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       log,
       outage,
     );
+    const protocol = gatedProtocol(features.hand.protocol ?? http, options.fetchGate);
     const crawler = new Crawler(
       {
         source,
         stores,
         parser,
-        protocol: http,
         robots: robotsSource(new RobotsService(config, { protocol: http, clock })),
         filter,
         transfer: stores.transfer,
@@ -183,6 +188,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         health: outage,
         observe: meters.observe,
         ...features.hand,
+        protocol,
       },
       loopOptions,
     );

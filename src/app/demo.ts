@@ -1,13 +1,16 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Client } from '@opensearch-project/opensearch';
 import { parse } from 'yaml';
 import type { Config } from '../config/schema.js';
 import { KEYS } from '../config/schema.js';
 import type { TransitionRecord } from '../model/transition.js';
 import { ensureIndices, planIndices } from '../opensearch/indices.js';
+import { TIKA_SCRIPT } from '../tika/service.js';
 import { OffsetClock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { buildCrawl } from './compose.js';
@@ -112,7 +115,6 @@ export interface DemoRow {
   readonly next: string;
   readonly reason: string;
   readonly kept: string;
-  readonly dropped: string;
   /** The page's title (parse.title), when it has one. */
   readonly title?: string;
 }
@@ -147,7 +149,6 @@ export async function runDemo(
       kept: Object.entries(r.metadata)
         .map(([k, v]) => (SHOWN.has(k) ? `${k}=${v.join('|')}` : k))
         .join(', '),
-      dropped: r.dropped.filter((k) => !k.startsWith('protocol.')).join(', '),
       ...(r.metadata['parse.title']?.[0] ? { title: r.metadata['parse.title'][0] } : {}),
     });
   };
@@ -192,7 +193,9 @@ function wrap(label: string, items: readonly string[], indent: string, width: nu
 
 /**
  * The transitions as a table: one row per transition (minute, url, old and new status, next fetch,
- * reason), and under it the metadata kept and dropped, wrapped to DEMO_TABLE_WIDTH columns.
+ * reason), and under it the page's title and the metadata kept, wrapped to DEMO_TABLE_WIDTH
+ * columns, each shown when it is new for that URL. What the persist filter left out is not listed:
+ * it is what fetching and parsing found (HTTP and Tika fields, fingerprints), not for a person.
  */
 export function formatDemoTable(rows: readonly DemoRow[], width = DEMO_TABLE_WIDTH): string[] {
   const head = ['min', 'url', 'old', 'new', 'next fetch', 'reason'];
@@ -209,15 +212,57 @@ export function formatDemoTable(rows: readonly DemoRow[], width = DEMO_TABLE_WID
   const indent = ' '.repeat(widths[0]! + 2);
   const out = [
     line(head),
-    `${indent}kept: metadata stored in the status index; dropped: metadata the persist filter left out`,
+    ...wrap(
+      'kept: ',
+      ['metadata stored in the status index (metadata.persist), shown when it changes'],
+      indent,
+      width,
+    ),
   ];
+  const before = new Map<string, DemoRow>();
   for (const r of rows) {
     out.push(line(cells(r)));
-    if (r.title) out.push(...wrap('title: ', [r.title], indent, width));
-    const kept = r.kept === '' ? [] : r.kept.split(', ');
-    const dropped = r.dropped === '' ? [] : r.dropped.split(', ');
-    if (kept.length > 0) out.push(...wrap('kept: ', kept, indent, width));
-    if (dropped.length > 0) out.push(...wrap('dropped: ', dropped, indent, width));
+    const last = before.get(r.path);
+    before.set(r.path, r);
+    if (r.title && r.title !== last?.title) out.push(...wrap('title: ', [r.title], indent, width));
+    if (r.kept !== '' && r.kept !== last?.kept)
+      out.push(...wrap('kept: ', r.kept.split(', '), indent, width));
   }
   return out;
+}
+
+/**
+ * Which Apache Tika the demo's PDF goes to, in lines of a sentence each: tika.server.url, or the
+ * embedded server's port as `scripts/tika status` finds it: this checkout's (running, or started by
+ * the crawl when it meets the PDF), or one another checkout started, named by its home. `env` is
+ * the crawl's (TIKA_HOME says which checkout's servers are "this checkout's").
+ */
+export async function describeTika(cfg: Config, env = process.env): Promise<string[]> {
+  const external = cfg['tika.server.url'];
+  if (external) return [`Its PDF goes to the Tika server at ${external} (tika.server.url).`];
+  const port = cfg['tika.embedded.port'];
+  const status = await promisify(execFile)(TIKA_SCRIPT, ['status'], {
+    env: { ...env, TIKA_PORT: String(port) },
+    timeout: 30_000,
+  }).then(
+    (r) => r.stdout.trim(),
+    (e: { stdout?: string }) => (e.stdout ?? '').trim(),
+  );
+  const mine = /^running (\S+) (.+) \(pid ([\d ]+), home (.+)\)$/.exec(status);
+  if (mine)
+    return [
+      `Its PDF goes to this checkout's Tika, already running at ${mine[1]} (${mine[2]}, pid ${mine[3]});`,
+      'it keeps running after the demo: scripts/tika stop ends it.',
+    ];
+  const other = /^running (\S+) (.+) \(not started from [^;]+(?:; started from (.+))?\)$/.exec(status);
+  if (other)
+    return [
+      `Its PDF goes to a Tika this checkout did not start, already running at ${other[1]} (${other[2]}),`,
+      other[3] ? `started from ${other[3]}.` : 'not started by any scripts/tika.',
+      `For one of the demo's own, give a free port: --set tika.embedded.port=PORT (now ${port}).`,
+    ];
+  return [
+    `Its PDF goes to this checkout's Tika (scripts/tika start, 127.0.0.1:${port}), started when the crawl meets`,
+    'the PDF; it keeps running after the demo: scripts/tika stop ends it.',
+  ];
 }

@@ -10,6 +10,7 @@ export const CONSOLE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>crawler console</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/console.css">
 <script src="/console.js" defer></script>
 </head>
@@ -47,7 +48,7 @@ export const CONSOLE_HTML = `<!doctype html>
   </section>
   <section>
     <h2>Status index</h2>
-    <table id="status-counts"><thead><tr><th>status</th><th>documents</th><th>this run</th></tr></thead><tbody></tbody></table>
+    <table id="status-counts"><thead><tr><th>status</th><th>documents <span id="counted" class="muted"></span></th><th>this run</th></tr></thead><tbody></tbody></table>
     <p id="due" class="muted"></p>
   </section>
   <section>
@@ -82,12 +83,20 @@ export const CONSOLE_HTML = `<!doctype html>
   </section>
   <section class="wide">
     <h2>Explain one URL</h2>
+    <p class="muted">What <code>crawler url URL</code> prints: the URL's status document, transitions, content document and host.</p>
     <form id="explain"><input id="explain-url" type="text" placeholder="https://www.example.com/page" size="80" required> <button type="submit">Explain</button></form>
     <pre id="explain-out"></pre>
   </section>
 </main>
 </body>
 </html>
+`;
+
+/** The console's icon (also at /favicon.ico, which browsers ask for whatever the page links). */
+export const CONSOLE_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
+<rect width="32" height="32" rx="6" fill="#1b2a3a"/>
+<path d="M8 23 L16 9 L24 23 M11.5 17 H20.5" stroke="#8fd18f" stroke-width="3" fill="none" stroke-linecap="round" stroke-linejoin="round"/>
+</svg>
 `;
 
 export const CONSOLE_CSS = `
@@ -174,7 +183,9 @@ export const CONSOLE_JS = `'use strict';
     rows('status-counts', statuses, function (st) {
       return [{ text: st }, { text: s.index ? num(counts[st] || 0) : '…', cls: 'num' }, { text: st === 'TOTAL' ? '' : num(s.totals.byStatus[st] || 0), cls: 'num' }];
     });
-    set('due', s.index ? num(s.index.dueNow) + ' URLs due now, ' + num(s.index.dueHour) + ' within the hour (counted ' + time(new Date(s.index.at).toISOString()) + ')' : 'counted every minute by one process of the crawl');
+    var age = s.index ? Math.max(0, Math.round((Date.parse(s.now) - s.index.at) / 1000)) : 0;
+    set('counted', s.index ? '(counted ' + age + ' s ago)' : '');
+    set('due', s.index ? num(s.index.dueNow) + ' URLs due now, ' + num(s.index.dueHour) + ' within the hour (counted ' + time(new Date(s.index.at).toISOString()) + ', ' + age + ' s ago)' : 'not counted yet: counted while this page is open, every 5 s');
     var causes = [];
     Object.keys(s.totals.errors).forEach(function (k) { causes.push(['error', k, s.totals.errors[k]]); });
     Object.keys(s.totals.deferred).forEach(function (k) { causes.push(['deferred', k, s.totals.deferred[k]]); });
@@ -234,7 +245,7 @@ export const CONSOLE_JS = `'use strict';
     ev.preventDefault();
     set('explain-out', 'asking…');
     get('/api/url?url=' + encodeURIComponent($('explain-url').value.trim()))
-      .then(function (r) { set('explain-out', JSON.stringify(r, null, 2)); })
+      .then(function (r) { set('explain-out', r.lines.join('\\n')); })
       .catch(function (e) { set('explain-out', 'failed: ' + e.message); });
   });
   poll();

@@ -27,6 +27,7 @@ import {
   type TransitionEntry,
 } from './state.js';
 import { statusLine } from './status-line.js';
+import { urlReportLines } from './url-text.js';
 
 /** What a monitor watches: one crawl process, or a supervisor's workers. */
 export interface MonitorSource {
@@ -48,7 +49,10 @@ export interface MonitorParts {
   readonly source: MonitorSource;
   /** Where the monitor's own metrics go (status counts, the series writer's counts). */
   readonly registry: MetricsRegistry;
-  /** This process is instance `instance`: instance 0 counts the status index every minute. */
+  /**
+   * This process is instance `instance`: instance 0 counts the status index every minute (the
+   * crawler_status_count gauges); any console counts it while watched.
+   */
   readonly instance: number;
   /**
    * The terminal's live status line (`liveStatus`), taken before the crawl is built so that its
@@ -60,6 +64,13 @@ export interface MonitorParts {
 /** Samples kept for "now" rates and the chart without a metrics series: 6 h at one per 5 s. */
 const SAMPLES = 4320;
 const SAMPLE_MS = 5000;
+/**
+ * While the console is watched, its status index counts are taken again when older than this (the
+ * status index refreshes every second): they follow the run, not StormCrawler's minute.
+ */
+const CONSOLE_COUNT_MS = 5000;
+/** How long the console's answer waits for such a count (else it shows the last, with its age). */
+const CONSOLE_COUNT_WAIT_MS = 1000;
 /** The last interval of the series gets this long at stop to be written. */
 const LAST_WRITE_MS = 5000;
 
@@ -75,7 +86,7 @@ export function originOf(instance: number, instances: number, worker: number | u
 
 /**
  * The operator's views of a running crawl: the metrics series (every metrics.interval), the status
- * index counted every minute (instance 0 only), the console with /metrics (console.port), and on a
+ * index counted every minute (instance 0 only; every 5 s while the console is watched), the console with /metrics (console.port), and on a
  * terminal the live status line. Nothing here slows the crawl: it reads counters, and writes in the
  * background.
  */
@@ -97,8 +108,8 @@ export class Monitor {
   async start(): Promise<void> {
     const { config, log, clock, client, registry } = this.p;
     tapWarnings(log, (line) => this.warn(line));
+    this.counts = new StatusCounts(client, config['opensearch.status.index.name'], clock, log);
     if (this.p.instance === 0) {
-      this.counts = new StatusCounts(client, config['opensearch.status.index.name'], clock, log);
       this.counts.register(registry);
       this.counts.start();
     }
@@ -195,13 +206,34 @@ export class Monitor {
     const { client, config, clock, source } = this.p;
     return {
       state: async () => {
+        await this.freshCounts();
         const now = clock.now();
         return this.state(await combine(...(await source.all())), now);
       },
       prometheus: async () => prometheusText(...(await source.all())),
-      explain: async (url) => (await urlReport(client, config, url, clock.now())).report,
+      explain: async (url) => {
+        const found = await urlReport(client, config, url, clock.now());
+        return {
+          known: found.doc !== undefined,
+          lines: urlReportLines(url, found, config['opensearch.indexer.index.name']),
+        };
+      },
       chart: (hours) => this.chart(hours),
     };
+  }
+
+  /** The status index counted again if its counts are old, waiting a little for it. */
+  private async freshCounts(): Promise<void> {
+    const counts = this.counts;
+    if (!counts) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      counts.fresh(CONSOLE_COUNT_MS),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CONSOLE_COUNT_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Pages/s and errors/s from the metrics series, or from this process's samples without one. */

@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../metrics/prometheus.js';
 import { ConfigError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { CONSOLE_CSS, CONSOLE_HTML, CONSOLE_JS } from './assets.js';
+import { CONSOLE_CSS, CONSOLE_HTML, CONSOLE_ICON, CONSOLE_JS } from './assets.js';
 import type { ConsoleState } from './state.js';
 
 /** What the console shows; the monitor implements it for one process or for a supervisor. */
@@ -13,10 +13,16 @@ export interface ConsoleView {
   state(): Promise<ConsoleState>;
   /** Pages/s and errors/s over the last `hours`. */
   chart(hours: number): Promise<Chart>;
-  /** What `crawler url --json` says of `url`. */
-  explain(url: string): Promise<unknown>;
+  /** What `crawler url URL` prints of `url`, line by line. */
+  explain(url: string): Promise<Explanation>;
   /** The Prometheus text format. */
   prometheus(): Promise<string>;
+}
+
+export interface Explanation {
+  /** Whether the status index has the URL. */
+  readonly known: boolean;
+  readonly lines: readonly string[];
 }
 
 export interface Chart {
@@ -92,7 +98,8 @@ export interface RunningConsole {
  * The live console: one page, its script and style, a JSON API and /metrics, read only. Every
  * request is checked in this order: the Host header must name this server (a DNS-rebinding page
  * cannot reach it), the method must be GET or HEAD, and the token must come as a Bearer header or as
- * the cookie that `?token=` sets (then redirected to the same path without it). No CORS headers are
+ * the cookie that `?token=` sets (then redirected to the same path without it); only the icon is
+ * served without it. No CORS headers are
  * ever sent; a strict Content-Security-Policy allows only the console's own script, which writes
  * every value as text. A port in use costs one warning and resolves to undefined.
  */
@@ -136,6 +143,10 @@ export async function startConsole(
     }
     const head = req.method === 'HEAD';
     const url = new URL(req.url ?? '/', 'http://console.invalid');
+    // The icon tells nothing a 401 does not (that a console listens here), and browsers ask for
+    // /favicon.ico on their own, before a token cookie exists: served to anyone who names this host.
+    if (url.pathname === '/favicon.svg' || url.pathname === '/favicon.ico')
+      return send(res, 200, 'image/svg+xml', CONSOLE_ICON, head);
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const fromCookie = cookieValue(req.headers.cookie, cookie());
     const fromQuery = url.searchParams.get('token') ?? undefined;

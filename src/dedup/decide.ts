@@ -1,3 +1,4 @@
+import { bodySimilarity, isBodySignature } from '../fingerprint/body-minhash.js';
 import { distance, type FingerprintKind, lengthRatio, MIN_LENGTH_RATIO } from '../fingerprint/fingerprint.js';
 import { isSignature, similarity } from '../fingerprint/minhash.js';
 import type { PageFingerprint } from '../fingerprint/page.js';
@@ -87,20 +88,29 @@ export type Decision =
 export type Verify = (c: Candidate) => number | undefined;
 
 /**
+ * How far under the threshold a long text's whole-body estimate may fall (body-minhash.ts: standard
+ * error about 0.014 there). A necessary condition checked on an estimate against the threshold
+ * itself refuses a true duplicate whenever the estimate errs low: with the 256 bins it had first,
+ * one copy in ten with 2% of its words changed. 0.01 under 0.85 is still three standard errors
+ * above the 0.8 of whole-page similarity under which no page may be left out; a short text (its
+ * main text equal, fewer than 80 tokens) gets no tolerance: there the body is all that differs.
+ */
+export const BODY_TOLERANCE = 0.01;
+
+/**
  * Whether the whole pages are alike too: both carry a whole-body signature, the bodies' token counts
- * are within 10% and their estimated Jaccard reaches the threshold. A necessary condition of a
- * duplicate, never a sufficient one: without it a main text the extraction shrank to a shared part
- * (every API page's "Documentation for ..." line, an information-schema page without its table)
- * would hide the pages it stood for.
+ * are within 10% and their estimated Jaccard reaches the threshold (less BODY_TOLERANCE for a long
+ * text, whose main text was measured exactly). A necessary condition of a duplicate, never a
+ * sufficient one: without it a main text the extraction shrank to a shared part (every API page's
+ * "Documentation for ..." line, an information-schema page without its table) would hide the pages
+ * it stood for.
  */
 export function bodiesAlike(fp: PageFingerprint, c: Candidate, threshold: number): boolean {
   const body = fp.body;
-  if (!body || !isSignature(c.bodyMinhash) || c.bodyTokens === undefined) return false;
+  if (!body || !isBodySignature(c.bodyMinhash) || c.bodyTokens === undefined) return false;
   if (lengthRatio(body.tokens, c.bodyTokens) < DUPLICATE_LENGTH_RATIO) return false;
-  // The threshold itself, though this is an estimate (standard error about 0.02 there): with 0.03
-  // less, two pairs of 12,211 real pages whose whole texts share under 80% were let through
-  // (scripts/bench/dedup-quality.mjs).
-  return similarity(body.minhash, c.bodyMinhash) >= threshold;
+  const bar = fp.kind === 'exact' ? threshold : threshold - BODY_TOLERANCE;
+  return bodySimilarity(body.minhash, c.bodyMinhash) >= bar;
 }
 
 /**

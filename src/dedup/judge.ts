@@ -1,76 +1,36 @@
 import { dedupable, type PageFingerprint, readFingerprint } from '../fingerprint/page.js';
-import { ERROR_CAUSE, ERROR_SOURCE, MD } from '../model/keys.js';
-import type { Metadata } from '../model/metadata.js';
-import type { JudgedPage, Judgment, Verdict } from '../pipeline/ports.js';
+import { MD } from '../model/keys.js';
 import { originOf } from '../soft404/host-profiles.js';
 import type { HostProfile } from '../soft404/profile.js';
 import { isRoot, soft404Page } from '../soft404/profile.js';
-import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { CandidateSet, RecentCanonicals } from './candidates.js';
 import { type Candidate, DUPLICATE_SIMILARITY, decide, nearness } from './decide.js';
+import {
+  type JudgeDeps,
+  type JudgedPage,
+  type JudgeOptions,
+  type JudgeStats,
+  type Judgment,
+  newJudgeStats,
+  type Verdict,
+} from './judge-api.js';
 import { pageKeys } from './keys.js';
-import type { CandidateLookup, LookupRequest, LookupResult } from './ports.js';
+import { clearMarks, markDecision, markSoft404 } from './marks.js';
+import type { LookupRequest, LookupResult } from './ports.js';
 import { ExactSimilarity, RecentTexts } from './texts.js';
 
-/** The part of the soft-404 prober the judge feeds (src/soft404/prober.ts). */
-export interface PageWatcher {
-  /**
-   * A 200 HTML page of a host, with the host's profile as known now (null: it has none; undefined:
-   * not looked up yet).
-   */
-  page(
-    host: string,
-    url: string,
-    fp: PageFingerprint | undefined,
-    profile: HostProfile | null | undefined,
-  ): void;
-}
-
-/** The profiles the judge reads and fills (src/soft404/host-profiles.ts). */
-export interface ProfileCache {
-  get(host: string): HostProfile | null | undefined;
-  set(host: string, profile: HostProfile | null): void;
-}
-
-export interface JudgeLog {
-  warn(obj: object, msg: string): void;
-}
-
-export interface JudgeDeps {
-  readonly lookup: CandidateLookup;
-  readonly profiles: ProfileCache;
-  /** The page's content document id (its same-domain canonical's, see content-doc.ts). */
-  readonly contentId: (url: string, metadata: Metadata) => string;
-  /** The near-duplicates of this page must be judged again (it changed away). */
-  readonly releaseDuplicates: (url: string) => void;
-  /** A page whose content document was deleted lately: never a canonical, whatever searches say. */
-  readonly isGone?: (url: string) => boolean;
-  /** False for a page the indexer leaves out (`indexer.md.filter`): it is no one's canonical. */
-  readonly indexable?: (metadata: Metadata) => boolean;
-  /** A soft 404's content document (from when it was a page) goes. */
-  readonly deleteContent: (url: string) => void;
-  readonly watcher?: PageWatcher;
-  readonly clock: Clock;
-  readonly log: JudgeLog;
-}
-
-export interface JudgeOptions {
-  readonly mode: 'skip' | 'flag' | 'off';
-  readonly soft404: boolean;
-  /** Metadata keys of the response validators, removed from a soft 404 (no conditional GET). */
-  readonly validators: readonly string[];
-  /** Pages per lookup at most. */
-  readonly maxBatch: number;
-  /** How long a page waits for others to share its lookup (from when it came, unless one runs), ms. */
-  readonly lingerMs: number;
-  /** Pages held (waiting or being looked up) at most; `room` waits beyond. */
-  readonly maxHeld: number;
-  /** dedup.duplicate.similarity: the exact Jaccard from which a page is a duplicate (decide.ts). */
-  readonly duplicateSimilarity?: number;
-  /** indexer.text.maxlength: the page's text is compared as the content index will hold it (-1: whole). */
-  readonly textMaxLength?: number;
-}
+export type {
+  JudgeDeps,
+  JudgedPage,
+  JudgeLog,
+  JudgeOptions,
+  JudgeStats,
+  Judgment,
+  PageWatcher,
+  ProfileCache,
+  Verdict,
+} from './judge-api.js';
 
 const NO_KEYS = { stored: [], memory: [] } as const;
 
@@ -90,24 +50,6 @@ interface Item {
   readonly resolve: (v: Verdict) => void;
 }
 
-/** Counts for the summary and the benchmark. */
-export interface JudgeStats {
-  lookups: number;
-  pagesLookedUp: number;
-  lookupFailures: number;
-  duplicates: number;
-  /** Pages indexed with `similar.to` (exact Jaccard from 0.6 to the duplicate threshold). */
-  similar: number;
-  soft404: number;
-  released: number;
-  /** Lookups of candidates' texts (one per group that had a candidate past the estimates). */
-  textLookups: number;
-  /** Candidates' texts read from the index. */
-  textsRead: number;
-  /** Texts cut into shingles for the exact check (pages and candidates). */
-  shingled: number;
-}
-
 /**
  * Decides what a parsed page is: a soft 404 (it answers like its host's answer to URLs that cannot
  * exist), a near-duplicate of an indexed page, or a page to index (a canonical). Pages that need the
@@ -123,18 +65,7 @@ export interface JudgeStats {
  * duplicate is indexed once too many), and is logged.
  */
 export class PageJudge {
-  readonly stats: JudgeStats = {
-    lookups: 0,
-    pagesLookedUp: 0,
-    lookupFailures: 0,
-    duplicates: 0,
-    similar: 0,
-    soft404: 0,
-    released: 0,
-    textLookups: 0,
-    textsRead: 0,
-    shingled: 0,
-  };
+  readonly stats: JudgeStats = newJudgeStats();
   private queue: Item[] = [];
   private inFlight = false;
   private timer: NodeJS.Timeout | undefined;
@@ -181,7 +112,7 @@ export class PageJudge {
     if (host !== undefined && this.options.soft404) this.deps.watcher?.page(host, page.url, fp, profile);
     if (!dedup && !(soft && profile === undefined)) {
       // Decided here and now: no lookup needed.
-      const verdict = soft && this.isSoft404(page, fp, profile) ? 'soft404' : this.notDuplicate(md);
+      const verdict = soft && this.isSoft404(page, fp, profile) ? 'soft404' : clearMarks(md);
       return { linksNow: !soft, verdict };
     }
     this.held++;
@@ -357,7 +288,7 @@ export class PageJudge {
     }
     if (it.soft && this.isSoft404(page, fp, profile)) return 'soft404';
     page.metadata.remove(MD.soft404Evidence);
-    if (!it.dedup || !fp) return this.notDuplicate(page.metadata);
+    if (!it.dedup || !fp) return clearMarks(page.metadata);
 
     const self = found.byDocument(it.selfId);
     // A canonical whose text changed away: its near-duplicates no longer duplicate it.
@@ -380,23 +311,14 @@ export class PageJudge {
       (c) => (mineText ? exact.between(mineText, c.id) : undefined),
       this.options.duplicateSimilarity ?? DUPLICATE_SIMILARITY,
     );
-    const md = page.metadata;
+    markDecision(page.metadata, d);
     if (d.kind === 'duplicate') {
-      this.notDuplicate(md);
-      md.setValue(MD.duplicateOf, d.of);
-      md.setValue(MD.duplicateDistance, String(d.distance));
-      md.setValue(MD.duplicateSimilarity, d.similarity.toFixed(3));
       this.recent.forget(it.selfId);
       this.recentTexts.delete(it.selfId);
       this.stats.duplicates++;
       return 'index';
     }
-    this.notDuplicate(md);
-    if (d.kind === 'similar') {
-      md.setValue(MD.similarTo, d.of);
-      md.setValue(MD.similarSimilarity, d.similarity.toFixed(3));
-      this.stats.similar++;
-    }
+    if (d.kind === 'similar') this.stats.similar++;
     if (text !== undefined && fp.kind === 'simhash') this.recentTexts.set(it.selfId, text);
     const mine: Candidate = {
       id: it.selfId,
@@ -411,16 +333,6 @@ export class PageJudge {
     return 'index';
   }
 
-  private notDuplicate(md: Metadata): 'index' {
-    md.remove(MD.duplicateOf);
-    md.remove(MD.duplicateDistance);
-    md.remove(MD.duplicateSimilarity);
-    md.remove(MD.similarTo);
-    md.remove(MD.similarSimilarity);
-    md.remove(MD.soft404Evidence);
-    return 'index';
-  }
-
   private isSoft404(
     page: JudgedPage,
     fp: PageFingerprint | undefined,
@@ -428,17 +340,7 @@ export class PageJudge {
   ) {
     const why = soft404Page(profile, page.url, fp);
     if (why === undefined) return false;
-    const md = page.metadata;
-    md.remove(MD.duplicateOf);
-    md.remove(MD.duplicateDistance);
-    md.remove(MD.duplicateSimilarity);
-    md.remove(MD.similarTo);
-    md.remove(MD.similarSimilarity);
-    for (const k of this.options.validators) md.remove(k);
-    md.setValue(MD.errorCause, ERROR_CAUSE.soft404);
-    md.setValue(MD.errorSource, ERROR_SOURCE.soft404);
-    md.setValue(MD.errorMessage, why);
-    md.setValue(MD.soft404Evidence, why);
+    markSoft404(page.metadata, why, this.options.validators);
     this.deps.deleteContent(page.url);
     this.stats.soft404++;
     return true;
@@ -448,6 +350,6 @@ export class PageJudge {
   private fallback(it: Item): Verdict {
     const profile = it.host === undefined ? undefined : this.deps.profiles.get(it.host);
     if (it.soft && this.isSoft404(it.page, it.fp, profile)) return 'soft404';
-    return this.notDuplicate(it.page.metadata);
+    return clearMarks(it.page.metadata);
   }
 }

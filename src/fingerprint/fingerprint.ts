@@ -370,29 +370,6 @@ export function fingerprint(
 }
 
 /**
- * The MinHash signature of a text's word `shingle`-shingles and its token count, and nothing else
- * (no simhash, no set of distinct shingles: a minimum does not change when a shingle comes again):
- * the whole body's signature of every page (body.ts), about half the work of a fingerprint.
- */
-export function signature(
-  text: string,
-  shingle = DEFAULT_FINGERPRINT.shingle,
-): { tokens: number; minhash?: string } {
-  let n = tokenHashes(text, [], FOLD);
-  if (n < 0) n = tokenHashes(normaliseText(text), []);
-  const toks = tokenBuffer;
-  const mins = minHasher.reset();
-  const k = Math.max(1, Math.min(shingle, n));
-  for (let t = k - 1; t < n; t++) {
-    let f = 0;
-    for (let j = t - k + 1; j <= t; j++) f = (Math.imul(f, 0x9e3779b1) + toks[j]!) | 0;
-    mins.add(fmixInt(f ^ 0x2545f491));
-  }
-  const minhash = mins.signature();
-  return minhash === undefined ? { tokens: n } : { tokens: n, minhash };
-}
-
-/**
  * The distinct word `shingle`-shingles of a text as sorted 32-bit hashes, the same values the
  * fingerprint's shingle set holds: what the exact Jaccard similarity of two texts is measured on
  * (jaccard.ts). A text of fewer tokens than `shingle` has one shingle of all of them (two such

@@ -1,5 +1,6 @@
 import { MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
+import { validBodySignature } from './body-minhash.js';
 import { type FingerprintKind, MIN_DEDUP_TOKENS } from './fingerprint.js';
 import { validSignature } from './minhash.js';
 
@@ -27,7 +28,7 @@ export function readFingerprint(md: Metadata): PageFingerprint | undefined {
   const bodyMinhash = md.getFirstValue(MD.bodyMinhash);
   const bodyTokens = Number(md.getFirstValue(MD.bodyTokens));
   const body =
-    validSignature(bodyMinhash) && Number.isFinite(bodyTokens)
+    validBodySignature(bodyMinhash) && Number.isFinite(bodyTokens)
       ? { body: { minhash: bodyMinhash, tokens: bodyTokens } }
       : {};
   return {

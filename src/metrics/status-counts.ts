@@ -21,12 +21,16 @@ export const STATUS_COUNT_MS = 60_000;
 /**
  * StormCrawler's StatusMetricsBolt: the status index's documents by status (and TOTAL), plus the
  * URLs due now and within the hour, taken every minute by one process of the crawl with one
- * aggregation request. A failed request keeps the last counts (logged at debug).
+ * aggregation request. A failed request keeps the last counts (logged at debug). The console asks
+ * for fresher ones while it is watched (`fresh`).
  */
 export class StatusCounts {
   last: IndexCounts | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** When the last count was asked for, and how long the last one took. */
+  private triedAt = Number.NEGATIVE_INFINITY;
+  private tookMs = 0;
 
   constructor(
     private readonly client: Client,
@@ -73,6 +77,16 @@ export class StatusCounts {
     clearInterval(this.timer);
   }
 
+  /**
+   * A count taken now if the last was asked for more than `maxAgeMs` ago, or 20 times as long as
+   * it took (a big index is not counted more than 5% of the time, nor a down cluster asked at
+   * every call); resolves when it is taken, or at once when none is needed.
+   */
+  fresh(maxAgeMs: number): Promise<void> {
+    if (this.clock.now() - this.triedAt < Math.max(maxAgeMs, 20 * this.tookMs)) return Promise.resolve();
+    return this.refresh();
+  }
+
   /** One count (skipped while the previous one is still running). */
   refresh(): Promise<void> {
     this.running ??= this.count().finally(() => {
@@ -83,6 +97,7 @@ export class StatusCounts {
 
   private async count(): Promise<void> {
     const now = this.clock.now();
+    this.triedAt = now;
     const iso = (t: number) => new Date(t).toISOString();
     try {
       const res = await this.client.search({
@@ -114,6 +129,7 @@ export class StatusCounts {
         dueNow: body.aggregations.dueNow.doc_count,
         dueHour: body.aggregations.dueHour.doc_count,
       };
+      this.tookMs = this.clock.now() - now;
     } catch (e) {
       this.log.debug({ err: errorMessage(e) }, 'status counts not taken this minute');
     }

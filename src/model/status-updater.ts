@@ -311,10 +311,13 @@ export function createStatusUpdater(config: StatusUpdaterConfig, clock: Clock): 
       ...validators,
       MD.trimmed,
       MD.trimmedReason,
-      // What a near-duplicate duplicates and why a page is a soft 404 (crawler url, crawler stats).
+      // What a near-duplicate duplicates, what a similar page is like and why a page is a soft 404
+      // (crawler url, crawler stats).
       MD.duplicateOf,
       MD.duplicateDistance,
       MD.duplicateSimilarity,
+      MD.similarTo,
+      MD.similarSimilarity,
       MD.soft404Evidence,
     ]),
     clock,

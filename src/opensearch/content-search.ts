@@ -40,7 +40,7 @@ export interface SearchResult {
 
 /**
  * The marks around a match in a snippet: private-use characters, which a page's text shown on a
- * terminal has stripped (cli/terminal-text.ts), so that no page can fake a highlight.
+ * terminal has stripped (util/terminal-text.ts), so that no page can fake a highlight.
  */
 export const HIGHLIGHT = { pre: '\ue000', post: '\ue001' } as const;
 

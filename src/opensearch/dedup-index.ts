@@ -1,6 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Candidate } from '../dedup/decide.js';
 import type { CandidateLookup, LookupRequest, LookupResult } from '../dedup/ports.js';
+import { validBodySignature } from '../fingerprint/body-minhash.js';
 import { validSignature } from '../fingerprint/minhash.js';
 import type { HostProfile } from '../soft404/profile.js';
 import { hostProfilesOf, hostsSearch, saveHostProfile } from './hosts-index.js';
@@ -86,7 +87,7 @@ export class DedupIndex implements CandidateLookup {
           tokens: s.simhashTokens ?? 0,
           ...(validSignature(s.minhash) ? { minhash: s.minhash } : {}),
           ...(s.duplicateOf ? { duplicateOf: s.duplicateOf } : {}),
-          ...(validSignature(s.bodyMinhash) && typeof s.bodyTokens === 'number'
+          ...(validBodySignature(s.bodyMinhash) && typeof s.bodyTokens === 'number'
             ? { bodyMinhash: s.bodyMinhash, bodyTokens: s.bodyTokens }
             : {}),
         });

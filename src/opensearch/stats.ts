@@ -26,6 +26,8 @@ export interface CrawlStats {
   readonly deferredHosts: { host: string; urls: number; causes: Record<string, number> }[];
   /** Near-duplicates (duplicate.of) and the hosts with most of them. */
   readonly duplicates: { total: number; hosts: { host: string; urls: number }[] };
+  /** Pages indexed as like another but not the same (similar.to) and the hosts with most of them. */
+  readonly similar: { total: number; hosts: { host: string; urls: number }[] };
   /** Soft 404s (soft404.evidence, FETCH_ERROR and ERROR) and the hosts with most of them. */
   readonly soft404: { total: number; hosts: { host: string; urls: number }[] };
 }
@@ -94,6 +96,10 @@ export async function crawlStats(
           filter: { exists: { field: metadataField(MD.duplicateOf) } },
           aggs: { hosts: { terms: { field: 'key', size: top } } },
         },
+        similar: {
+          filter: { exists: { field: metadataField(MD.similarTo) } },
+          aggs: { hosts: { terms: { field: 'key', size: top } } },
+        },
         soft404: {
           filter: { exists: { field: metadataField(MD.soft404Evidence) } },
           aggs: { hosts: { terms: { field: 'key', size: top } } },
@@ -150,6 +156,7 @@ export async function crawlStats(
       causes: counts(b.cause as Terms),
     })),
     duplicates: byHost(a.duplicates),
+    similar: byHost(a.similar),
     soft404: byHost(a.soft404),
   };
 }

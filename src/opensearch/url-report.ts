@@ -100,6 +100,15 @@ export async function urlReport(
         indexed: cfg['dedup.mode'] === 'flag',
       };
     }
+    const similarTo = doc.metadata.getFirstValue(MD.similarTo);
+    if (similarTo !== undefined) {
+      // Like an indexed page but under the duplicate threshold: indexed, naming it (similarTo).
+      report.similar = {
+        to: similarTo,
+        similarity: Number(doc.metadata.getFirstValue(MD.similarSimilarity)),
+        indexed: true,
+      };
+    }
     const soft404 = doc.metadata.getFirstValue(MD.soft404Evidence);
     if (soft404 !== undefined) report.soft404 = soft404;
     const cause = doc.metadata.getFirstValue(MD.deferCause);

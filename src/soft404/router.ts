@@ -40,6 +40,8 @@ export function routeFetchSink(sink: FetcherSink, deps: RouterDeps): FetcherSink
       copy.remove(MD.duplicateOf);
       copy.remove(MD.duplicateDistance);
       copy.remove(MD.duplicateSimilarity);
+      copy.remove(MD.similarTo);
+      copy.remove(MD.similarSimilarity);
       copy.remove(MD.soft404Evidence);
       if (o.status === 'REDIRECTION' && deps.prober) {
         const target = md.getFirstValue(MD.redirTo);

@@ -21,6 +21,9 @@ export const ERROR_CODES = [
   // Sharing the status index.
   'SHARE_LEASED',
   'LEASE_FAILED',
+  'LEASE_LOST',
+  // Members of one crawl (crawler run --join).
+  'SETTINGS_DIFFER',
   // The process and its parts.
   'PARSER_THREADS_UNAVAILABLE',
   'WORKER_KEEPS_DYING',

@@ -5,6 +5,8 @@ export interface Request {
   readonly path: string;
   readonly userAgent: string;
   readonly at: number;
+  /** The client's address (which machine asked, when crawlers run in network namespaces). */
+  readonly from: string;
 }
 
 export interface SiteHost {
@@ -73,7 +75,12 @@ export class Site {
         const path = req.url ?? '/';
         const n = counts.get(path) ?? 0;
         counts.set(path, n + 1);
-        requests.push({ path, userAgent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
+        requests.push({
+          path,
+          userAgent: String(req.headers['user-agent'] ?? ''),
+          at: Date.now(),
+          from: req.socket.remoteAddress ?? '',
+        });
         for (const l of this.listeners) l(host, path);
         const r = this.routes.get(`${host}${path}`);
         if (r) r(n, req, res);

@@ -4,6 +4,7 @@ import {
   DEMO_ROUNDS,
   DEMO_SETTINGS,
   DEMO_TABLE_WIDTH,
+  describeTika,
   formatDemoTable,
   runDemo,
   startDemoSite,
@@ -47,7 +48,7 @@ export const demoCommand: Command = {
     'a robots.txt-blocked path, a page slower than http.timeout, an RSS feed, a PDF for Apache Tika)\n' +
     `and crawls it at simulated minutes ${DEMO_ROUNDS.join(', ')}, into its own indices demo-status,\n` +
     'demo-content and demo-transitions (recreated on each run). Uses the embedded OpenSearch unless\n' +
-    'OPENSEARCH_URL is set.',
+    'OPENSEARCH_URL is set, and says which Apache Tika reads the PDF (whose, when another checkout started it).',
   async run({ values, config, log, out }) {
     const user = config();
     // The demo's settings over what the user configured (their cluster), under their --set.
@@ -70,9 +71,7 @@ export const demoCommand: Command = {
     const crawlLog = explicit ? log : log.child({}, { level: 'error' });
     try {
       out(`Crawling the demo site ${origin} into ${url} at simulated minutes ${DEMO_ROUNDS.join(', ')}...`);
-      out(
-        `Its PDF goes to Apache Tika: ${cfg['tika.server.url'] || `the embedded server (scripts/tika, 127.0.0.1:${cfg['tika.embedded.port']}), started now unless it runs`}.`,
-      );
+      for (const line of await describeTika(cfg)) out(line);
       const rows = await runDemo(client, cfg, origin, crawlLog);
       out('');
       for (const line of formatDemoTable(rows)) out(line);
@@ -87,7 +86,9 @@ export const demoCommand: Command = {
       for (const l of commandLines(['npx crawler stats', ...options])) out(l);
       for (const l of commandLines([`npx crawler url ${origin}/missing`, ...options])) out(l);
       for (const l of commandLines([`npx crawler url ${origin}/good --text`, ...options])) out(l);
-      out('  OpenSearch Dashboards: scripts/import-dashboards, then the "Crawl status" dashboard');
+      out(
+        '  OpenSearch Dashboards: scripts/import-dashboards, then the "Crawl status (os-crawler)" dashboard',
+      );
       out('  (index patterns status, content, transitions*; for the demo indices add patterns');
       out(
         `  ${cfg['opensearch.status.index.name']}, ${cfg['opensearch.indexer.index.name']} and ${cfg['status.transitions.index.name']}).`,

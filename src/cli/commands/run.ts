@@ -7,6 +7,7 @@ import { CrawlerError } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
 import { type Command, InputError } from '../command.js';
 import { EXIT } from '../exit.js';
+import { runJoined } from '../join.js';
 import { StopSignals } from '../signals.js';
 import { outcomeLine } from '../workers/aggregate.js';
 import { parseWorkersOption } from '../workers/count.js';
@@ -63,6 +64,10 @@ export const runCommand: Command = {
       arg: 'N|auto',
       description: 'crawler processes on this machine, each its part of the shards (topology.workers)',
     },
+    join: {
+      type: 'boolean',
+      description: 'join the elastic crawl of the status index as one member of many (topology.join)',
+    },
   },
   details:
     'Start-up checks the configuration (http.agent.name is required), the cluster and the indices\n' +
@@ -82,7 +87,14 @@ export const runCommand: Command = {
     'shutdown.deadline (30 s); exit 0. Past the deadline (OpenSearch down, say) what is left is given\n' +
     'up: one line says how many status updates were not written (those URLs keep their previous\n' +
     'state and come back when due) and the exit code is 1. A second signal exits at once (130); one\n' +
-    'within a second of the first (Ctrl-C through npx, which passes it on again) counts once.',
+    'within a second of the first (Ctrl-C through npx, which passes it on again) counts once.\n' +
+    'With --join (or topology.join), the process is one member of the elastic crawl of its status\n' +
+    'index: start one on each machine, in any number, at any time. Each holds its fair share of the\n' +
+    'status shards (shards / live members) through the leases; a member that stops heartbeating loses\n' +
+    'its shards after opensearch.lease.ttl and the others adopt them; one that joins is handed shards\n' +
+    'once their fetches ended and writes were acknowledged. Members must run the same crawl settings\n' +
+    '(a joiner that differs is refused, naming the keys). SIGTERM hands the shards over and leaves.\n' +
+    'A plain crawler run (without --join) still refuses to start while members hold the shards.',
   async run({ values, config, log, out }) {
     const cfg = config();
     // Checked before the options: a crawl without a name is refused whatever else is given.
@@ -111,6 +123,14 @@ export const runCommand: Command = {
     // A seed that cannot be crawled stops the command before anything is done.
     const bad = seedsRefused(cfg, seeds);
     if (bad.length > 0) throw new InputError(bad.join('; '));
+    if (values.join === true || cfg['topology.join']) {
+      const conflicting = [
+        ...(once ? ['--once'] : []),
+        ...(instancesGiven !== undefined ? ['--instances'] : []),
+        ...(values.workers !== undefined ? ['--workers'] : []),
+      ];
+      return runJoined({ config: cfg, log, seeds, conflicting });
+    }
     // A worker of a supervisor: its part of the share comes from the environment the supervisor set.
     const asWorker = workerFromEnv(process.env);
     const workers = asWorker

@@ -2,9 +2,9 @@ import { MAX_RESULT_WINDOW, searchCrawl } from '../../app/search.js';
 import { HIGHLIGHT, type SearchRequest, searchBody } from '../../opensearch/content-search.js';
 import { CrawlerError } from '../../util/errors.js';
 import { count } from '../../util/plural.js';
+import { terminalLine, terminalSnippet } from '../../util/terminal-text.js';
 import { type Command, UsageError } from '../command.js';
 import { countOption } from '../options.js';
-import { terminalLine, terminalSnippet } from '../terminal-text.js';
 import { timeOption } from '../time-option.js';
 
 const USAGE =

@@ -2,6 +2,7 @@ import { connect } from '../../opensearch/client.js';
 import { renderSummary } from '../../opensearch/render-decisions.js';
 import { crawlStats } from '../../opensearch/stats.js';
 import type { Command } from '../command.js';
+import { memberLines, memberRows } from '../members-view.js';
 
 const table = (rows: Record<string, number>) =>
   Object.entries(rows)
@@ -16,7 +17,9 @@ export const statsCommand: Command = {
   },
   details:
     'Errors by fetch.exception and per day need fetch.exception and lastProcessedDate in\n' +
-    'metadata.persist; without them those sections stay empty.',
+    'metadata.persist; without them those sections stay empty. Near-duplicates (duplicate.of, left\n' +
+    'out with dedup.mode skip), similar pages (similar.to, indexed) and soft 404s are counted with\n' +
+    'their top hosts.',
   async run({ values, config, log, out }) {
     const cfg = config();
     const { client } = await connect(cfg, log);
@@ -28,8 +31,15 @@ export const statsCommand: Command = {
         now: Date.now(),
       });
       const render = await renderSummary(client, cfg['opensearch.hosts.index.name']).catch(() => undefined);
+      const members = await memberRows(client, cfg).catch(() => []);
       if (values.json) {
-        out(JSON.stringify({ ...s, rendering: render ?? null }, null, 2));
+        out(
+          JSON.stringify(
+            { ...s, rendering: render ?? null, ...(members.length > 0 ? { members } : {}) },
+            null,
+            2,
+          ),
+        );
         return 0;
       }
       out(`URLs: ${s.total}${values.host ? ` on ${values.host}` : ''}`);
@@ -67,6 +77,7 @@ export const statsCommand: Command = {
       // Near-duplicates and soft 404s (README: Duplicates and soft 404s).
       for (const [what, c] of [
         ['near-duplicates (FETCHED with duplicate.of)', s.duplicates],
+        ['similar pages (indexed with similar.to)', s.similar],
         ['soft 404s (soft404.evidence)', s.soft404],
       ] as const) {
         out(`  ${what}: ${c.total}`);
@@ -91,6 +102,7 @@ export const statsCommand: Command = {
         out('  ERROR per day (lastProcessedDate) by cause:');
         for (const d of s.errorsPerDay) out(`    ${d.day}  ${JSON.stringify(d.byCause)}`);
       }
+      for (const l of memberLines(members)) out(l);
       return 0;
     } finally {
       await client.close();

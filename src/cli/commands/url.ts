@@ -1,10 +1,10 @@
+import { urlReportLines } from '../../console/url-text.js';
 import { connect } from '../../opensearch/client.js';
-import { describeRecord } from '../../opensearch/render-decisions.js';
 import { urlReport } from '../../opensearch/url-report.js';
 import { urlProblem } from '../../pipeline/inject.js';
 import { CrawlerError } from '../../util/errors.js';
+import { terminalText } from '../../util/terminal-text.js';
 import { type Command, UsageError } from '../command.js';
-import { terminalText } from '../terminal-text.js';
 
 export const urlCommand: Command = {
   usage: 'crawler url URL [--robots] [--json | --text | --markdown] [options]',
@@ -38,12 +38,8 @@ export const urlCommand: Command = {
     const cfg = config();
     const { client } = await connect(cfg, log);
     try {
-      const { report, doc, host, rendering, contentText, contentMarkdown } = await urlReport(
-        client,
-        cfg,
-        url,
-        Date.now(),
-      );
+      const found = await urlReport(client, cfg, url, Date.now());
+      const { report, doc, contentText, contentMarkdown } = found;
       if (values.markdown) {
         if (contentMarkdown === undefined) {
           log.warn(
@@ -94,52 +90,7 @@ export const urlCommand: Command = {
         out(JSON.stringify(report, null, 2));
         return 0;
       }
-      out(url);
-      if (!doc) out('  not in the status index');
-      else {
-        out(`  status ${doc.status}, key ${report.key}, ${report.due}`);
-        const d = report.deferred as { cause: string; at?: string; message?: string } | undefined;
-        if (d) {
-          out(
-            `  deferred${d.at ? ` at ${d.at}` : ''} (${d.cause}), not fetched and not counted as an error: ` +
-              `${d.message ?? ''}; tried again at ${report.nextFetchDate}`,
-          );
-        }
-        const dup = report.duplicate as
-          | { of: string; distance: number; similarity?: number; indexed: boolean }
-          | undefined;
-        if (dup) {
-          const sim = dup.similarity === undefined ? '' : `similarity ${dup.similarity}, `;
-          out(
-            `  near-duplicate of ${dup.of} (${sim}distance ${dup.distance}): FETCHED, ${dup.indexed ? 'indexed with duplicateOf' : 'not indexed'}, ` +
-              'refetched dedup.fetch.interval.factor times less often, its links followed',
-          );
-        }
-        if (report.soft404) out(`  soft 404: ${report.soft404}; not indexed, its links not followed`);
-        if (report.failure) out(`  why ${doc.status}: ${report.failure}`);
-        out('  metadata:');
-        for (const [k, v] of Object.entries(doc.metadata.toJSON())) out(`    ${k} = ${v.join(' | ')}`);
-      }
-      if (Array.isArray(report.transitions)) {
-        out('  transitions:');
-        for (const t of report.transitions) out(`    ${t}`);
-      } else out(`  transitions: ${report.transitions}`);
-      const contentIndex = cfg['opensearch.indexer.index.name'];
-      if (typeof report.content === 'string') out(`  content: ${report.content} "${contentIndex}"`);
-      else {
-        out(`  content (index "${contentIndex}"):`);
-        for (const [k, v] of Object.entries(report.content as Record<string, unknown>))
-          if (v !== undefined && v !== null && v !== '') out(`    ${k}: ${String(v)}`);
-      }
-      const probes = report.hostProbes as
-        | { probedAt: string; verdict: string; answers: string[] }
-        | undefined;
-      if (probes) {
-        out(`  soft-404 probes of the host (${probes.probedAt}): ${probes.verdict}`);
-        for (const a of probes.answers) out(`    ${a}`);
-      }
-      out(`  rendering: ${describeRecord(host ?? url, rendering)}`);
-      if (report.robots) out(`  robots.txt: ${report.robots}`);
+      for (const line of urlReportLines(url, found, cfg['opensearch.indexer.index.name'])) out(line);
       return doc ? 0 : 1;
     } finally {
       await client.close();

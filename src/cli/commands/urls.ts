@@ -2,9 +2,9 @@ import { listCrawlUrls } from '../../app/urls.js';
 import { STATUSES } from '../../model/status.js';
 import { decodeAfter, type ListedUrl, type UrlSelection } from '../../opensearch/url-list.js';
 import { CrawlerError } from '../../util/errors.js';
+import { terminalLine } from '../../util/terminal-text.js';
 import type { Command } from '../command.js';
 import { countOption } from '../options.js';
-import { terminalLine } from '../terminal-text.js';
 import { timeOption } from '../time-option.js';
 
 /** One URL on one line: status, when it is due, the URL, and why it failed. */

@@ -16,9 +16,9 @@ export const daemonKeys = {
   'opensearch.status.filterQuery': list([], 'query_string filters added to the spout query'),
   'opensearch.status.query.timeout': num(-1, 'seconds a spout query may take on the cluster; -1 = no limit'),
   'opensearch.status.query.form': oneOf(
-    ['collapse', 'aggregation'],
+    ['collapse', 'aggregation', 'keys-first'],
     'aggregation',
-    "spout query: collapse on key with inner hits, or StormCrawler's terms + top_hits aggregation",
+    "spout query: collapse on key with inner hits, StormCrawler's terms + top_hits aggregation, or keys-first (the aggregation over the keys a sorted page of the oldest due URLs names)",
   ),
   'spout.ttl.purgatory': num(
     30,
@@ -40,6 +40,10 @@ export const daemonKeys = {
     1,
     'worker processes of crawler run on this machine, each with its own share of the status shards; auto = the cores, less a quarter (at least one) for an OpenSearch node on this machine',
     1,
+  ),
+  'topology.join': bool(
+    false,
+    'crawler run joins the elastic crawl of its status index as one member of many (as --join): members share the status shards fairly, adopt those of a member that died and hand shards over to one that joins',
   ),
   'shutdown.deadline': duration(
     30_000,

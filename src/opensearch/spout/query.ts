@@ -1,5 +1,9 @@
-/** The two forms of the spout's "due URLs, spread over keys" query; chosen by measurement (bench). */
-export type QueryForm = 'collapse' | 'aggregation';
+/**
+ * The forms of the spout's "due URLs, spread over keys" query; chosen by measurement (bench):
+ * `keys-first` is the aggregation restricted to the keys a sorted page of the oldest due URLs names
+ * (select.ts), so its cost does not grow with the due URLs of all the other keys.
+ */
+export type QueryForm = 'collapse' | 'aggregation' | 'keys-first';
 
 export interface SpoutQueryParams {
   /** Due URLs are those whose nextFetchDate is at or before this date. */
@@ -46,11 +50,11 @@ export function collapseQuery(p: SpoutQueryParams): object {
 }
 
 /** StormCrawler's AggregationSpout: terms on `key` ordered by the oldest due date, top_hits in each. */
-export function aggregationQuery(p: SpoutQueryParams): object {
+export function aggregationQuery(p: SpoutQueryParams, ...more: object[]): object {
   return {
     size: 0,
     track_total_hits: false,
-    query: filter(p),
+    query: filter(p, ...more),
     aggregations: {
       partition: {
         terms: { field: 'key', size: p.maxBuckets, order: { top_hit: 'asc' } },
@@ -62,6 +66,38 @@ export function aggregationQuery(p: SpoutQueryParams): object {
     },
     ...(p.timeoutSecs >= 0 ? { timeout: `${p.timeoutSecs}s` } : {}),
   };
+}
+
+/**
+ * The oldest due URLs, `size` of them, with their keys only: the first page of a sort the date
+ * index answers without visiting every due URL (keys-first's first step). Ties are ordered by key,
+ * as the aggregation orders keys of the same oldest date.
+ */
+export function oldestDueQuery(
+  p: Omit<SpoutQueryParams, 'maxBuckets' | 'maxUrlsPerBucket'>,
+  size: number,
+): object {
+  return {
+    size,
+    track_total_hits: false,
+    _source: false,
+    stored_fields: '_none_',
+    docvalue_fields: ['key'],
+    query: filter(p),
+    sort: [{ nextFetchDate: { order: 'asc' } }, { key: { order: 'asc' } }],
+    ...(p.timeoutSecs >= 0 ? { timeout: `${p.timeoutSecs}s` } : {}),
+  };
+}
+
+/** The keys of an `oldestDueQuery`'s hits, each once, in the order of their oldest due URL. */
+export function oldestKeysOf(body: unknown): { keys: string[]; hits: number } {
+  const hits = (body as { hits?: { hits?: { fields?: { key?: unknown[] } }[] } }).hits?.hits ?? [];
+  const keys = new Set<string>();
+  for (const h of hits) {
+    const key = h.fields?.key?.[0];
+    if (typeof key === 'string') keys.add(key);
+  }
+  return { keys: [...keys], hits: hits.length };
 }
 
 /**
@@ -99,6 +135,7 @@ export function hitsOf(form: QueryForm, body: unknown): Hit[][] {
     aggregations?: { partition?: { buckets?: { docs?: { hits?: { hits?: Hit[] } } }[] } };
   };
   if (form === 'collapse') return (b.hits?.hits ?? []).map((h) => h.inner_hits?.urls?.hits?.hits ?? []);
+  // keys-first answers with its aggregation.
   return (b.aggregations?.partition?.buckets ?? []).map((bucket) => bucket.docs?.hits?.hits ?? []);
 }
 

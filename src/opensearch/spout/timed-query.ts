@@ -4,8 +4,9 @@ import type { Clock } from '../../util/clock.js';
 import { LatencyWindow } from '../../util/latency.js';
 import type { Logger } from '../../util/log.js';
 import { missedShards, type SpoutFailures, unavailableShards } from './answers.js';
-import { aggregationQuery, collapseQuery, hitsOf } from './query.js';
+import { hitsOf } from './query.js';
 import { refreshIntervalMs } from './refresh.js';
+import { selectDue } from './select.js';
 import type { KeyShares } from './shares.js';
 import type { SpoutOptions } from './types.js';
 
@@ -96,7 +97,6 @@ export class TimedQuery {
       filterQueries: o.filterQueries,
       timeoutSecs: o.queryTimeoutSecs,
     };
-    const body = o.form === 'collapse' ? collapseQuery(params) : aggregationQuery(params);
     let added = 0;
     let hits = 0;
     const keys: string[] = [];
@@ -108,17 +108,16 @@ export class TimedQuery {
       // A URL that waited its purgatory time, settled since the last refresh: the query must show its
       // new state, or it could emit the URL again (see InFlight).
       if (s.inFlight.needsRefresh()) await this.refresh();
-      const res = await this.client.search({
+      const res = await selectDue(this.client, o.form, params, {
         index: o.index,
-        body: body as never,
         ...(o.shards ? { preference: `_shards:${o.shards.join(',')}` } : {}),
       });
       this.failures.answered();
       s.inFlight.prune();
       // A shard that failed (rejected, out of memory) or a query that timed out answers without error,
       // with the hits of the other shards only: fine to fetch, but no proof that nothing else is due.
-      const unavailable = unavailableShards(res.body);
-      this.partial = unavailable !== undefined || missedShards(res.body);
+      const unavailable = res.answers.map(unavailableShards).find((u) => u !== undefined);
+      this.partial = unavailable !== undefined || res.answers.some(missedShards);
       // A shard with no copy to search (its node left, a primary is failing over) hides its due
       // URLs until it is back: an outage, logged as one, and a failed query.
       this.failures.shards('spout query', unavailable);

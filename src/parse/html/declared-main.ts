@@ -1,4 +1,4 @@
-import type { Node } from './tree.js';
+import { FLAG, type Node } from './tree.js';
 
 /**
  * The main blocks documentation generators declare in their own markup, beside `<main>` and
@@ -8,9 +8,13 @@ import type { Node } from './tree.js';
  * - Doxygen: `div.contents` after the page's `div.header` (its member tables are grids of links);
  * - asciidoc: `div#content` in a `<body>` of class article, manpage or book;
  * - Node's API docs: `div#apicontent`;
+ * - rustdoc: `#main-content` in `body.rustdoc` (its `<main>` also holds the search bar; trimmed as a
+ *   web page's `<main>` would be, it lost the trait-implementation lists after the item's docs);
  * - Docusaurus: `div.markdown` (the article's text);
  * - DocBook XSL: a division (`div.chapter`, `div.sect1`, `div.refentry`...) straight in `<body>`
- *   that opens with its `div.titlepage` (the navigation header and footer are its siblings).
+ *   that opens with its `div.titlepage` (the navigation header and footer are its siblings);
+ * - Texinfo: the Top node (`div.top#Top`, which holds a one-page manual) and a node's block straight
+ *   in `<body>` that opens with the node's navigation bar (isTexinfoNav, itself left out).
  * Only the element's attributes, its parent's and the kids already built are read, so it holds when
  * a descendant closes (the tree is built in one pass).
  */
@@ -46,8 +50,9 @@ function firstElement(n: Node): Node | undefined {
 
 /** Whether `n` is a generator's declared main block (see above). */
 export function isGeneratorMain(n: Node): boolean {
-  if (n.tag !== 'div') return false;
   const id = n.attrs.id;
+  if (id === 'main-content') return inRustdocBody(n);
+  if (n.tag !== 'div') return false;
   const cls = n.attrs.class;
   if (id === undefined && cls === undefined) return false;
   if (id === 'apicontent') return true;
@@ -58,22 +63,92 @@ export function isGeneratorMain(n: Node): boolean {
   const words = classWords(n);
   if (words.includes('markdown')) return true;
   if (words.includes('contents') && parent) return afterDoxygenHeader(n, parent);
-  if (parent?.tag === 'body' && words.some((w) => DOCBOOK_DIVISIONS.has(w))) {
-    const first = firstElement(n);
+  if (parent?.tag !== 'body') return false;
+  const first = firstElement(n);
+  if (id === 'Top' && (cls === 'top' || cls === 'top-level-extent')) return true;
+  if (first !== undefined && isTexinfoNav(first)) return true;
+  if (words.some((w) => DOCBOOK_DIVISIONS.has(w)))
     return first !== undefined && first.tag === 'div' && first.attrs.class === 'titlepage';
+  return false;
+}
+
+/**
+ * Texinfo's navigation bar of a node ("Next: Getting Help, Previous: Version, Up: Top [Contents]
+ * [Index]"): `div.header` (Texinfo 6) or `div.nav-panel` (7) whose links carry access keys.
+ * Left out wherever it is, inside the node's block too.
+ */
+export function isTexinfoNav(n: Node): boolean {
+  if (n.tag !== 'div' || (n.attrs.class !== 'header' && n.attrs.class !== 'nav-panel')) return false;
+  return hasAccessKeyLink(n);
+}
+
+function hasAccessKeyLink(n: Node): boolean {
+  for (const k of n.kids) {
+    if (typeof k === 'string') continue;
+    if ((k.tag === 'a' && k.attrs.accesskey !== undefined) || hasAccessKeyLink(k)) return true;
   }
+  return false;
+}
+
+/** rustdoc's `#main-content` lies in a `<body>` of class rustdoc (under its `<main>`, beside the search bar). */
+function inRustdocBody(n: Node): boolean {
+  for (let p = n.parent; p; p = p.parent) if (p.tag === 'body') return classWords(p).includes('rustdoc');
   return false;
 }
 
 /** Doxygen's `div.contents` follows the page's `div.header` (title, summary links). */
 function afterDoxygenHeader(n: Node, parent: Node): boolean {
+  const before = elementBefore(n, parent);
+  return before !== undefined && before.tag === 'div' && before.attrs.class === 'header';
+}
+
+/** The element right before `n` (a kid of `parent`), its text between them ignored. */
+function elementBefore(n: Node, parent: Node): Node | undefined {
   const at = parent.kids.lastIndexOf(n);
   for (let i = at - 1; i >= 0; i--) {
     const k = parent.kids[i]!;
-    if (typeof k === 'string') continue;
-    return k.tag === 'div' && k.attrs.class === 'header';
+    if (typeof k !== 'string') return k;
   }
-  return false;
+  return undefined;
+}
+
+/**
+ * The title block a generator writes just before its main block, part of what the page says:
+ * Doxygen's `div.header` holding `div.headertitle > div.title` ("std::vector< _Tp > Class Template
+ * Reference", on a short page most of its words), and that `div.headertitle` (a weak word, "header",
+ * would drop it). Known as each closes, by its own markup.
+ */
+export function isGeneratorTitle(n: Node): boolean {
+  if (n.tag !== 'div') return false;
+  const cls = n.attrs.class;
+  if (cls === 'headertitle') return n.parent?.tag === 'div' && n.parent.attrs.class === 'header';
+  return cls === 'header' && headerTitleOf(n) !== undefined;
+}
+
+const headerTitleOf = (n: Node): Node | undefined => {
+  for (const k of n.kids) if (typeof k !== 'string' && k.attrs.class === 'headertitle') return k;
+  return undefined;
+};
+
+/**
+ * Keeps only the title of Doxygen's `div.header` as it closes (its counts not yet added to its
+ * parent): the summary links beside it ("Public Types | List of all members") are navigation.
+ */
+export function keepTitleOnly(header: Node): void {
+  const title = headerTitleOf(header);
+  if (!title) return;
+  for (const k of header.kids) if (typeof k !== 'string' && k !== title) k.flags |= FLAG.DROP;
+  header.chars = title.chars;
+  header.linkChars = title.linkChars;
+  header.paras = title.paras;
+}
+
+/** The generator's title block before its main block `n` (see isGeneratorTitle), if any. */
+export function generatorTitleOf(n: Node): Node | undefined {
+  const parent = n.parent;
+  if (!parent || n.tag !== 'div') return undefined;
+  const before = elementBefore(n, parent);
+  return before && classWords(n).includes('contents') && isGeneratorTitle(before) ? before : undefined;
 }
 
 /** `<main>`, role=main or a generator's main block (see above). */

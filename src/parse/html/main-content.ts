@@ -1,15 +1,21 @@
 import { pickArticle } from './article-pick.js';
+import { BLURB_CHARS, beyondBlurb } from './blurb.js';
 import {
+  generatorTitleOf,
   insideGeneratorMain,
   insideMain,
   isDeclaredMain,
   isGeneratorFurniture,
   isGeneratorMain,
+  isGeneratorTitle,
+  isTexinfoNav,
+  keepTitleOnly,
 } from './declared-main.js';
 import { revealDominant } from './dominant.js';
 import { isExcerpt } from './excerpt.js';
 import { keepContentsPage } from './link-pages.js';
 import { looseScore } from './loose-text.js';
+import { strongInMain } from './main-words.js';
 import {
   isParagraph,
   linkDensity,
@@ -21,6 +27,7 @@ import {
 import { selfLinkChars } from './permalink.js';
 import { holdsTheProse } from './prose-share.js';
 import { alike, isRunOfSections, sectionOf } from './sections.js';
+import { threadOf } from './thread.js';
 import { isTitleBlock } from './title-block.js';
 import { titleWords } from './title-match.js';
 import { FLAG, type Node, TreeBuilder } from './tree.js';
@@ -40,7 +47,8 @@ import { hiddenByAttrs, isHidden, revealVeiled } from './veiled.js';
  *    headings right before it (a lead, a title), else the block with the best prose score (paragraph
  *    text, discounted by link density; text runs between `<br>`s count as paragraphs, loose-text.ts;
  *    excerpts of other pages do not, excerpt.ts), climbed to the sections alike of an article cut
- *    into several, with those of its siblings that read as prose; a candidate holding too little of
+ *    into several, or to the posts alike of a thread (thread.ts), with those of its siblings that
+ *    read as prose; a declared article that is a short blurb beside far more prose joins it (blurb.ts); a candidate holding too little of
  *    the page (under 30% of its text and under half of its text out of links and excerpts,
  *    prose-share.ts) falls back to the whole body (home pages, listings, docs), boilerplate still
  *    dropped.
@@ -97,6 +105,8 @@ const STRONG_WORDS =
 const WEAK_WORDS =
   'banner|combx|community|header|masthead|promo|remark|replies|rss|skip|skyscraper|sponsor|supplemental|toolbar|widget';
 const STRONG = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS})`);
+/** Whether one class or id value holds a strong word (main-words.ts reads them apart). */
+const namesStrong = (name: string): boolean => STRONG.test(hintOf({ class: name }));
 const UNLIKELY = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS}|${WEAK_WORDS})|(?:^|[^a-z])ads?(?:$|[^a-z])`);
 // Words that say "content": an element with one of them is kept unless a strong word says otherwise.
 const MAYBE = /(?:^|[^a-z])(?:article|body|content|entry|main|post|story|text)(?:$|[^a-z])/;
@@ -172,6 +182,11 @@ function isBoilerplate(n: Node): boolean {
   if (n.tag === 'form' && n.paras < 2 && !(n.flags & FLAG.HAS_MAIN)) return true;
   const hint = hintOf(n.attrs);
   if (n.tag === 'figcaption' || (hint !== '' && n.paras < 2 && CAPTION.test(hint))) n.flags |= FLAG.CAPTION;
+  if (isTexinfoNav(n)) return true;
+  if (isGeneratorTitle(n)) {
+    keepTitleOnly(n);
+    return false;
+  }
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
   if (hint === '' || !UNLIKELY.test(hint)) return false;
   // Inside code (syntax highlighting: rustdoc's `span.comment`) and inside a generator's declared
@@ -184,7 +199,8 @@ function isBoilerplate(n: Node): boolean {
   // So is a block of many paragraphs with links in them: a wrapper named for the sidebar beside its
   // article ("content-with-sidebar-wrp") holds the article (the sidebar goes by its own class).
   if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint)) return false;
-  if (STRONG.test(hint)) return true;
+  // Inside a <main>, not from the id of a section's own heading nor Sphinx's toctree (main-words.ts).
+  if (STRONG.test(hint)) return !insideMain(n) || strongInMain(n, namesStrong);
   // Inside a <main> or role=main a weak word never drops a block (Javadoc's `div.table-header` cells);
   // a strong one still does (pages put their sidebar, comments and share bars inside <main>).
   if (insideMain(n)) return false;
@@ -252,7 +268,8 @@ function declared(body: Node, titles: readonly Set<string>[]): Node | undefined 
   const outer = articles.filter((a) => !articles.some((b) => b !== a && contains(b, a)));
   const article = pickArticle(outer, articles, titles);
   if (article) return article;
-  if (main && main.chars >= 200) return main;
+  // A generator's main block is the content however short (a Doxygen member list of one entry).
+  if (main && (main.chars >= 200 || isGeneratorMain(main))) return main;
   return undefined;
 }
 
@@ -322,6 +339,12 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
   revealDominant(tree.dropped, body);
   const sig = declared(body, titleWords(titles));
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
+  // A short article beside far more prose (a summary card before its transcript): both (blurb.ts).
+  const both =
+    sig && !isDeclaredMain(sig) && sig.chars < BLURB_CHARS
+      ? beyondBlurb(sig, bestCandidate(body), body)
+      : undefined;
+  if (both) return { root: both, pruneLinks: pruneOf(both), pruneTeasers: teaserShare(both) < 0.8 };
   if (sig) {
     // A generator's main block is kept whole: what follows its bulk is its last sections.
     if (!isGeneratorMain(sig)) trimDeclared(sig);
@@ -333,7 +356,12 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
     return { root: body, pruneLinks: pruneOf(body) };
   // A page cut into sections alike keeps them all (sections.ts), else the block and its prose siblings.
   const section = sectionOf(best, body);
-  if (!section) return withSiblings(best, body, false);
+  if (!section) {
+    // One post of a thread (or card of a listing) among others alike: the thread (thread.ts).
+    const thread = threadOf(best, body);
+    if (thread) return { root: thread, pruneLinks: pruneOf(thread), pruneTeasers: teaserShare(thread) < 0.8 };
+    return withSiblings(best, body, false);
+  }
   section.score = Math.max(section.score, best.score);
   const run = section.parent;
   if (run && isRunOfSections(section))
@@ -350,6 +378,10 @@ const pruneOf = (n: Node) => linkDensity(n) < 0.5;
 function withSiblings(best: Node, body: Node, before: boolean, sections = false): MainContent {
   const parent = best.parent;
   const pruneTeasers = best !== body && teaserShare(best) < 0.8;
+  // A generator's title block before its main block (Doxygen's div.header) is kept with it.
+  const title = before ? generatorTitleOf(best) : undefined;
+  if (parent && title && parent === body)
+    return { root: parent, only: new Set([title, best]), pruneLinks: pruneOf(best), pruneTeasers };
   if (!parent || best === body || (before && parent === body))
     return { root: best, pruneLinks: pruneOf(best), pruneTeasers };
   const only = new Set<Node>();
@@ -362,6 +394,7 @@ function withSiblings(best: Node, body: Node, before: boolean, sections = false)
     if (before && i > at) break;
     if (k === best || (!before && k.score >= threshold) || readsAsProse(k) || (sections && alike(k, best)))
       only.add(k);
+    else if (before && k === title) only.add(k);
   }
   // Headings right before a kept block title it (the title over the lead over the body).
   for (let i = kids.length - 2; i >= 0; i--) {

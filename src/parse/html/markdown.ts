@@ -1,3 +1,4 @@
+import { resolveCached } from '../resolve.js';
 import { codeLanguage } from './code-language.js';
 import { linksAreCode } from './code-links.js';
 import { isTeaser, type MainContent } from './main-content.js';
@@ -331,12 +332,9 @@ class Renderer {
 
   private url(href: string | undefined): string | undefined {
     if (href === undefined || href.trim() === '') return undefined;
-    let u: string;
-    try {
-      u = this.o.base ? new URL(href.trim(), this.o.base).href : href.trim();
-    } catch {
-      return undefined;
-    }
+    // Through the outlinks' cache: the same links, resolved once for both.
+    const u = this.o.base ? resolveCached(href.trim(), this.o.base) : href.trim();
+    if (u === undefined) return undefined;
     if (/^(?:javascript|vbscript):/i.test(u)) return undefined;
     return /[\s()<>]/.test(u) ? `<${u.replace(/[<>\s]/g, encodeURIComponent)}>` : u;
   }

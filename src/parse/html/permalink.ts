@@ -3,15 +3,31 @@ import type { Node } from './tree.js';
 /**
  * Characters of a heading inside links to a place on the same page (`href="#..."`): documentation
  * generators link each heading to itself (rustdoc's `<h2><a href="#safety">Safety</a></h2>`), which
- * makes it all link without making it the title of a teaser of another page.
+ * makes it all link without making it the title of a teaser of another page. So does a forum post's
+ * title linked to the post itself (phpBB's `<div id="p550447">...<h3><a href="./viewtopic.php?p=550447#p550447">`):
+ * a link whose fragment names a block the heading is in.
  */
 export function selfLinkChars(n: Node): number {
   let c = 0;
   for (const k of n.kids) {
     if (typeof k === 'string') continue;
     if (k.tag === 'a') {
-      if (k.attrs.href?.startsWith('#') === true) c += k.chars;
+      const href = k.attrs.href;
+      if (href !== undefined && (href.startsWith('#') || linksToAncestor(n, href))) c += k.chars;
     } else c += selfLinkChars(k);
   }
   return c;
+}
+
+/** How far up a permalink's target is looked for (a post's block holds its title a few levels down). */
+const MAX_UP = 12;
+
+/** Whether the link's fragment is the id of an element holding `n`. */
+function linksToAncestor(n: Node, href: string): boolean {
+  const hash = href.indexOf('#');
+  if (hash < 0 || hash === href.length - 1) return false;
+  const id = href.slice(hash + 1);
+  let up = 0;
+  for (let p: Node | undefined = n; p && up < MAX_UP; p = p.parent, up++) if (p.attrs.id === id) return true;
+  return false;
 }

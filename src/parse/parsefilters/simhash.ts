@@ -19,7 +19,9 @@ import type { ParseFilterFactory } from './types.js';
  * `minhash` (the MinHash signature that near-duplicate candidates are found by); for a text of 10 tokens
  * or more, `minhash.body` and `body.tokens`, the signature of the whole body's text (a page is a
  * duplicate only when its whole page is alike too: fingerprint/body.ts). Params: `shingle`
- * (words per feature, default 3), `shortTokens` (80).
+ * (words per feature, default 3), `shortTokens` (80), `bodySignature` (true; false leaves the
+ * whole-body signature out, and with it every `duplicate` verdict: what the benches' A/B of its
+ * cost toggles).
  * The crawl's near-duplicate and soft-404 checks (`dedup.mode`, `soft404.enabled`) read these keys.
  */
 const KEYS = [
@@ -38,6 +40,7 @@ export const simhashParseFilter: ParseFilterFactory = (raw, ctx) => {
     shingle: p.integer('shingle', 3, 1),
     shortTokens: p.integer('shortTokens', 80, 1),
   };
+  const withBody = p.boolean('bodySignature', true);
   return {
     name: ctx.name,
     needsMainText: true,
@@ -49,7 +52,7 @@ export const simhashParseFilter: ParseFilterFactory = (raw, ctx) => {
       md.setValue(MD.simhashTokens, String(f.tokens));
       if (f.urlBlind !== undefined) md.setValue(MD.simhashUrlBlind, f.urlBlind);
       if (f.minhash !== undefined) md.setValue(MD.minhash, f.minhash);
-      if (f.tokens >= MIN_DEDUP_TOKENS) {
+      if (withBody && f.tokens >= MIN_DEDUP_TOKENS) {
         const body = bodyFingerprint(parse.content);
         if (body.minhash !== undefined) {
           md.setValue(MD.bodyMinhash, body.minhash);

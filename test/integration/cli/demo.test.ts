@@ -1,10 +1,16 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeTika } from '../../../src/app/demo.js';
+import { buildConfig } from '../../../src/config/load.js';
 import { buildCli, spawnCrawler } from '../../support/child.js';
 import { crawler } from '../../support/crawl.js';
 import { deleteIndices, opensearchUrl } from '../../support/opensearch.js';
+import { freePort } from '../../support/prometheus.js';
 import { sharedTika } from '../../support/tika.js';
 
 const run = promisify(execFile);
@@ -58,16 +64,59 @@ describe('crawler demo', () => {
     const pdf = r.out.findIndex((l) => /^0 +\/report\.pdf +DISCOVERED +FETCHED /.test(l));
     expect(pdf).toBeGreaterThan(0);
     expect(r.out[pdf + 1]!.trim()).toBe('title: Annual Report on Crawling');
-    expect(r.out).toContain(`Its PDF goes to Apache Tika: ${tika}.`);
+    expect(r.out).toContain(`Its PDF goes to the Tika server at ${tika} (tika.server.url).`);
+    // What a person reads: no list of what the persist filter left out (Tika's parse.pdf:* fields
+    // and the like), and a URL's title and kept metadata shown when they change, not at each fetch.
+    expect(r.out.filter((l) => /dropped|parse\.pdf:|X-TIKA/.test(l))).toEqual([]);
+    expect(r.out.filter((l) => l.trim() === 'title: Annual Report on Crawling')).toHaveLength(1);
+    const refetched = r.out.findIndex((l) => /^1441 +\/report\.pdf +FETCHED +FETCHED /.test(l));
+    expect(refetched).toBeGreaterThan(pdf);
+    expect(r.out[refetched + 1] ?? '').not.toMatch(/^ +(title|kept): /);
     // The feed the home page announces is fetched each round under its isFeed rule; its story is found.
     expect(of('/feed.xml').slice(1, 3)).toEqual([
       '0 | /feed.xml | DISCOVERED | FETCHED | +120 min | HTTP 200',
       '121 | /feed.xml | FETCHED | FETCHED | +120 min | HTTP 200',
     ]);
-    const feedRow = r.out.findIndex((l) => /^0 +\/feed\.xml +DISCOVERED +FETCHED/.test(l));
+    // (its kept metadata shows once, when discovered: fetching it keeps the same)
+    const feedRow = r.out.findIndex((l) => /^0 +\/feed\.xml +- +DISCOVERED/.test(l));
     expect(r.out[feedRow + 1]).toMatch(/kept: .*isFeed=true/);
     expect(of('/news')[1]).toBe('0 | /news | DISCOVERED | FETCHED | +1440 min | HTTP 200');
     expect(r.out.some((l) => l.startsWith('Where to look next'))).toBe(true);
+  }, 120_000);
+
+  it("says whose Tika reads the PDF: this checkout's, one another checkout started (named by its home), or one it will start", async () => {
+    const port = Number(new URL(tika).port);
+    const cfg = (over: Record<string, unknown>) =>
+      buildConfig([{ source: 'test', entries: { 'tika.server.url': '', ...over } }]).config;
+    const mine = await describeTika(cfg({ 'tika.embedded.port': port }));
+    expect(mine.join(' ')).toMatch(
+      new RegExp(
+        `^Its PDF goes to this checkout's Tika, already running at ${tika} \\(Apache Tika [\\d.]+, pid \\d+\\);`,
+      ),
+    );
+    // The same server seen from another checkout (another TIKA_HOME): not its own, and whose it is.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'other-checkout-'));
+    try {
+      const other = await describeTika(cfg({ 'tika.embedded.port': port }), {
+        ...process.env,
+        TIKA_HOME: elsewhere,
+      });
+      expect(other[0]).toBe(
+        `Its PDF goes to a Tika this checkout did not start, already running at ${tika} (${/\(([^,]+),/.exec(mine[0]!)![1]}),`,
+      );
+      expect(other[1]).toBe(`started from ${join(ROOT, '.tika')}/server-${port}.`);
+      expect(other[2]).toContain('--set tika.embedded.port=PORT');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+    const free = await freePort();
+    expect((await describeTika(cfg({ 'tika.embedded.port': free }))).join(' ')).toBe(
+      `Its PDF goes to this checkout's Tika (scripts/tika start, 127.0.0.1:${free}), started when the crawl meets ` +
+        'the PDF; it keeps running after the demo: scripts/tika stop ends it.',
+    );
+    expect(await describeTika(cfg({ 'tika.server.url': tika }))).toEqual([
+      `Its PDF goes to the Tika server at ${tika} (tika.server.url).`,
+    ]);
   }, 120_000);
 
   it('as a process: fits 120 columns, no log lines on a non-terminal stderr, follow-ups that work as printed', async () => {

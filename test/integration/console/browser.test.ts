@@ -7,7 +7,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/run.js';
 import { until } from '../../support/child.js';
-import { fastCrawlSettings, writeConf } from '../../support/crawl.js';
+import { crawler, fastCrawlSettings, testClient, writeConf } from '../../support/crawl.js';
 import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
 import { freePort } from '../../support/prometheus.js';
 import { page, robots, Site } from '../../support/site.js';
@@ -29,6 +29,12 @@ let release!: () => void;
 const gate = new Promise<void>((resolve) => {
   release = resolve;
 });
+/** /c12 is held until the console's counts are checked: the status index stands still meanwhile. */
+const HELD = 12;
+let releaseHeld!: () => void;
+const held = new Promise<void>((resolve) => {
+  releaseHeld = resolve;
+});
 
 beforeAll(async () => {
   await site.start([H]);
@@ -40,6 +46,7 @@ beforeAll(async () => {
     site.route(H, `/c${i}`, (n, req, res) => {
       const later = () => setTimeout(() => answer(n, req, res), 150);
       if (i === 3) void gate.then(later);
+      else if (i === HELD) void held.then(later);
       else later();
     });
   }
@@ -80,9 +87,10 @@ describe('the live console', () => {
       // /c3 is held until the page is open.
       'http.timeout': 120_000,
     });
+    const said: string[] = [];
     const run = main(['run', '--conf', conf, '--seed', `${site.origin(H)}/c0`, '--log-level', 'silent'], {
       out: () => {},
-      err: () => {},
+      err: (l) => said.push(l),
     });
     let ended = false;
     void run.finally(() => {
@@ -140,6 +148,11 @@ describe('the live console', () => {
       const tab = await browser.newPage();
       const errors: string[] = [];
       tab.on('pageerror', (e) => errors.push(e.message));
+      // Every answer of 300 or more the page gets (a favicon once answered 303, then 404).
+      const failed: string[] = [];
+      tab.on('response', (r) => {
+        if (r.status() >= 300 && !r.url().includes('?token=')) failed.push(`${r.status()} ${r.url()}`);
+      });
       await tab.goto(`http://127.0.0.1:${port}/?token=${TOKEN}`);
       // The token became a cookie, and left the address bar.
       expect(tab.url()).toBe(`http://127.0.0.1:${port}/`);
@@ -164,6 +177,38 @@ describe('the live console', () => {
         'status index counts',
       );
 
+      // Held at /c12, the crawl has acknowledged c0..c11 FETCHED. The console's count of the status
+      // index follows within seconds (it counts again while watched), not at the next minute, and
+      // says how old it is; it matches what the index itself says.
+      const cells = async (col: number) =>
+        Object.fromEntries(
+          await tab.$$eval(
+            '#status-counts tbody tr',
+            (rows, c) =>
+              rows.map((r) => [r.children[0]?.textContent ?? '', r.children[c]?.textContent ?? '']),
+            col,
+          ),
+        ) as Record<string, string>;
+      await until(async () => (await cells(2)).FETCHED === String(HELD), 90_000, `${HELD} FETCHED this run`);
+      const client = testClient();
+      await client.indices.refresh({ index: names.status });
+      const inIndex = (
+        await client.count({ index: names.status, body: { query: { term: { status: 'FETCHED' } } } })
+      ).body.count;
+      await client.close();
+      expect(inIndex).toBe(HELD);
+      const heldAt = Date.now();
+      await until(
+        async () => (await cells(1)).FETCHED === String(HELD),
+        30_000,
+        'the index count on the page',
+      );
+      const waited = Date.now() - heldAt;
+      const age = /^\(counted (\d+) s ago\)$/.exec((await tab.textContent('#counted')) ?? '');
+      expect(age, 'the age of the counts').not.toBeNull();
+      expect(Number(age![1])).toBeLessThanOrEqual(Math.ceil(waited / 1000) + 10);
+      releaseHeld();
+
       // The crawled URL that carries a script: shown as text, nothing ran.
       await until(
         async () =>
@@ -176,30 +221,52 @@ describe('the live console', () => {
       expect(await tab.evaluate('window.__pwned')).toBeUndefined();
       expect(await tab.$$eval('#transitions script, #transitions img, main script', (x) => x.length)).toBe(0);
 
-      // "Explain one URL" echoes what was typed, raw <script> included, as text.
+      // "Explain one URL" says what `crawler url` prints, and echoes what was typed, raw <script>
+      // included, as text.
       await tab.fill('#explain-url', `${site.origin(H)}/q?x=<script>window.__pwned=3</script>`);
       await tab.click('#explain button');
       await until(
-        async () => ((await tab.textContent('#explain-out')) ?? '').includes('"known"'),
+        async () => ((await tab.textContent('#explain-out')) ?? '').includes('rendering:'),
         30_000,
         'the explanation',
       );
       const explained = (await tab.textContent('#explain-out')) ?? '';
       expect(explained).toContain('<script>window.__pwned=3</script>');
+      expect(explained).toContain('\n  not in the status index\n');
       expect(await tab.$$eval('#explain-out *', (x) => x.length)).toBe(0);
       expect(await tab.evaluate('window.__pwned')).toBeUndefined();
+      // A crawled URL: the same lines as `crawler url URL`.
+      const c1 = `${site.origin(H)}/c1`;
+      await tab.fill('#explain-url', c1);
+      await tab.click('#explain button');
+      await until(
+        async () => ((await tab.textContent('#explain-out')) ?? '').startsWith(`${c1}\n  status FETCHED`),
+        30_000,
+        'the explanation of a fetched URL',
+      );
+      const printed = await crawler('url', c1, '--conf', conf);
+      expect(printed.code).toBe(0);
+      const shown = ((await tab.textContent('#explain-out')) ?? '').split('\n');
+      // Both say when it is due in minutes from their own "now": the lines but that one agree.
+      const same = (lines: string[]) => lines.filter((l) => !l.startsWith('  status '));
+      expect(same(shown)).toEqual(same(printed.out));
       expect(errors).toEqual([]);
+
+      // The icon the page links, and the one browsers ask for on their own.
+      expect(await tab.evaluate(async () => (await fetch('/favicon.ico')).status)).toBe(200);
+      expect(failed).toEqual([]);
 
       mkdirSync(ARTIFACTS, { recursive: true });
       release();
       await tab.screenshot({ path: join(ARTIFACTS, 'console.png'), fullPage: true });
     } finally {
       release();
+      releaseHeld();
       await browser.close();
       rmSync(profile, { recursive: true, force: true });
       // The crawl stops as on Ctrl-C (its handler is installed while it runs).
       if (!ended) process.kill(process.pid, 'SIGTERM');
-      expect(await run).toBe(0);
+      expect(await run, said.join('\n')).toBe(0);
     }
   }, 240_000);
 });

@@ -14,12 +14,14 @@ import { articlePage } from './pages.js';
 // - /api/Integer and /api/Long: one generated template, every 20th word differs (the type's name,
 //   its own methods): about 0.74 of their shingles shared, near for the estimates, two documents;
 // - /api/Integer?print=1: the same page under another URL (its own chrome): a duplicate;
+// `crawler url` and `crawler stats` are read on that crawl too.
 // - /short/a and /short/b: the extracted text is one shared description line (the same normalised
 //   text), the rest of the bodies are two different pages (in an aside the extraction leaves out).
 const names = uniqueIndexNames('verdicts');
 const site = new Site();
 const HOST = '127.0.26.21';
 let origin: string;
+let conf: string;
 
 const API = article(40, 900).split(' ');
 const apiText = (name: string) => API.map((w, i) => (i % 20 === 7 ? `${name}${i}` : w)).join(' ');
@@ -57,7 +59,7 @@ beforeAll(async () => {
   );
   site.route(HOST, '/short/a', html(shortPage(50)));
   site.route(HOST, '/short/b', html(shortPage(51)));
-  const conf = writeConf({ ...fastCrawlSettings(names), 'dedup.mode': 'skip', 'http.timeout': 15_000 });
+  conf = writeConf({ ...fastCrawlSettings(names), 'dedup.mode': 'skip', 'http.timeout': 15_000 });
   const r = await crawler('run', '--once', '--conf', conf, '--seed', `${origin}/`);
   if (r.code !== 0) throw new Error(`crawl failed (${r.code}): ${r.err.join('\n')}`);
 }, 240_000);
@@ -109,7 +111,61 @@ describe('near-duplicate verdicts on the texts', () => {
     expect(texts[0]).toBe(texts[1]);
     for (const url of urls) {
       expect(docs.get(url)?.metadata['duplicate.of'], url).toBeUndefined();
-      expect(content.get(documentId(url))?.bodyMinhash, url).toMatch(/^[0-9a-f]{512}$/);
+      expect(content.get(documentId(url))?.bodyMinhash, url).toMatch(/^[0-9a-f]{1024}$/);
     }
+  });
+});
+
+describe('the verdicts as the commands show them', () => {
+  it('crawler url names what a duplicate duplicates and what a similar page is like, with their similarities', async () => {
+    const docs = await statusDocs(names.status);
+    const dupUrl = `${origin}/api/Integer?print=1`;
+    const dup = await crawler('url', dupUrl, '--conf', conf);
+    expect(dup.code).toBe(0);
+    const sim = docs.get(dupUrl)?.metadata['duplicate.similarity']?.[0];
+    expect(dup.out).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^ {2}near-duplicate of ${origin}/api/Integer \\(similarity ${Number(sim)}, distance \\d+\\): FETCHED, not indexed`,
+        ),
+      ),
+    );
+    // The similar one of Integer and Long: whichever was judged second names the other.
+    const similarUrl = ['/api/Integer', '/api/Long']
+      .map((p) => `${origin}${p}`)
+      .find((u) => docs.get(u)?.metadata['similar.to'] !== undefined)!;
+    const md = docs.get(similarUrl)!.metadata;
+    const r = await crawler('url', similarUrl, '--conf', conf);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(
+      `  similar to ${md['similar.to']![0]} (similarity ${Number(md['similar.similarity']![0])}, under dedup.duplicate.similarity): FETCHED, indexed with similarTo, not a duplicate`,
+    );
+    expect(r.out.some((l) => l.includes('near-duplicate of'))).toBe(false);
+    const json = JSON.parse((await crawler('url', similarUrl, '--json', '--conf', conf)).out.join('\n'));
+    expect(json.similar).toEqual({
+      to: md['similar.to']![0],
+      similarity: Number(md['similar.similarity']![0]),
+      indexed: true,
+    });
+    expect(json.duplicate).toBeUndefined();
+  });
+
+  it('crawler stats counts the duplicates and the similar pages, per host', async () => {
+    const docs = [...(await statusDocs(names.status)).values()];
+    const count = (key: string) => docs.filter((d) => d.metadata[key] !== undefined).length;
+    expect(count('duplicate.of')).toBeGreaterThanOrEqual(1);
+    expect(count('similar.to')).toBeGreaterThanOrEqual(1);
+    const r = await crawler('stats', '--conf', conf);
+    expect(r.code).toBe(0);
+    const at = r.out.indexOf(`  similar pages (indexed with similar.to): ${count('similar.to')}`);
+    expect(at).toBeGreaterThan(0);
+    expect(r.out[at + 1]).toBe(`    ${String(count('similar.to')).padStart(9)}  ${HOST}`);
+    expect(r.out).toContain(`  near-duplicates (FETCHED with duplicate.of): ${count('duplicate.of')}`);
+    const json = JSON.parse((await crawler('stats', '--json', '--conf', conf)).out.join('\n'));
+    expect(json.similar).toEqual({
+      total: count('similar.to'),
+      hosts: [{ host: HOST, urls: count('similar.to') }],
+    });
+    expect(json.duplicates.total).toBe(count('duplicate.of'));
   });
 });

@@ -71,7 +71,7 @@ async function drain(spout: Spout): Promise<SpoutItem[]> {
   }
 }
 
-describe.each(['collapse', 'aggregation'] as const)('the spout (%s query)', (form) => {
+describe.each(['collapse', 'aggregation', 'keys-first'] as const)('the spout (%s query)', (form) => {
   it('emits due URLs only, spread round-robin over keys; with fewer keys than buckets they take the unused share', async () => {
     const spout = new Spout(client, { ...options, form }, new ManualClock(NOW), silentLogger);
     await spout.query();

@@ -19,7 +19,7 @@ const TOKEN = 'unit-test-token-abcdefghijkl';
 const view: ConsoleView = {
   state: async () => ({ ok: true }) as never,
   chart: async () => ({ source: 'since start', bucketSec: 5, points: [] }),
-  explain: async (url) => ({ url }),
+  explain: async (url) => ({ known: false, lines: [url, '  not in the status index'] }),
   prometheus: async () => '# HELP crawler_x x\n# TYPE crawler_x gauge\ncrawler_x 1\n',
 };
 
@@ -108,6 +108,21 @@ describe('the console server', () => {
     expect((await get(port, '/api/state', auth, 'POST')).status).toBe(405);
     expect((await get(port, '/api/state', auth, 'OPTIONS')).status).toBe(405);
     expect((await get(port, '/api/url?url=javascript:alert(1)', auth)).status).toBe(400);
+  });
+
+  it('serves its icon at /favicon.ico and /favicon.svg without the token (browsers ask before the cookie), by its Host only', async () => {
+    running = await startConsole(view, settings(), silentLogger);
+    const port = running!.port;
+    for (const path of ['/favicon.ico', '/favicon.svg']) {
+      const r = await get(port, path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers['content-type'], path).toBe('image/svg+xml');
+      expect(r.body, path).toMatch(/^<svg /);
+      expect(r.body, path).not.toContain(TOKEN);
+      expect((await get(port, path, { host: `rebind.attacker.example:${port}` })).status, path).toBe(421);
+    }
+    const page = await get(port, '/', { authorization: `Bearer ${TOKEN}` });
+    expect(page.body).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
   });
 
   it('a port in use: one warning, no console', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CandidateSet, RecentCanonicals } from '../../../src/dedup/candidates.js';
-import { type Candidate, decide } from '../../../src/dedup/decide.js';
+import { BODY_TOLERANCE, type Candidate, decide } from '../../../src/dedup/decide.js';
 import { memoryKeys } from '../../../src/dedup/keys.js';
+import { bodySimilarity } from '../../../src/fingerprint/body-minhash.js';
 import { type PageFingerprint, readFingerprint } from '../../../src/fingerprint/page.js';
 import { Metadata } from '../../../src/model/metadata.js';
 
@@ -19,13 +20,16 @@ const SIG: Record<string, string> = {
     '',
   ),
 };
+/** Whole-body signatures (1,024 bins of 4 bits): BODY_NEAR agrees with BODY_H in 1,014 bins. */
+const BODY_H = Array.from({ length: 1024 }, (_, i) => ((i * 7919) & 15).toString(16)).join('');
+const BODY_FAR = Array.from({ length: 1024 }, (_, i) => ((i * 104729 + 1) & 15).toString(16)).join('');
 const fp = (hash: string, tokens = 1000): PageFingerprint => ({
   kind: 'simhash',
   hash,
   tokens,
   urlBlind: hash,
   minhash: SIG[hash]!,
-  body: { minhash: SIG_H, tokens: 2000 },
+  body: { minhash: BODY_H, tokens: 2000 },
 });
 const cand = (url: string, hash: string, more: Partial<Candidate> = {}): Candidate => ({
   id: `id:${url}`,
@@ -34,7 +38,7 @@ const cand = (url: string, hash: string, more: Partial<Candidate> = {}): Candida
   hash,
   tokens: 1000,
   minhash: SIG[hash]!,
-  bodyMinhash: SIG_H,
+  bodyMinhash: BODY_H,
   bodyTokens: 2000,
   ...more,
 });
@@ -85,7 +89,7 @@ describe('decide', () => {
 
   it('main texts that match on pages whose whole texts differ are similar, not duplicates', () => {
     // The extraction kept the same part of two different pages (a table's caption, not the table).
-    const other = { bodyMinhash: SIG[FAR]! };
+    const other = { bodyMinhash: BODY_FAR };
     expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, other)], exactly())).toEqual({
       kind: 'similar',
       of: 'http://h/a',
@@ -150,9 +154,9 @@ describe('decide', () => {
   });
 
   it('a short text is a duplicate only when its text is equal and the whole bodies are alike', () => {
-    const body = { minhash: SIG_H, tokens: 400 };
+    const body = { minhash: BODY_H, tokens: 400 };
     const short = { kind: 'exact', hash: H, tokens: 30, urlBlind: H, body } as const;
-    const same = { kind: 'exact', tokens: 30, bodyMinhash: SIG_H, bodyTokens: 410 } as const;
+    const same = { kind: 'exact', tokens: 30, bodyMinhash: BODY_H, bodyTokens: 410 } as const;
     const v = exactly();
     expect(decide('u', 'x', short, [cand('v', H, same)], v)).toMatchObject({
       kind: 'duplicate',
@@ -160,14 +164,54 @@ describe('decide', () => {
     });
     expect(decide('u', 'x', short, [cand('v', NEAR, same)], v).kind).toBe('canonical');
     // The same extracted text (a shared description) on pages whose bodies differ: kept.
-    const otherBody = { ...same, bodyMinhash: SIG[FAR]! };
+    const otherBody = { ...same, bodyMinhash: BODY_FAR };
     expect(decide('u', 'x', short, [cand('v', H, otherBody)], v).kind).toBe('canonical');
     expect(decide('u', 'x', short, [cand('v', H, { ...same, bodyTokens: 600 })], v).kind).toBe('canonical');
     // A candidate without a body signature (a document from before them) decides nothing.
     expect(decide('u', 'x', short, [cand('v', H, { kind: 'exact', tokens: 30 })], v).kind).toBe('canonical');
   });
 
+  it("a long text's whole-body estimate may fall BODY_TOLERANCE under the threshold; a short text's may not", () => {
+    // 149 of 1,024 bins differ: an estimate of 0.845, under 0.85 and over 0.85 - 0.01.
+    const near = BODY_H.split('')
+      .map((d, i) => (i < 149 ? ((Number.parseInt(d, 16) + 1) & 15).toString(16) : d))
+      .join('');
+    expect(bodySimilarity(BODY_H, near)).toBeCloseTo(0.845, 3);
+    expect(BODY_TOLERANCE).toBe(0.01);
+    const c = [cand('http://h/a', H, { bodyMinhash: near })];
+    expect(decide('http://h/b', 'x', fp(H), c, exactly()).kind).toBe('duplicate');
+    // 0.01 lower (an estimate of 0.834): similar.
+    const lower = BODY_H.split('')
+      .map((d, i) => (i < 159 ? ((Number.parseInt(d, 16) + 1) & 15).toString(16) : d))
+      .join('');
+    expect(bodySimilarity(BODY_H, lower)).toBeLessThan(0.84);
+    expect(
+      decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { bodyMinhash: lower })], exactly()).kind,
+    ).toBe('similar');
+    const short = {
+      kind: 'exact',
+      hash: H,
+      tokens: 30,
+      urlBlind: H,
+      body: { minhash: BODY_H, tokens: 400 },
+    } as const;
+    const same = { kind: 'exact', tokens: 30, bodyTokens: 400 } as const;
+    expect(decide('u', 'x', short, [cand('v', H, { ...same, bodyMinhash: BODY_H })], exactly()).kind).toBe(
+      'duplicate',
+    );
+    expect(decide('u', 'x', short, [cand('v', H, { ...same, bodyMinhash: near })], exactly()).kind).toBe(
+      'canonical',
+    );
+  });
+
   it('reads the fingerprint SimhashParseFilter left in the metadata', () => {
+    // A whole-body signature of another kind (the 512 digits of 256 bins it had first) is none.
+    const withBody = (sig: string) =>
+      readFingerprint(
+        Metadata.of({ simhash: H, 'simhash.tokens': '120', 'minhash.body': sig, 'body.tokens': '300' }),
+      );
+    expect(withBody(BODY_H)?.body).toEqual({ minhash: BODY_H, tokens: 300 });
+    expect(withBody(SIG_H)?.body).toBeUndefined();
     const md = Metadata.of({ simhash: H, 'simhash.tokens': '120', minhash: SIG_H });
     expect(readFingerprint(md)).toEqual({
       kind: 'simhash',

@@ -80,14 +80,79 @@ describe('OpenSearch Dashboards saved objects', () => {
         .map((o) => o.attributes.title),
     ).toEqual(['status', 'content', 'transitions*', 'metrics*']);
     expect(objects.filter((o) => o.type === 'dashboard').map((o) => o.attributes.title)).toEqual([
-      'Crawl status',
-      'Crawl metrics',
+      'Crawl status (os-crawler)',
+      'Crawl metrics (os-crawler)',
     ]);
     expect(new Set(objects.map((o) => o.id)).size).toBe(objects.length);
-    // StormCrawler's id for its metrics index pattern, so that its saved objects find ours.
-    expect(objects.find((o) => o.attributes.title === 'metrics*')?.id).toBe(
+  });
+
+  it("share no id with StormCrawler's saved objects, so that its unchanged files import beside ours", () => {
+    // The ids of StormCrawler's external/opensearch archetype dashboards/{status,metrics,storm}.ndjson.
+    const stormcrawler = [
       'b5c3bbd0-7337-11e9-9289-ffa3ee6775e4',
-    );
+      '7445c390-7339-11e9-9289-ffa3ee6775e4',
+      'Fetcher-:-#-active-threads',
+      'Fetcher-:-num-queues',
+      'Fetcher-:-pages-fetched',
+      'Fetcher-:-URLs-waiting-in-queues',
+      'Fetcher-:-average-bytes-per-second',
+      'Fetcher-:-average-pages-per-second',
+      'Total-bytes-fetched',
+      'Crawl-metrics',
+      'status-count',
+      'Top-Hosts',
+      'Crawl-status',
+      'Storm-Receive-Queues',
+      'Memory-Heap',
+      'Storm-metrics',
+    ];
+    for (const o of objects) expect(stormcrawler, o.id).not.toContain(o.id);
+    for (const o of objects) expect(o.id, o.id).toMatch(/^crawler-/);
+  });
+
+  it('index patterns carry the field list of their mapping (Dashboards need not refresh and save them on first open)', () => {
+    for (const o of objects.filter((x) => x.type === 'index-pattern')) {
+      const fields = JSON.parse(o.attributes.fields as string) as {
+        name: string;
+        searchable: boolean;
+        aggregatable: boolean;
+      }[];
+      const names = fields.map((f) => f.name);
+      expect(new Set(names), o.id).toEqual(
+        new Set([
+          ...fieldsOf(MAPPING_OF[o.attributes.title as string]!),
+          '_id',
+          '_index',
+          '_score',
+          '_source',
+          '_type',
+        ]),
+      );
+      for (const f of fields) {
+        expect(typeof f.searchable, `${o.id} ${f.name}`).toBe('boolean');
+        expect(typeof f.aggregatable, `${o.id} ${f.name}`).toBe('boolean');
+      }
+    }
+  });
+
+  it('charts title their axes with what they show, not "Count"; workers are named in legends', () => {
+    for (const o of visualizations) {
+      const v = visState(o) as unknown as {
+        type: string;
+        aggs: Agg[];
+        params: { valueAxes?: { title: { text: string } }[]; seriesParams?: { data: { label: string } }[] };
+      };
+      if (!['line', 'histogram', 'area'].includes(v.type)) continue;
+      const label = v.aggs.find((a) => a.schema === 'metric')!.params.customLabel;
+      expect(v.params.valueAxes?.[0]?.title.text, o.id).toBe(label);
+      expect(v.params.seriesParams?.[0]?.data.label, o.id).toBe(label);
+    }
+    const metrics = objects.find((o) => o.attributes.title === 'metrics*')!;
+    const formats = JSON.parse(metrics.attributes.fieldFormatMap as string) as Record<
+      string,
+      { params: { labelTemplate: string } }
+    >;
+    expect(formats.worker?.params.labelTemplate).toBe('worker {{value}}');
   });
 
   it('every reference resolves to an object of the right type, within the file or an earlier one', () => {
@@ -174,8 +239,12 @@ describe('OpenSearch Dashboards saved objects', () => {
         ?.fieldName,
     ).toBe('crawl');
     // The fetched pages of the Crawl status dashboard come from the series, not from page fetch times.
+    // Of the crawl the dashboard's index patterns name ("status"), not of every crawl on the cluster.
     const fetched = objects.find((o) => o.id === 'crawler-fetched-over-time')!;
     expect(patternOf(fetched).attributes.title).toBe('metrics*');
-    expect(query(fetched).query).toBe('name:"fetcher_counter.fetched"');
+    expect(query(fetched).query).toBe('name:"fetcher_counter.fetched" and crawl:"status"');
+    // FETCH_ERROR by a key every FETCH_ERROR carries under the default metadata.persist.
+    const fetchErrors = objects.find((o) => o.id === 'crawler-fetch-error-by-cause')!;
+    expect(visState(fetchErrors).aggs.map((a) => a.params.field)).toContain('metadata.error%2Ecause');
   });
 });

@@ -1,0 +1,105 @@
+// @ts-check
+// Why a copy with 1% or 2% of its words replaced is not called `duplicate` (issue 43): the same copies
+// as dedup-quality.mjs's recall (main texts, and whole pages edited in the HTML), on every EVERY'th
+// page (default 3), each miss put down to the first rule it fails: no shared band key, the exact
+// main-text Jaccard under 0.85, main or body lengths 10% apart, the exact whole-body Jaccard under
+// 0.85, else the body signature's estimate. Prints counts and the body misses' figures.
+//
+//   npm run build && EVERY=3 DEDUP_DOC_ROOT=... node scripts/bench/dedup-recall-causes.mjs --trafilatura DIR
+import { readFileSync } from 'node:fs';
+import { corpora, corpusFiles, editedPage, mainText, pageHtml } from './dedup-corpora.mjs';
+import { crawlFingerprint, verdict } from './dedup-quality.mjs';
+import { dist } from './dist.mjs';
+import { rng } from './web.mjs';
+
+const { shingleHashes, MIN_DEDUP_TOKENS, lengthRatio } = await dist('fingerprint/fingerprint.js');
+const { jaccard: ej } = await dist('fingerprint/jaccard.js');
+const { bodyText } = await dist('fingerprint/body.js');
+const { bandKeys } = await dist('fingerprint/minhash.js');
+const { bodySimilarity } = await dist('fingerprint/body-minhash.js');
+const EVERY = Number(process.env.EVERY ?? 3);
+const pages = [];
+for (const c of corpora)
+  for (const [fi, path] of corpusFiles(c, 0).entries()) {
+    if (fi % EVERY !== 0) continue;
+    const bytes = readFileSync(path);
+    const text = mainText(bytes);
+    const fp = crawlFingerprint(text, bytes);
+    if (fp.tokens < MIN_DEDUP_TOKENS) continue;
+    pages.push({ corpus: c.name, path, text, fp });
+  }
+const r = rng(32);
+const allWords = pages
+  .flatMap((p, i) => (i % 7 === 0 ? p.text.split(/\s+/).slice(0, 200) : []))
+  .filter((w) => /^\p{L}{3,}$/u.test(w));
+const word = () => allWords[Math.floor(r() * allWords.length)] ?? 'word';
+const sample = pages.filter((p) => p.fp.tokens >= 80 && p.fp.minhash);
+/** @type {Map<string, number>} */
+const cls = new Map();
+const add = (/** @type {string} */ k) => cls.set(k, (cls.get(k) ?? 0) + 1);
+/** @type {string[]} */
+const bodyErr = [];
+/** @param {string} kind @param {string} a @param {string} b @param {string} [bodyA] @param {string} [bodyB] */
+function judge(kind, a, b, bodyA, bodyB) {
+  /** @type {{ fp: any, text: string, url: string }} */
+  const pa = { fp: crawlFingerprint(a, bodyA), text: a, url: 'http://a/' };
+  /** @type {{ fp: any, text: string, url: string }} */
+  const pb = { fp: crawlFingerprint(b, bodyB), text: b, url: 'http://b/' };
+  if (!pa.fp.minhash || !pb.fp.minhash) {
+    add(`${kind} nominhash`);
+    return;
+  }
+  const ka = new Set(bandKeys(pa.fp.minhash));
+  const shares = bandKeys(pb.fp.minhash).some((k) => ka.has(k));
+  const d = shares ? verdict(pa, pb).kind : 'nokey';
+  add(`${kind} n`);
+  if (d === 'duplicate') {
+    add(`${kind} dup`);
+    return;
+  }
+  const mj = ej(shingleHashes(a), shingleHashes(b));
+  const bt = [bodyText(bodyA ?? `<body>${a}</body>`), bodyText(bodyB ?? `<body>${b}</body>`)];
+  const bj = ej(shingleHashes(bt[0] ?? ''), shingleHashes(bt[1] ?? ''));
+  const best = bodySimilarity(pa.fp.body.minhash, pb.fp.body.minhash);
+  const why =
+    d === 'nokey'
+      ? 'nokey'
+      : mj < 0.85
+        ? 'main<0.85'
+        : lengthRatio(pa.fp.tokens, pb.fp.tokens) < 0.9
+          ? 'mainlen'
+          : lengthRatio(pa.fp.body.tokens, pb.fp.body.tokens) < 0.9
+            ? 'bodylen'
+            : bj < 0.85
+              ? 'bodyExact<0.85'
+              : best < 0.84
+                ? 'bodyEstimate'
+                : 'other';
+  add(`${kind} miss ${why}`);
+  if (why === 'bodyEstimate' || why === 'bodyExact<0.85')
+    bodyErr.push(
+      `${kind} ${why} mj=${mj.toFixed(3)} bj=${bj.toFixed(3)} est=${best.toFixed(3)} tok=${pa.fp.tokens} btok=${pa.fp.body.tokens}`,
+    );
+}
+for (const pct of [1, 2])
+  for (const p of sample) {
+    const w = p.text.split(' ');
+    const n = Math.max(1, Math.round((w.length * pct) / 100));
+    for (let i = 0; i < n; i++) w[Math.floor(r() * w.length)] = word();
+    judge(`text${pct}`, p.text, w.join(' '));
+  }
+const rp = rng(43);
+if (!process.env.NOPAGES)
+  for (const pct of [1, 2])
+    for (const p of sample) {
+      const html = pageHtml(readFileSync(p.path));
+      const copy = editedPage(html, pct, rp, word);
+      judge(`page${pct}`, mainText(html), mainText(copy), html, copy);
+    }
+console.log(
+  [...cls]
+    .sort()
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n'),
+);
+console.log(bodyErr.slice(0, 30).join('\n'));

@@ -1,0 +1,335 @@
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@opensearch-project/opensearch';
+import type { Config } from '../config/schema.js';
+import type { WriteFence } from '../opensearch/fence.js';
+import { ShareLease, thisProcess } from '../opensearch/lease.js';
+import { type MemberInfo, Membership, memberShare, type ShardLease } from '../opensearch/membership.js';
+import { CrawlerError, errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { buildCrawl, type Crawl } from './compose.js';
+import { crawlSettings, differingSettings, plan } from './fair-share.js';
+import { statusShardCount } from './shards.js';
+
+/*
+ * A member of an elastic crawl (`crawler run --join`). It heartbeats a member document, and every
+ * third of opensearch.lease.ttl compares the shards it holds with its fair share (fair-share.ts):
+ * it takes free or expired shards through the fenced leases (one ShareLease per shard), and gives up
+ * those over its share. The crawl runs in generations: each is a crawl (compose.ts) of the shards
+ * held then. A change stops the generation (no URL in flight, every write acknowledged: the safe
+ * point), writes the handover of what it gives up (when its hosts were last fetched), releases it,
+ * and starts the next generation; a shard taken from a handover is fetched no sooner than its delay.
+ */
+
+export interface MemberOptions {
+  readonly log: Logger;
+  readonly client: Client;
+  /** Injected by the first generation. */
+  readonly seeds?: readonly string[];
+  /** Told of each generation's crawl once built (the console, the status line). */
+  readonly onGeneration?: (crawl: Crawl) => void;
+}
+
+interface Generation {
+  readonly crawl: Crawl;
+  readonly shards: readonly number[];
+  readonly done: Promise<void>;
+  /** The crawl stopped by itself (a lease lost, a failure): the next round starts another. */
+  ended: boolean;
+}
+
+export class ElasticMember {
+  readonly id = `${thisProcess.host}-${thisProcess.pid}-${randomBytes(3).toString('hex')}`;
+  private readonly membership: Membership;
+  private readonly leases = new Map<number, ShareLease>();
+  private readonly lost: { shard: number; to: string; at: number }[] = [];
+  private gen: Generation | undefined;
+  private stopping = false;
+  private wake: (() => void) | undefined;
+  private total = 0;
+  private seedsLeft: readonly string[];
+  private fetchedBefore = 0;
+  private lastBeat = { at: Date.now(), fetched: 0 };
+  /** The cluster's clock less this machine's, as of the last heartbeat. */
+  private offset = 0;
+  private readonly ttlMs: number;
+  private readonly settings: Record<string, string>;
+
+  constructor(
+    private readonly config: Config,
+    private readonly options: MemberOptions,
+  ) {
+    this.ttlMs = config['opensearch.lease.ttl'];
+    this.membership = new Membership(
+      options.client,
+      config['opensearch.lease.index.name'],
+      config['opensearch.status.index.name'],
+      this.ttlMs,
+    );
+    this.seedsLeft = options.seeds ?? [];
+    this.settings = crawlSettings(config);
+  }
+
+  /**
+   * Registers this member. Throws a CrawlerError when the live members run other settings (naming
+   * the keys) or a plain `crawler run` holds shards of the crawl.
+   */
+  async join(): Promise<void> {
+    const { log } = this.options;
+    await this.membership.prepare(log);
+    this.total = await statusShardCount(this.options.client, this.config);
+    const now = await this.membership.heartbeat(this.id, thisProcess, this.info());
+    const others = (await this.membership.members()).filter((m) => m.member !== this.id && m.expiresAt > now);
+    const statusIndex = this.config['opensearch.status.index.name'];
+    for (const m of others) {
+      const keys = differingSettings(this.settings, m.info.settings ?? {});
+      if (keys.length === 0) continue;
+      await this.membership.leave(this.id);
+      throw new CrawlerError(
+        'SETTINGS_DIFFER',
+        `status index "${statusIndex}": member ${m.member} (pid ${m.pid} on host ${m.host}) crawls with other ` +
+          `settings; members of one crawl must share them. Keys that differ: ${keys.join(', ')}`,
+      );
+    }
+    const plain = (await this.membership.leases(this.total)).filter(
+      (l) => l.member === '' && l.expiresAt > now,
+    );
+    if (plain.length > 0) {
+      await this.membership.leave(this.id);
+      throw new CrawlerError(
+        'SHARE_LEASED',
+        `status index "${statusIndex}": a crawl that did not join (no --join) holds status shards ` +
+          `${plain.map((l) => l.shard).join(',')} (pid ${plain[0]!.pid} on host ${plain[0]!.host}, ${plain[0]!.share}); ` +
+          'stop it and start it again with --join to share the crawl',
+      );
+    }
+    log.info(
+      { member: this.id, members: others.length + 1, statusShards: this.total },
+      `joined the crawl of "${statusIndex}" as member ${this.id} with ${others.length} other live member${others.length === 1 ? '' : 's'}`,
+    );
+  }
+
+  /** Runs until `requestStop`: then stops the generation, hands its shards over and leaves. */
+  async run(): Promise<void> {
+    const every = Math.max(500, Math.floor(this.ttlMs / 3));
+    // The heartbeat has a timer of its own: a round may wait for a generation to drain or start.
+    const beat = setInterval(() => void this.beat(), every);
+    beat.unref();
+    try {
+      await this.rounds(every);
+    } finally {
+      clearInterval(beat);
+    }
+    await this.stopGeneration();
+    await this.handOver([...this.leases.keys()]);
+    await this.membership.leave(this.id);
+    this.options.log.info({ member: this.id }, 'left the crawl: shards handed over');
+  }
+
+  private beating: Promise<number> | undefined;
+
+  /** One heartbeat at a time; answers the cluster's clock. */
+  private beat(): Promise<number> {
+    this.beating ??= this.membership
+      .heartbeat(this.id, thisProcess, this.info())
+      .then((now) => {
+        this.offset = now - Date.now();
+        return now;
+      })
+      .finally(() => {
+        this.beating = undefined;
+      });
+    return this.beating.catch((e) => {
+      this.options.log.debug({ err: errorMessage(e) }, 'heartbeat failed');
+      return Date.now() + this.offset;
+    });
+  }
+
+  private async rounds(every: number): Promise<void> {
+    while (!this.stopping) {
+      try {
+        await this.tick();
+      } catch (e) {
+        // The cluster did not answer: the leases fence the writes meanwhile; the next tick retries.
+        this.options.log.warn(
+          { err: errorMessage(e) },
+          'elastic crawl: membership round failed; trying again',
+        );
+      }
+      if (!this.stopping) await this.nap(every);
+    }
+  }
+
+  requestStop(): void {
+    this.stopping = true;
+    this.gen?.crawl.crawler.requestStop();
+    this.wake?.();
+  }
+
+  /** The shards held now. */
+  get shards(): number[] {
+    return [...this.leases.keys()].sort((a, b) => a - b);
+  }
+
+  /** One round: heartbeat, read the members and leases, take or release, restart when changed. */
+  private async tick(): Promise<void> {
+    const now = await this.beat();
+    const live = (await this.membership.members()).filter((m) => m.expiresAt > now);
+    const leases = await this.membership.leases(this.total);
+    const next = plan(this.total, live, this.id, this.shards, leases, now);
+    const taken: number[] = [];
+    for (const shard of next.take) if (await this.take(shard)) taken.push(shard);
+    const want = this.shards.filter((s) => !next.release.includes(s));
+    const running = this.gen?.shards ?? [];
+    if (this.stopping || (sameSet(want, running) && this.gen !== undefined && !this.gen.ended)) return;
+    if (want.length === 0 && running.length === 0 && next.release.length === 0) return;
+    await this.stopGeneration();
+    await this.handOver(next.release);
+    await this.politeWait(taken, leases);
+    if (!this.stopping) await this.startGeneration(this.shards);
+  }
+
+  /** Tries to take one shard's lease; false when another member was quicker. */
+  private async take(shard: number): Promise<boolean> {
+    const { log, client } = this.options;
+    try {
+      const lease = await ShareLease.acquire(
+        client,
+        {
+          index: this.config['opensearch.lease.index.name'],
+          statusIndex: this.config['opensearch.status.index.name'],
+          shards: [shard],
+          share: memberShare(this.id),
+          ttlMs: this.ttlMs,
+        },
+        log,
+      );
+      this.leases.set(shard, lease);
+      lease.onLost((by) => {
+        if (this.leases.get(shard) !== lease) return;
+        this.leases.delete(shard);
+        this.lost.unshift({ shard, to: by, at: Date.now() });
+        this.lost.splice(8);
+        log.warn(
+          { member: this.id, shard, to: by },
+          `lost status shard ${shard} to ${by} (not renewed within opensearch.lease.ttl): its URLs in flight ` +
+            'keep their previous state; the crawl goes on with the other shards',
+        );
+        this.gen?.crawl.crawler.requestStop();
+        this.wake?.();
+      });
+      log.info({ member: this.id, shard }, `took status shard ${shard}`);
+      return true;
+    } catch (e) {
+      if (e instanceof CrawlerError && e.code === 'SHARE_LEASED') return false;
+      throw e;
+    }
+  }
+
+  /** At the safe point (no generation running): records the handover, then releases the leases. */
+  private async handOver(shards: readonly number[]): Promise<void> {
+    if (shards.length === 0) return;
+    const delayMs = Math.round(this.config['fetcher.server.delay'] * 1000);
+    try {
+      await this.membership.handOver(this.id, shards, delayMs);
+    } catch (e) {
+      this.options.log.warn({ err: errorMessage(e) }, 'could not write the handover of status shards');
+    }
+    for (const shard of shards) {
+      const lease = this.leases.get(shard);
+      this.leases.delete(shard);
+      await lease?.release();
+    }
+    this.options.log.info({ member: this.id, shards }, `released status shards ${shards.join(',')}`);
+  }
+
+  /**
+   * Before crawling shards just taken: their hosts' delay since the last fetch by the previous
+   * holder. A handover says when that was; an expired lease's holder fetched only while its lease
+   * was fresh (app/fetch-gate.ts), so at the latest a third of the TTL before it expired.
+   */
+  private async politeWait(taken: readonly number[], before: readonly ShardLease[]): Promise<void> {
+    if (taken.length === 0) return;
+    const delayMs = Math.round(this.config['fetcher.server.delay'] * 1000);
+    const handovers = await this.membership.handovers(taken);
+    let until = 0;
+    for (const shard of taken) {
+      const prev = before[shard];
+      if (prev?.member !== undefined) until = Math.max(until, prev.expiresAt - this.ttlMs / 3 + delayMs);
+      until = Math.max(until, handovers.get(shard) ?? 0);
+    }
+    const wait = until - (Date.now() + this.offset);
+    if (wait > 0 && !this.stopping) await this.nap(wait);
+  }
+
+  private async startGeneration(shards: readonly number[]): Promise<void> {
+    if (shards.length === 0) return;
+    const held = new Map(shards.map((s) => [s, this.leases.get(s)!]));
+    const fence: WriteFence = {
+      admit() {
+        const answers = [...held.values()].map((l) => l.admit());
+        if (answers.every((a) => a === true)) return true;
+        return Promise.all(answers).then((all) => all.every((a) => a === true));
+      },
+    };
+    const seeds = this.seedsLeft;
+    const crawl = await buildCrawl(this.config, {
+      client: this.options.client,
+      log: this.options.log.child({ member: this.id }),
+      shards,
+      fence,
+      fetchGate: () => fence.admit(),
+      seeds,
+    });
+    this.seedsLeft = [];
+    const done = crawl.crawler
+      .run({ drainDeadlineMs: this.config['shutdown.deadline'] })
+      .catch((e) => this.options.log.error({ err: errorMessage(e) }, 'a generation of the crawl failed'))
+      .finally(async () => {
+        gen.ended = true;
+        this.fetchedBefore += crawl.crawler.snapshot().fetched;
+        await crawl.close().catch(() => {});
+      });
+    const gen: Generation = { crawl, shards: [...shards], done, ended: false };
+    this.gen = gen;
+    this.options.onGeneration?.(crawl);
+    this.options.log.info({ member: this.id, shards }, `crawling status shards ${shards.join(',')}`);
+  }
+
+  /** Stops the running generation at its safe point: fetches done, writes acknowledged, closed. */
+  private async stopGeneration(): Promise<void> {
+    const gen = this.gen;
+    if (!gen) return;
+    gen.crawl.crawler.requestStop();
+    await gen.done;
+    this.gen = undefined;
+  }
+
+  private fetched(): number {
+    return this.fetchedBefore + (this.gen ? this.gen.crawl.crawler.snapshot().fetched : 0);
+  }
+
+  private info(): MemberInfo {
+    const fetched = this.fetched();
+    const now = Date.now();
+    const secs = Math.max(0.001, (now - this.lastBeat.at) / 1000);
+    const pagesPerSec = Math.round(((fetched - this.lastBeat.fetched) / secs) * 100) / 100;
+    this.lastBeat = { at: now, fetched };
+    return { settings: this.settings, shards: this.shards, pagesPerSec, fetched, lost: [...this.lost] };
+  }
+
+  private nap(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(t);
+        if (self.wake === done) self.wake = undefined;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
+
+const sameSet = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));

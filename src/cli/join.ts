@@ -1,0 +1,56 @@
+import { embeddedLeftRunning, openCluster } from '../app/cluster.js';
+import { ElasticMember } from '../app/member.js';
+import type { Config } from '../config/schema.js';
+import { CrawlerError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { EXIT } from './exit.js';
+import { StopSignals } from './signals.js';
+
+/*
+ * `crawler run --join` (topology.join): this process is one member of the elastic crawl of its status
+ * index (app/member.ts). SIGINT/SIGTERM: its fetches end, its writes are acknowledged, its shards are
+ * handed over to the other members, and it leaves.
+ */
+
+export interface JoinOptions {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly seeds: readonly string[];
+  /** Options that do not go with --join, by name, when given. */
+  readonly conflicting: readonly string[];
+}
+
+export async function runJoined(o: JoinOptions): Promise<number> {
+  const { config, log } = o;
+  if (o.conflicting.length > 0) {
+    throw new CrawlerError(
+      'BAD_OPTION',
+      `--join shares the status shards by membership: it does not go with ${o.conflicting.join(', ')} ` +
+        '(start one --join process per machine; each takes its fair share)',
+    );
+  }
+  let member: ElasticMember | undefined;
+  let stopAsked = false;
+  const stopListening = new StopSignals().listen((sig, which) => {
+    if (which === 'again') {
+      log.warn(`${sig} again: exiting at once`);
+      process.exit(130);
+    }
+    stopAsked = true;
+    log.info(`${sig}: finishing fetches in flight, writing everything and handing the shards over`);
+    member?.requestStop();
+  });
+  const { client, url } = await openCluster(config, log);
+  try {
+    member = new ElasticMember(config, { log, client, seeds: o.seeds });
+    await member.join();
+    if (stopAsked) member.requestStop();
+    await member.run();
+  } finally {
+    stopListening();
+    await client.close();
+  }
+  const left = url ? embeddedLeftRunning(config, url) : undefined;
+  if (left) log.info(left);
+  return EXIT.ok;
+}

@@ -1,0 +1,26 @@
+import type { Node } from './tree.js';
+
+/**
+ * A declared `<article>` that is only a blurb: a podcast's summary card before the 2,000-word
+ * transcript that sits beside it (nutritionfacts.org's `main > article` + `div#podcast-info`), a
+ * product's teaser before its description. When the page's best block of prose lies outside that
+ * article and holds far more text of its own, the content is the block holding both.
+ */
+
+/** An article shorter than this may be a blurb; a longer one is the page's, whatever is beside it. */
+export const BLURB_CHARS = 1000;
+/** The prose outside must hold this many times the article's characters. */
+const OUTWEIGH = 2;
+
+/** The block holding both the blurb and the prose beside it; undefined when the article is the content. */
+export function beyondBlurb(article: Node, best: Node | undefined, body: Node): Node | undefined {
+  if (!best || article.chars >= BLURB_CHARS) return undefined;
+  if (best.chars - best.linkChars < article.chars * OUTWEIGH) return undefined;
+  const above = new Set<Node>();
+  for (let p: Node | undefined = article; p; p = p.parent) above.add(p);
+  let common: Node | undefined = best;
+  while (common && !above.has(common)) common = common.parent;
+  // Inside the article (its own best paragraph block), or holding it: the article is the content.
+  if (!common || common === article || common === best || common === body) return undefined;
+  return common;
+}

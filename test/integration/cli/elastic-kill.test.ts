@@ -1,0 +1,132 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli, type Child, spawnCrawler, until } from '../../support/child.js';
+import { fastCrawlSettings, testClient, writeConf } from '../../support/crawl.js';
+import { fair, fetchedCount, holders, impoliteFetches, routeChains } from '../../support/elastic.js';
+import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
+import { Site } from '../../support/site.js';
+
+// An elastic crawl (`crawler run --join`) of three members on this machine: they share the status
+// shards fairly; one is SIGKILLed for good; the two others adopt its shards once its leases expire,
+// and every URL of the web ends FETCHED, no host fetched sooner than its delay. A joiner with other
+// settings is refused, naming the keys; SIGTERM hands the shards over. The same faults between
+// machines in network namespaces: test/cluster/elastic-faults.test.ts.
+
+const site = new Site();
+const HOSTS = ['127.0.45.1', '127.0.45.2', '127.0.45.3', '127.0.45.4', '127.0.45.5', '127.0.45.6'];
+const PAGES = 40;
+const SHARDS = 6;
+const TTL_MS = 4000;
+const DELAY_S = 0.3;
+const names = uniqueIndexNames('elastic-kill');
+const LEASES = `${names.status}-leases`;
+const TRANSITIONS = `${names.status}-transitions`;
+const client = testClient();
+
+const settings = {
+  ...fastCrawlSettings(names),
+  'opensearch.status.shards': SHARDS,
+  'opensearch.lease.index.name': LEASES,
+  'opensearch.lease.ttl': TTL_MS,
+  'fetcher.server.delay': DELAY_S,
+  'http.timeout': 5000,
+  'http.agent.name': 'elasticbot',
+  'status.transitions.index.name': TRANSITIONS,
+};
+
+const alive = (c: Child) => c.proc.exitCode === null && c.proc.signalCode === null;
+const children: Child[] = [];
+
+beforeAll(async () => {
+  buildCli();
+  await site.start(HOSTS);
+  routeChains(site, HOSTS, PAGES, 100);
+}, 120_000);
+
+afterAll(async () => {
+  // What the members said, for a look after a failure.
+  const dir = process.env.ELASTIC_TEST_LOGS;
+  if (dir)
+    for (const c of children) writeFileSync(join(dir, `member-${c.proc.pid}.log`), c.stderr.join('\n'));
+  for (const c of children) if (alive(c)) c.proc.kill('SIGKILL');
+  await site.close();
+  await client.close();
+  await deleteIndices(
+    names.status,
+    names.content,
+    `${names.content.replace(/-content$/, '')}-transitions`,
+    LEASES,
+  );
+});
+
+describe('crawler run --join', () => {
+  it('a member SIGKILLed for good: the others adopt its shards, nothing is lost, hosts stay polite', async () => {
+    const conf = writeConf(settings);
+    const seeds = HOSTS.flatMap((h) => ['--seed', `${site.origin(h)}/p0`]);
+    const a = spawnCrawler(['run', '--join', '--conf', conf, ...seeds]);
+    children.push(a);
+    await until(
+      async () => (await holders(client, LEASES, names.status, SHARDS)).every(Boolean),
+      90_000,
+      'the first member to hold every shard',
+    );
+    const b = spawnCrawler(['run', '--join', '--conf', conf]);
+    const c = spawnCrawler(['run', '--join', '--conf', conf]);
+    children.push(b, c);
+    const pids = [a, b, c].map((x) => x.proc.pid!);
+    await until(
+      async () => fair(await holders(client, LEASES, names.status, SHARDS), pids),
+      90_000,
+      'fair shares of three members',
+    );
+    await until(async () => (await fetchedCount(client, names.status)) >= 40, 90_000, 'pages fetched');
+    const before = await fetchedCount(client, names.status);
+    expect(before).toBeLessThan(HOSTS.length * PAGES);
+    b.proc.kill('SIGKILL');
+    const killedAt = Date.now();
+    // Adopted once its leases expire (the TTL) plus a round of the survivors (a third of it).
+    await until(
+      async () => fair(await holders(client, LEASES, names.status, SHARDS), [pids[0]!, pids[2]!]),
+      60_000,
+      'the survivors to adopt the shards of the killed member',
+    );
+    const adoptedMs = Date.now() - killedAt;
+    // A generous ceiling (a busy machine): the TTL, one round, and the generations' restarts.
+    expect(adoptedMs).toBeLessThan(4 * TTL_MS);
+    await until(
+      async () => (await fetchedCount(client, names.status)) === HOSTS.length * PAGES,
+      240_000,
+      'every page of the web to end FETCHED',
+    );
+    // Nothing lost: every page of the web was asked for, and no host faster than its delay.
+    for (const h of HOSTS) {
+      for (let i = 0; i < PAGES; i++) expect(site.hosts.get(h)!.count(`/p${i}`)).toBeGreaterThan(0);
+    }
+    expect(impoliteFetches(site, DELAY_S * 1000)).toEqual([]);
+
+    // A joiner with another setting is refused, naming the key.
+    const other = writeConf({ ...settings, 'fetcher.server.delay': 2 });
+    const d = spawnCrawler(['run', '--join', '--conf', other]);
+    children.push(d);
+    expect(await d.exited).toBe(3);
+    expect(d.stderr.join('\n')).toMatch(/Keys that differ: fetcher\.server\.delay/);
+    // A plain run (no --join) still refuses while the members hold the shards.
+    const plain = spawnCrawler(['run', '--conf', conf]);
+    children.push(plain);
+    expect(await plain.exited).toBe(3);
+    expect(plain.stderr.join('\n')).toMatch(/member /);
+
+    // SIGTERM: each hands its shards over and leaves; the last one releases them all.
+    a.proc.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+    await until(
+      async () => fair(await holders(client, LEASES, names.status, SHARDS), [pids[2]!]),
+      60_000,
+      'the last member to adopt the shards handed over',
+    );
+    c.proc.kill('SIGTERM');
+    expect(await c.exited).toBe(0);
+    expect((await holders(client, LEASES, names.status, SHARDS)).every((h) => h === undefined)).toBe(true);
+  }, 420_000);
+});
