@@ -31,11 +31,7 @@ export async function runJoined(o: JoinOptions): Promise<number> {
   }
   let member: ElasticMember | undefined;
   let stopAsked = false;
-  const stopListening = new StopSignals().listen((sig, which) => {
-    if (which === 'again') {
-      log.warn(`${sig} again: exiting at once`);
-      process.exit(130);
-    }
+  const stopListening = new StopSignals().listenToDrain(log, (sig) => {
     stopAsked = true;
     log.info(`${sig}: finishing fetches in flight, writing everything and handing the shards over`);
     member?.requestStop();

@@ -41,6 +41,20 @@ export class StopSignals {
     };
   }
 
+  /**
+   * `listen` for a command that drains on the first signal: `onFirst` asks for the drain, and the
+   * operator's second signal exits at once (130) with one line saying so.
+   */
+  listenToDrain(log: { warn(msg: string): void }, onFirst: (signal: NodeJS.Signals) => void): () => void {
+    return this.listen((signal, which) => {
+      if (which === 'again') {
+        log.warn(`${signal} again: exiting at once`);
+        process.exit(130);
+      }
+      onFirst(signal);
+    });
+  }
+
   take(): StopSignal {
     const now = this.now();
     if (this.firstAt === undefined) {

@@ -169,6 +169,16 @@ export interface StateInput {
 /** Pages and errors are counted "now" over this window. */
 export const NOW_WINDOW_MS = 10_000;
 
+/**
+ * Where the "now" rates count from: the latest sample a window old, or the crawl's start while no
+ * sample reaches that far back (the first seconds of a run, or a run that stopped moving before its
+ * first sample): the oldest sample there would hide the pages fetched before it.
+ */
+function nowBaseline(samples: Samples, current: Sample, first: Sample): Sample {
+  const old = samples.before(current, NOW_WINDOW_MS);
+  return old && old.t <= current.t - NOW_WINDOW_MS ? old : first;
+}
+
 export function consoleState(i: StateInput): ConsoleState {
   const f = i.families;
   const current = sampleOf(f, i.now);
@@ -181,7 +191,7 @@ export function consoleState(i: StateInput): ConsoleState {
     startedAt: new Date(i.startedAt).toISOString(),
     workers: i.workers ?? null,
     rates: {
-      now: ratesBetween(i.samples.before(current, NOW_WINDOW_MS), current),
+      now: ratesBetween(nowBaseline(i.samples, current, first), current),
       average: ratesBetween(first, current),
     },
     totals: {

@@ -1,4 +1,4 @@
-import { fmix } from './mix.js';
+import { densified, EMPTY, FLIP, HEX_DIGITS, isHexOfLength } from './minhash.js';
 
 /**
  * The whole body's MinHash signature (body.ts), apart from the main text's (minhash.ts): it only
@@ -13,10 +13,7 @@ import { fmix } from './mix.js';
 export const BODY_BINS = 1024;
 /** The bin is the hash's top 10 bits. */
 const BIN_SHIFT = 22;
-const FLIP = 0x80000000 | 0;
-const EMPTY = 0xffffffff ^ FLIP;
 const BIN_VALUES = 16;
-const HEX_DIGITS = '0123456789abcdef';
 
 /** Collects the minima of one body's shingles (one at a time: fingerprints are made one by one). */
 export class BodyHasher {
@@ -43,12 +40,7 @@ export class BodyHasher {
     if (this.count === 0) return undefined;
     const out = this.out;
     for (let i = 0; i < BODY_BINS; i++) {
-      let m = this.mins[i]!;
-      // An empty bin borrows the minimum of a bin chosen by a fixed sequence: the same in every body.
-      for (let attempt = 1; m === EMPTY; attempt++) {
-        m = this.mins[fmix(Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(attempt, 0x85ebca6b)) % BODY_BINS]!;
-      }
-      out[i] = HEX_DIGITS.charCodeAt(m & 15);
+      out[i] = HEX_DIGITS.charCodeAt(densified(this.mins, i) & 15);
     }
     return out.toString('latin1');
   }
@@ -56,12 +48,7 @@ export class BodyHasher {
 
 /** Whether a value read from outside (metadata, a stored document) is a body signature of this kind. */
 export function validBodySignature(s: string | undefined): s is string {
-  if (s === undefined || s.length !== BODY_BINS) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
-  }
-  return true;
+  return isHexOfLength(s, BODY_BINS);
 }
 
 /** Whether a fingerprint's body signature is of this kind (validated where it was read). */

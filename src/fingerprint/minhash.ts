@@ -32,13 +32,13 @@ export const BANDS = 30;
  * 2^31 are doubles to it, which made `add` the costliest step of a shingle). The low bits, which the
  * signature keeps, are the hash's own.
  */
-const FLIP = 0x80000000 | 0;
+export const FLIP = 0x80000000 | 0;
 /** No shingle yet: the flipped largest hash (which, as before the flip, never wins a bin). */
-const EMPTY = 0xffffffff ^ FLIP;
+export const EMPTY = 0xffffffff ^ FLIP;
 const HEX_PER_BIN = 2;
 const BIN_VALUES = 256;
 
-const HEX_DIGITS = '0123456789abcdef';
+export const HEX_DIGITS = '0123456789abcdef';
 
 /** Collects the minima of one text's shingles; `signature` reads them. */
 export class MinHasher {
@@ -71,16 +71,32 @@ export class MinHasher {
     if (this.count === 0) return undefined;
     const out = this.out;
     for (let i = 0; i < BINS; i++) {
-      let m = this.mins[i]!;
-      for (let attempt = 1; m === EMPTY; attempt++) {
-        m = this.mins[fmix(Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(attempt, 0x85ebca6b)) % BINS]!;
-      }
+      const m = densified(this.mins, i);
       out[2 * i] = HEX_DIGITS.charCodeAt((m >>> 4) & 15);
       out[2 * i + 1] = HEX_DIGITS.charCodeAt(m & 15);
     }
     // One flat string at once (256 concatenations made 256 intermediate strings per page).
     return out.toString('latin1');
   }
+}
+
+/**
+ * Bin `i`'s minimum, or for a bin no shingle reached the minimum of a bin chosen by a fixed sequence
+ * of hashes of its index: the same in every text (at least one bin is filled).
+ */
+export function densified(mins: Int32Array, i: number): number {
+  let m = mins[i]!;
+  for (let attempt = 1; m === EMPTY; attempt++) {
+    m = mins[fmix(Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(attempt, 0x85ebca6b)) % mins.length]!;
+  }
+  return m;
+}
+
+/** Whether `s` is `length` lowercase hex digits (a loop: it runs for every page and candidate). */
+export function isHexOfLength(s: string | undefined, length: number): s is string {
+  if (s === undefined || s.length !== length) return false;
+  for (let i = 0; i < s.length; i++) if (hexDigit(s.charCodeAt(i)) < 0) return false;
+  return true;
 }
 
 /** The value of a lowercase hex digit, or -1. */
@@ -96,9 +112,7 @@ function hexDigit(c: number): number {
  * (A loop, not a regular expression: it runs for every page and every candidate.)
  */
 export function validSignature(s: string | undefined): s is string {
-  if (s === undefined || s.length !== BINS * HEX_PER_BIN) return false;
-  for (let i = 0; i < s.length; i++) if (hexDigit(s.charCodeAt(i)) < 0) return false;
-  return true;
+  return isHexOfLength(s, BINS * HEX_PER_BIN);
 }
 
 /** Whether a fingerprint carries a signature (validated where it was read). */

@@ -1,6 +1,7 @@
 import type { FetcherSink } from '../fetch/fetcher.js';
 import type { StatusOutcome } from '../fetch/outcomes.js';
-import { ERROR_CAUSE, ERROR_SOURCE, MD } from '../model/keys.js';
+import { MD } from '../model/keys.js';
+import { clearMarks, markSoft404 } from '../model/verdict-marks.js';
 import { originOf } from './host-profiles.js';
 import type { Prober } from './prober.js';
 import type { HostProfile } from './profile.js';
@@ -37,21 +38,12 @@ export function routeFetchSink(sink: FetcherSink, deps: RouterDeps): FetcherSink
       }
       if (o.deferral !== undefined || o.status === 'FETCHED') return sink.status(o);
       const copy = md.copy();
-      copy.remove(MD.duplicateOf);
-      copy.remove(MD.duplicateDistance);
-      copy.remove(MD.duplicateSimilarity);
-      copy.remove(MD.similarTo);
-      copy.remove(MD.similarSimilarity);
-      copy.remove(MD.soft404Evidence);
+      clearMarks(copy);
       if (o.status === 'REDIRECTION' && deps.prober) {
         const target = md.getFirstValue(MD.redirTo);
         const why = redirectWhy(o.url, target);
         if (why !== undefined) {
-          for (const k of deps.validators) copy.remove(k);
-          copy.setValue(MD.errorCause, ERROR_CAUSE.soft404);
-          copy.setValue(MD.errorSource, ERROR_SOURCE.soft404);
-          copy.setValue(MD.errorMessage, why);
-          copy.setValue(MD.soft404Evidence, why);
+          markSoft404(copy, why, deps.validators);
           copy.remove(MD.redirTo);
           return sink.status({ ...o, status: 'FETCH_ERROR', metadata: copy });
         }

@@ -164,11 +164,7 @@ export const runCommand: Command = {
     // worker so killed made its supervisor exit 1). A stop before the crawl exists stops it at once.
     let crawler: Crawl['crawler'] | undefined;
     let stopAsked = false;
-    const stopListening = new StopSignals().listen((sig, which) => {
-      if (which === 'again') {
-        log.warn(`${sig} again: exiting at once`);
-        process.exit(130);
-      }
+    const stopListening = new StopSignals().listenToDrain(log, (sig) => {
       stopAsked = true;
       if (!crawler) {
         log.info(

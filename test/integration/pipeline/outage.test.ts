@@ -87,9 +87,19 @@ describe('OpenSearch outages as an operator sees them', () => {
 
   it('SIGTERM while OpenSearch is down: exits after shutdown.deadline with 1 and one line of what was not written', async () => {
     const hosts = HOSTS.slice(2, 4);
+    // One page answered only after the crawler has exited: a URL is surely in flight when the
+    // signal comes (a chain crawl otherwise has moments with every update acknowledged and the next
+    // URL not taken yet, and a SIGTERM then rightly exits 0).
+    let answerHeld!: () => void;
+    const held = new Promise<void>((resolve) => {
+      answerHeld = resolve;
+    });
+    const answer = page(`${hosts[0]} 3`, ['/p4']);
+    site.route(hosts[0]!, '/p3', (n, req, res) => void held.then(() => answer(n, req, res)));
     const { names, conf, proxy, requests } = await setup('outage-stop', hosts, { 'shutdown.deadline': '3s' });
     const child = spawnCrawler(['run', '--conf', conf]);
-    await until(() => requests() >= 6, 60_000, 'a few requests');
+    const fetchingHeld = () => site.hosts.get(hosts[0]!)!.requests.some((r) => r.path === '/p3');
+    await until(() => requests() >= 6 && fetchingHeld(), 60_000, 'a few requests, one of them held');
     proxy.cut();
     await until(
       () => child.stderr.some((l) => l.includes('OpenSearch cannot be reached')),
@@ -100,6 +110,7 @@ describe('OpenSearch outages as an operator sees them', () => {
     child.proc.kill('SIGTERM');
     const code = await child.exited;
     const took = Date.now() - signalled;
+    answerHeld();
     expect(code).toBe(1);
     // The deadline plus closing (5 s at most), with room for a busy machine.
     expect(took).toBeLessThan(30_000);

@@ -93,4 +93,23 @@ describe('the console state', () => {
     expect(statusLine(s, 40)).toHaveLength(39);
     expect(fitWidth('x'.repeat(100), 50)).toMatch(/^x{48}…$/);
   });
+
+  it('rates now count from the start while no sample is 10 s old (a run held before its first sample)', async () => {
+    const c = crawl();
+    const samples = new Samples(100);
+    const t0 = 1_000_000;
+    c.metrics.fetched = 12;
+    // The only sample came after the 12 pages, and the crawl has not moved since.
+    samples.push(sampleOf(await c.meters.registry.collect(), t0 + 5_000));
+    const s = consoleState({
+      families: await c.meters.registry.collect(),
+      now: t0 + 8_000,
+      startedAt: t0,
+      samples,
+      index: undefined,
+      warnings: [],
+      transitions: [],
+    });
+    expect(s.rates.now.pagesPerSec).toBe(1.5);
+  });
 });

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, type Child, spawnCrawler, until } from '../../support/child.js';
-import { fastCrawlSettings, testClient, writeConf } from '../../support/crawl.js';
-import { fair, fetchedCount, holders, impoliteFetches, routeChains } from '../../support/elastic.js';
-import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
-import { Site } from '../../support/site.js';
+import { buildCli, type Child, spawnCrawler, until } from '../support/child.js';
+import { fastCrawlSettings, testClient, writeConf } from '../support/crawl.js';
+import { fair, fetchedCount, holders, impoliteFetches, routeChains } from '../support/elastic.js';
+import { deleteIndices, uniqueIndexNames } from '../support/opensearch.js';
+import { Site } from '../support/site.js';
 
 // An elastic crawl (`crawler run --join`) of three members on this machine: they share the status
 // shards fairly; one is SIGKILLed for good; the two others adopt its shards once its leases expire,
