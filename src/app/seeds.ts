@@ -2,18 +2,18 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import { Metadata } from '../model/metadata.js';
 import { seedRejected, urlProblem } from '../pipeline/inject.js';
-import { crawlerOptions } from '../pipeline/options.js';
-import { knownSeedLine, knownSeedsNotDue, rejudgeSettingRefusals, seedProblems } from '../pipeline/seeds.js';
 import type { URLFilterChain } from '../urlfilters/chain.js';
 import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/log.js';
 import { shown } from '../util/shown.js';
+import { crawlerOptions } from './options.js';
+import { knownSeedLine, knownSeedsNotDue, rejudgeSettingRefusals, seedProblems } from './seed-checks.js';
 import { buildStores, type StoreSet } from './stores.js';
 
 /*
  * `crawler run --seed`: the seeds are checked before anything starts (`seedsRefused`), then written
- * as DISCOVERED through the URL filters, visible before the crawl (pipeline/seeds.ts says what
+ * as DISCOVERED through the URL filters, visible before the crawl (app/seed-checks.ts says what
  * happens to a seed the status index knows already).
  */
 
@@ -60,7 +60,7 @@ export async function writeSeeds(
     const kept = problem === undefined ? filter.filter(null, new Metadata(), s) : null;
     if (kept === null) log.warn({ url: shown(s) }, `--seed ${problem ?? seedRejected(s)}; skipped`);
     else {
-      await stores.status.write({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
+      await stores.status.inject({ url: kept, status: 'DISCOVERED', metadata: new Metadata() });
       written.push(kept);
     }
   }

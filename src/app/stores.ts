@@ -13,11 +13,12 @@ import { ClusterOutage } from '../opensearch/outage.js';
 import { RenderDecisions } from '../opensearch/render-decisions.js';
 import { StatusWriter } from '../opensearch/status-store.js';
 import { TransitionsIndex } from '../opensearch/transitions.js';
-import { bulkOptions, indexerOptions } from '../pipeline/options.js';
-import { buildDueWriter, checksStore } from '../pipeline/page-checks.js';
-import type { Stores } from '../pipeline/ports.js';
+import type { Stores } from '../pipeline/crawl-parts.js';
+import { StatusWrites } from '../pipeline/status-writes.js';
 import type { Clock } from '../util/clock.js';
 import { type Logger, transitionLogger } from '../util/log.js';
+import { bulkOptions, indexerOptions } from './options.js';
+import { buildDueWriter, checksStore } from './page-checks.js';
 
 /*
  * The stores of a crawl (the pipeline's Stores port, in OpenSearch): the status rules in front of
@@ -27,12 +28,11 @@ import { type Logger, transitionLogger } from '../util/log.js';
 
 /** The OpenSearch side of a crawl: the status rules and every writer, flushed and closed together. */
 export interface StoreSet extends Stores {
-  readonly status: StatusWriter;
   readonly content: ContentWriter;
   /** The metadata transfer of the status rules (what outlinks inherit). */
   readonly transfer: MetadataTransfer;
   readonly deleter: ContentDeleter;
-  /** Makes near-duplicates and soft-404 suspects due (pipeline/page-checks.ts); none when off. */
+  /** Makes near-duplicates and soft-404 suspects due (app/page-checks.ts); none when off. */
   readonly due: DueWriter | undefined;
   /** Stops the writers' timers; after the last flush. */
   close(): void;
@@ -78,18 +78,20 @@ export function buildStores(
   const transitionsName = config['status.transitions.index.name'];
   const transitionsBulk = transitionsName === '' ? undefined : bulk('indexer', 'transitions');
   const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
-  const status = new StatusWriter({
-    updater,
+  const writer = new StatusWriter({
     bulk: statusBulk,
     index: config['opensearch.status.index.name'],
     partition: config['partition.url.mode'],
-    transitions: TransitionLog.fromConfig(transitionLogger(log), config),
-    deleter,
-    log,
-    recordTransition: (r) => {
-      transitions?.record(r);
-      onTransition?.(r);
-    },
+  });
+  // The rules in front of the writer; each acknowledged transition published once, to the
+  // transition log and index, the content deleter (ERROR, REDIRECTION) and the caller.
+  const status = new StatusWrites({ rules: updater, store: writer, log });
+  const transitionLog = TransitionLog.fromConfig(transitionLogger(log), config);
+  status.subscribe(({ update }) => {
+    transitionLog.write(update.transition);
+    transitions?.record(update.transition);
+    onTransition?.(update.transition);
+    if (update.delete) deleter.delete(update.url);
   });
   const content = new ContentWriter({
     bulk: contentBulk,

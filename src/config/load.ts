@@ -3,7 +3,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { ConfigError, errorMessage } from '../util/errors.js';
 import { coerce, describeValue, type KeyDef } from './define.js';
 import { nearest } from './nearest.js';
-import { type Config, defaultValues, KEYS, type KeyName, PATTERNS, type PatternedEntry } from './schema.js';
+import { type Config, defaultValues, KEYS, PATTERNS, type PatternedEntry } from './schema.js';
 
 /** One source of settings, applied over the ones before it. */
 export interface Layer {
@@ -143,8 +143,4 @@ export function loadConfig(options: LoadOptions = {}): Loaded {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return buildConfig(layers);
-}
-
-export function isKnownKey(key: string): key is KeyName {
-  return key in KEYS;
 }

@@ -1,22 +1,21 @@
 import type { Config } from '../config/schema.js';
-import type { FetcherSink } from '../fetch/fetcher.js';
-import type { FetchItem } from '../fetch/ports.js';
 import { MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import type { PageParser } from '../parse/types.js';
+import type { PageChecks } from '../pipeline/ports.js';
 import { HostProfiles } from '../soft404/host-profiles.js';
 import { Prober } from '../soft404/prober.js';
 import type { HostProfile } from '../soft404/profile.js';
 import { routeFetchSink } from '../soft404/router.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
-import { DEFAULT_JUDGE_OPTIONS, type JudgedPage, type Judgment, PageJudge } from './judge.js';
+import { DEFAULT_JUDGE_OPTIONS, PageJudge } from './judge.js';
 import type { CandidateLookup } from './ports.js';
 
 /*
  * The wiring of near-duplicate and soft-404 detection (README: Duplicates and soft 404s): the
  * judge between the parser and the indexer, the prober and the fetch sink's router. What they need
- * of OpenSearch comes through `ChecksStore` (pipeline/page-checks.ts implements it).
+ * of OpenSearch comes through `ChecksStore` (app/page-checks.ts implements it).
  */
 
 /** The content and hosts indices and the status index, as the page checks use them. */
@@ -34,26 +33,6 @@ export interface ChecksStore extends CandidateLookup {
   releaseDuplicates(url: string): void;
   isGone(url: string): boolean;
   deleteContent(url: string): void;
-}
-
-/**
- * Near-duplicate and soft-404 checks, as the crawl loop takes them (pipeline/ports.ts re-exports it).
- *
- * Contract: `judge` gives every parsed page exactly one verdict (the page stage waits on `room`
- * before handing more when it holds too many); `wrapSink` sees every fetcher outcome first and
- * passes on all but the answers of its own probes, which it submits through `attach`'s function
- * and which never reach the status index; `busy` is true while a probe or a write of its own is
- * pending (`--once` waits for it); after `stop` no probe is submitted.
- */
-export interface PageChecks {
-  judge(page: JudgedPage): Judgment;
-  room(): Promise<void>;
-  wrapSink(sink: FetcherSink): FetcherSink;
-  attach(submit: (item: FetchItem) => Promise<void>): void;
-  readonly busy: boolean;
-  stop(): void;
-  /** Counters for the crawl's summary. */
-  stats?(): Record<string, number>;
 }
 
 /** The checks as built: with their counters, and closed after the crawl. */

@@ -7,26 +7,8 @@ import type { CandidateLookup } from './ports.js';
 // What the page judge (judge.ts) takes and gives: its pages, verdicts, dependencies, options and
 // counts.
 
-/** A parsed page as the judge sees it; it changes `metadata` in place. */
-export interface JudgedPage {
-  readonly url: string;
-  readonly metadata: Metadata;
-  readonly noIndex: boolean;
-  /** The extracted main text, as the indexer will store it: what a duplicate is verified on. */
-  readonly text?: string;
-}
-
-/**
- * `index`: on to the indexer (a canonical, or a near-duplicate with `duplicate.of` set);
- * `soft404`: the page ends FETCH_ERROR with error.cause soft404 (its metadata says why).
- */
-export type Verdict = 'index' | 'soft404';
-
-export interface Judgment {
-  /** The page cannot be a soft 404: its links may be written before the verdict. */
-  readonly linksNow: boolean;
-  readonly verdict: Verdict | Promise<Verdict>;
-}
+// The page, its judgment and verdict are the crawl loop's types (its PageChecks port).
+export type { JudgedPage, Judgment, Verdict } from '../pipeline/ports.js';
 
 /** The part of the soft-404 prober the judge feeds (src/soft404/prober.ts). */
 export interface PageWatcher {

@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import { DEFER_CAUSE, ERROR_CAUSE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
+import type { Deferral } from '../model/status-updater.js';
 import { parseInteger } from '../model/values.js';
 import { FetchException } from '../protocol/http/errors.js';
 import type { Clock } from '../util/clock.js';
@@ -10,7 +11,6 @@ import { type CrawlDelayPolicy, decideCrawlDelay } from './crawl-delay.js';
 import { type HealthPolicy, type Pause, retryAfterMs, seconds } from './host-health.js';
 import { type HostLog, HostReactions } from './host-reactions.js';
 import {
-  type Deferral,
   deferral,
   type FetchedOutcome,
   fetchExceptionOf,
@@ -51,8 +51,16 @@ export interface FetcherSink {
    * behind holds the fetchers back instead of piling up fetched pages in memory.
    */
   fetched(outcome: FetchedOutcome & { readonly content: Buffer }): void | Promise<void>;
-  /** A new URL found while fetching (a redirect target, a sitemap from robots.txt). */
-  discovered(source: FetchItem, target: string, extra?: Readonly<Record<string, string>>): void;
+  /**
+   * A new URL found while fetching (a redirect target, a sitemap from robots.txt); `found.sitemap`:
+   * it is a sitemap (written as the `isSitemap` metadata of its DISCOVERED document).
+   */
+  discovered(source: FetchItem, target: string, found?: FoundUrl): void;
+}
+
+/** What the fetcher knows of a URL it found. */
+export interface FoundUrl {
+  readonly sitemap?: boolean;
 }
 
 export type { HostLog } from './host-reactions.js';
@@ -207,11 +215,11 @@ export class Fetcher {
       try {
         url = new URL(item.url);
       } catch {
-        this.deps.sink.status(refusal(item.url, item.metadata, ERROR_CAUSE.malformedUrl));
+        this.sinkFor(item).status(refusal(item.url, item.metadata, ERROR_CAUSE.malformedUrl));
         return;
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        this.deps.sink.status(
+        this.sinkFor(item).status(
           refusal(
             item.url,
             item.metadata,
@@ -306,7 +314,8 @@ export class Fetcher {
   }
 
   private async process(key: string, item: FetchItem, enqueuedAt: number): Promise<void> {
-    const { sink, clock, flow } = this.deps;
+    const { clock, flow } = this.deps;
+    const sink = this.sinkFor(item);
     flow?.left(item);
     let asap = false;
     const started = clock.now();
@@ -320,8 +329,7 @@ export class Fetcher {
       }
       const md = item.metadata.copy();
       if (this.options.sitemapDiscovery && !rules.fromCache) {
-        for (const s of rules.sitemaps)
-          if (rules.isAllowed(s)) sink.discovered(item, s, { [MD.isSitemap]: 'true' });
+        for (const s of rules.sitemaps) if (rules.isAllowed(s)) sink.discovered(item, s, { sitemap: true });
       }
       md.setValue(MD.foundSitemap, String(rules.sitemaps.length > 0));
       if (!rules.isAllowed(item.url)) {
@@ -377,8 +385,8 @@ export class Fetcher {
       }
       if (outcome.redirectTo && this.options.redirectionsAllowed) {
         // A sitemap that moved is still a sitemap (as newer StormCrawler does).
-        const extra = md.getFirstValue(MD.isSitemap) === 'true' ? { [MD.isSitemap]: 'true' } : undefined;
-        sink.discovered(item, outcome.redirectTo, extra);
+        const found = md.getFirstValue(MD.isSitemap) === 'true' ? { sitemap: true } : undefined;
+        sink.discovered(item, outcome.redirectTo, found);
       }
       sink.status(outcome);
     } catch (e) {
@@ -442,7 +450,18 @@ export class Fetcher {
   /** Puts a URL back unfetched: one status event, as described on the class. */
   private defer(item: FetchItem, d: Omit<Deferral, 'now'> | Pause): void {
     const now = this.deps.clock.now();
-    this.deps.sink.status(deferral(item.url, item.metadata, item.status, { ...d, now }));
+    this.sinkFor(item).status(deferral(item.url, item.metadata, item.status, { ...d, now }));
+  }
+
+  /** The sink for the outcomes of `item`: a probe's carry `probe`, typed. */
+  private sinkFor(item: FetchItem): FetcherSink {
+    const sink = this.deps.sink;
+    if (!item.probe) return sink;
+    return {
+      status: (o) => sink.status({ ...o, probe: true }),
+      fetched: (o) => sink.fetched({ ...o, probe: true }),
+      discovered: (source, target, found) => sink.discovered(source, target, found),
+    };
   }
 
   /**

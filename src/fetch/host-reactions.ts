@@ -1,9 +1,10 @@
 import { DEFER_CAUSE } from '../model/keys.js';
+import type { Deferral } from '../model/status-updater.js';
 import { isoDate } from '../model/values.js';
 import { FetchException, UNREACHABLE_KINDS } from '../protocol/http/errors.js';
 import type { Clock } from '../util/clock.js';
 import { type HealthChange, type HealthPolicy, type Pause, seconds } from './host-health.js';
-import { type Deferral, fetchExceptionOf } from './outcomes.js';
+import { fetchExceptionOf } from './outcomes.js';
 import type { FetchItem, RobotsUnavailableView } from './ports.js';
 import type { FetchQueues } from './queues.js';
 

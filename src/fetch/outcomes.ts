@@ -1,7 +1,7 @@
 import { MD } from '../model/keys.js';
 import { Metadata } from '../model/metadata.js';
 import { type Status, statusFromHttpCode } from '../model/status.js';
-import { isoDate } from '../model/values.js';
+import type { Deferral } from '../model/status-updater.js';
 import { stampSetCookies } from '../protocol/http/cookies.js';
 
 /** What the fetcher reads of a protocol response. */
@@ -23,6 +23,10 @@ export interface StatusOutcome {
   readonly url: string;
   readonly status: Status;
   readonly metadata: Metadata;
+  /** The URL was put back unfetched (see `deferral`). */
+  readonly deferral?: Deferral;
+  /** The outcome of a soft-404 probe (FetchItem.probe). */
+  readonly probe?: true;
 }
 
 /** A page answered 200, on its way to the parsers. */
@@ -30,6 +34,8 @@ export interface FetchedOutcome {
   readonly kind: 'fetched';
   readonly url: string;
   readonly metadata: Metadata;
+  /** The answer to a soft-404 probe (FetchItem.probe). */
+  readonly probe?: true;
 }
 
 export interface ResponseContext {
@@ -145,18 +151,10 @@ function forgetFailure(md: Metadata): void {
   md.remove(MD.errorSource);
 }
 
-/** A URL put back unfetched: where it was, due at `until`, and why. */
-export interface Deferral {
-  readonly until: number;
-  /** A DEFER_CAUSE value. */
-  readonly cause: string;
-  readonly message: string;
-  readonly now: number;
-}
-
 /**
- * A deferred URL's status event: its status unchanged (DISCOVERED when unknown), stored as is with
- * `until` as nextFetchDate, so that no rule applies and no fetch error is counted; `defer.*` say why.
+ * A deferred URL's status event: its status unchanged (DISCOVERED when unknown), with the typed
+ * `deferral`: the status updater stores it as is with `until` as nextFetchDate, so that no rule
+ * applies and no fetch error is counted, and writes `defer.*` saying why.
  */
 export function deferral(
   url: string,
@@ -164,12 +162,7 @@ export function deferral(
   status: Status | undefined,
   d: Deferral,
 ): StatusOutcome {
-  const md = metadata.copy();
-  md.setValue(MD.storeAsIs, isoDate(d.until));
-  md.setValue(MD.deferCause, d.cause);
-  md.setValue(MD.deferDate, isoDate(d.now));
-  md.setValue(MD.deferMessage, d.message);
-  return { kind: 'status', url, status: status ?? 'DISCOVERED', metadata: md };
+  return { kind: 'status', url, status: status ?? 'DISCOVERED', metadata: metadata.copy(), deferral: d };
 }
 
 /** The `fetch.exception` of an error that escaped the protocol's own classification. */

@@ -11,6 +11,11 @@ export interface FetchItem {
   readonly status?: Status;
   /** Its status document's key (host, domain or IP: the source's unit of work), when known. */
   readonly key?: string;
+  /**
+   * A soft-404 probe (src/soft404), not a URL of the crawl: its outcomes carry `probe` too, and go
+   * back to the prober, never to the status index.
+   */
+  readonly probe?: true;
 }
 
 /**

@@ -164,8 +164,6 @@ export const MD = {
   duplicateSimilarity: 'duplicate.similarity',
   /** A soft 404: what it was compared with and how close it came. Persisted. */
   soft404Evidence: 'soft404.evidence',
-  /** Marks a URL the fetcher fetches as a soft-404 probe, not a URL of the crawl. */
-  soft404Probe: 'soft404.probe',
 } as const;
 
 /** `error.cause` keywords: stable, documented values that operators filter on. */

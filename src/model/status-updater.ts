@@ -24,6 +24,22 @@ export interface StatusEvent {
   readonly metadata: Metadata;
   /** The status the spout read from the index, passed along for the transition log. */
   readonly previousStatus?: Status;
+  /**
+   * The URL was put back unfetched (the fetcher decided it: a host down, a Retry-After, robots.txt
+   * unavailable...): stored as is, due at `until`. The updater writes it as `defer.*` metadata.
+   */
+  readonly deferral?: Deferral;
+}
+
+/** A URL put back unfetched: due again at `until`, and why. */
+export interface Deferral {
+  /** Milliseconds since the epoch. */
+  readonly until: number;
+  /** A DEFER_CAUSE value. */
+  readonly cause: string;
+  readonly message: string;
+  /** When it was deferred (ms). */
+  readonly now: number;
 }
 
 /** The outcome of one event: what the status index stores, plus the deletion flag and the record. */
@@ -78,7 +94,8 @@ export type StatusUpdaterConfig = SchedulerConfig &
   >;
 
 /**
- * StormCrawler's status update rules (AbstractStatusUpdaterBolt), pure and synchronous.
+ * StormCrawler's status update rules (AbstractStatusUpdaterBolt), synchronous and free of I/O; its one
+ * state is the DISCOVERED cache (URLs whose write was acknowledged recently).
  *
  * Contract with the daemon:
  * - `apply(event)` for every status event, in arrival order per URL. It returns `'skipped-cached'`
@@ -107,14 +124,29 @@ export class StatusUpdater {
   }
 
   apply(event: StatusEvent): StatusUpdate | 'skipped-cached' {
-    const asIs = event.metadata.getFirstValue(MD.storeAsIs);
+    const deferral = event.deferral;
+    // The as-is date of StormCrawler's metadata key (a seed may carry it); a deferral is typed.
+    const asIs = deferral ? undefined : event.metadata.getFirstValue(MD.storeAsIs);
     // A deferred DISCOVERED URL is one the spout handed out: its new date must be written.
-    if (event.status === 'DISCOVERED' && asIs === undefined && this.options.cache?.has(event.url))
+    if (
+      event.status === 'DISCOVERED' &&
+      deferral === undefined &&
+      asIs === undefined &&
+      this.options.cache?.has(event.url)
+    )
       return 'skipped-cached';
     const md = event.metadata.copy();
     const problems: string[] = [];
     const now = this.options.clock.now();
 
+    if (deferral) {
+      md.setValue(MD.deferCause, deferral.cause);
+      md.setValue(MD.deferDate, isoDate(deferral.now));
+      md.setValue(MD.deferMessage, deferral.message);
+      // Whole milliseconds, as the date would be once written.
+      const schedule = { nextFetchDate: Math.trunc(deferral.until), rule: MD.storeAsIs };
+      return this.finish(event, event.status, md, schedule, problems, now, { storedAsIs: true });
+    }
     if (asIs !== undefined) {
       const at = parseInstant(asIs);
       if (at !== undefined) {

@@ -1,4 +1,5 @@
 import type { Metadata } from '../model/metadata.js';
+import type { ContentWrite } from '../pipeline/ports.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import type { BulkWriter } from './bulk-writer.js';
@@ -11,17 +12,6 @@ import {
   parseMapping,
 } from './content-doc.js';
 import type { ContentDeleter } from './deleter.js';
-
-/**
- * How a content write ended: stored; not stored on purpose (noindex, `indexer.md.filter`: an older
- * document of a noindex page is removed); refused for good (the document is invalid); or failed
- * (the cluster could not take it, retries included). The pipeline's ContentStore port uses it.
- */
-export type ContentWrite =
-  | { readonly kind: 'indexed' }
-  | { readonly kind: 'skipped' }
-  | { readonly kind: 'rejected'; readonly error: string }
-  | { readonly kind: 'failed'; readonly status: number; readonly error: string };
 
 export interface ContentWriterDeps {
   readonly bulk: BulkWriter;

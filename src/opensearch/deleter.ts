@@ -36,6 +36,9 @@ export class ContentDeleter {
   private failures = 0;
   private closed = false;
   private readonly intervalMs: number;
+  /** URLs left to the reconcile because MAX_PENDING were waiting already (each counted, the first of a run logged). */
+  private droppedCount = 0;
+  private dropping = false;
 
   constructor(
     private readonly client: Client,
@@ -59,10 +62,36 @@ export class ContentDeleter {
             'content deletion refused; the reconcile removes it later',
           );
       });
-    if (this.pending.size >= MAX_PENDING) return;
-    this.pending.add(url);
+    if (!this.keep(url)) return;
     if (this.pending.size >= 1000 && this.failures === 0) void this.flushQuery();
     else this.schedule(this.intervalMs);
+  }
+
+  /** URLs whose delete-by-query was left to the reconcile (too many pending); the delete by id still went. */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  /**
+   * Adds a URL to the next delete-by-query; false when MAX_PENDING wait already: then it is counted
+   * and left to the reconcile, and the first of a run of such URLs says so in one line.
+   */
+  private keep(url: string): boolean {
+    if (this.pending.size < MAX_PENDING) {
+      this.pending.add(url);
+      this.dropping = false;
+      return true;
+    }
+    this.droppedCount++;
+    if (!this.dropping) {
+      this.dropping = true;
+      this.log.warn(
+        { pending: this.pending.size, dropped: this.droppedCount },
+        `content deletion by url: ${MAX_PENDING} URLs wait already (the cluster is slow or failing); ` +
+          'further ones are left to the reconcile (opensearch.indexer.reconcile.interval), their delete by id still sent',
+      );
+    }
+    return false;
   }
 
   /**
@@ -81,6 +110,11 @@ export class ContentDeleter {
   }
 
   close(): void {
+    if (this.droppedCount > 0 && !this.closed)
+      this.log.info(
+        { dropped: this.droppedCount },
+        `content deletion by url: ${this.droppedCount} URLs were left to the reconcile (too many pending)`,
+      );
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -118,7 +152,7 @@ export class ContentDeleter {
       this.failures = 0;
     } catch (e) {
       // Kept and tried again (as many as fit; the reconcile finds the rest).
-      for (const u of urls) if (this.pending.size < MAX_PENDING) this.pending.add(u);
+      for (const u of urls) this.keep(u);
       const wait = Math.min(MAX_BACKOFF_MS, this.intervalMs * 2 ** Math.min(this.failures, 10));
       if (this.failures++ === 0)
         this.log.warn(

@@ -32,11 +32,6 @@ export function collapseSpace(s: string): string {
   return s.replace(SPACES, ' ').trim();
 }
 
-/** Whitespace runs to one space, not trimmed. */
-export function squeezeSpace(s: string): string {
-  return s.replace(SPACES, ' ');
-}
-
 /** True for the empty string and whitespace only, as StormCrawler's `isBlank`. */
 export function isBlank(s: string | undefined | null): boolean {
   return s === undefined || s === null || s.trim().length === 0;

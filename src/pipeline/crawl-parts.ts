@@ -4,16 +4,40 @@ import type { FetchProtocol, RobotsSource } from '../fetch/ports.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import type { TransitionRecord } from '../model/transition.js';
 import type { OutlinkFilter, PageParser } from '../parse/types.js';
-import type { DocumentStage } from '../tika/stage.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import type { PageStageOptions } from './page-stage.js';
-import type { ClusterHealth, CrawlObserver, PageChecks, Stores, UrlSource } from './ports.js';
+import type {
+  ClusterHealth,
+  ContentStore,
+  CrawlObserver,
+  DocumentParser,
+  PageChecks,
+  UrlSource,
+} from './ports.js';
+import type { StatusWrites } from './status-writes.js';
 
 /*
  * What the crawl loop (crawler.ts) is built from and run with: its parts (the ports it drives), its
  * options, and the options of one run.
  */
+
+/** Both stores, and what must happen to them together. */
+export interface Stores {
+  /** The status rules in front of the status store (pipeline/status-writes.ts). */
+  readonly status: StatusWrites;
+  readonly content: ContentStore;
+  /**
+   * Sends everything buffered (status, content, deletions) and resolves when all of it is settled,
+   * including the writes that settling queued (a stored page queues its FETCHED status).
+   */
+  flush(): Promise<void>;
+  /**
+   * Optional: sends what is buffered now rather than at the flush intervals, without waiting; the
+   * loop calls it when it has nothing to fetch. Cheap when there is nothing to send.
+   */
+  sendNow?(): void;
+}
 
 export interface CrawlerParts {
   readonly source: UrlSource;
@@ -37,10 +61,10 @@ export interface CrawlerParts {
   readonly health?: ClusterHealth;
   /** Metrics of what happens as it happens (src/metrics); none: not measured. */
   readonly observe?: CrawlObserver;
-  /** Near-duplicate and soft-404 checks (pipeline/page-checks.ts); none when both are off. */
+  /** Near-duplicate and soft-404 checks (src/dedup, wired in app/page-checks.ts); none when both are off. */
   readonly checks?: PageChecks;
   /** The Tika stage for documents (src/tika); none with tika.enabled false. */
-  readonly documents?: DocumentStage;
+  readonly documents?: DocumentParser;
 }
 
 export interface CrawlerOptions extends PageStageOptions {

@@ -1,4 +1,4 @@
-import { Fetcher } from '../fetch/fetcher.js';
+import { Fetcher, type FoundUrl } from '../fetch/fetcher.js';
 import type { FetchedOutcome, StatusOutcome } from '../fetch/outcomes.js';
 import type { FetchItem } from '../fetch/ports.js';
 import type { CrawlerOptions, CrawlerParts, RunOptions } from './crawl-parts.js';
@@ -86,11 +86,15 @@ export class Crawler {
     );
     const sink = {
       status: (o: StatusOutcome) =>
-        void this.pages.status({ url: o.url, status: o.status, metadata: o.metadata }),
+        void this.pages.status(
+          o.deferral
+            ? { url: o.url, status: o.status, metadata: o.metadata, deferral: o.deferral }
+            : { url: o.url, status: o.status, metadata: o.metadata },
+        ),
       fetched: (page: FetchedOutcome & { readonly content: Buffer }) =>
         this.pages.page(page.url, page.metadata, page.content),
-      discovered: (source: FetchItem, target: string, extra?: Readonly<Record<string, string>>) =>
-        this.pages.discovered(source, target, extra),
+      discovered: (source: FetchItem, target: string, found?: FoundUrl) =>
+        this.pages.discovered(source, target, found),
     };
     this.fetcher = new Fetcher(options.fetcher, {
       protocol: parts.protocol,
@@ -109,7 +113,13 @@ export class Crawler {
     });
     // Soft-404 probes go through the fetcher like any URL, first in their host's queue.
     parts.checks?.attach((item) => this.fetcher.submit(item, { first: true }));
-    parts.stores.status.watchCreated?.((created) => this.offer(created));
+    // Each URL this crawl created in the index (a new DISCOVERED document, due) is offered to the source.
+    parts.stores.status.subscribe(({ update, key, created }) => {
+      if (created && update.nextFetchDate !== null) {
+        const { url, metadata, nextFetchDate } = update;
+        this.offer({ url, key, metadata, nextFetchDate });
+      }
+    });
     const max = options.fetcher.maxUrlsInQueues;
     parts.source.serve?.(
       {
@@ -139,7 +149,8 @@ export class Crawler {
   async run(options: RunOptions = {}): Promise<void> {
     const { source, stores, log, clock } = this.parts;
     const lines = options.progressLines !== false;
-    if (options.onTransition) stores.status.watchTransitions?.(options.onTransition);
+    const onTransition = options.onTransition;
+    if (onTransition) stores.status.subscribe(({ update }) => onTransition(update.transition));
     // The first progress line's rate counts from here, not from nothing.
     this.metrics.rate(clock.now());
     const progress = lines

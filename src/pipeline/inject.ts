@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { Metadata } from '../model/metadata.js';
 import { shown } from '../util/shown.js';
-import type { StatusStore } from './ports.js';
+import type { StatusWrites } from './status-writes.js';
 
 export interface InjectReport {
   lines: number;
@@ -16,7 +16,7 @@ export interface InjectReport {
 }
 
 export interface InjectDeps {
-  readonly writer: StatusStore;
+  readonly writer: Pick<StatusWrites, 'inject'>;
   /** The URL filter chain applied to seeds (source URL null); null = rejected. */
   readonly filter: (url: string, metadata: Metadata) => string | null;
   /** One message per bad line, with its line number and reason. */
@@ -87,7 +87,7 @@ export async function injectSeeds(input: Readable | string, deps: InjectDeps): P
       deps.problem(n, `${seedRejected(url)}; skipped`);
       continue;
     }
-    await deps.writer.write({ url: kept, status: 'DISCOVERED', metadata: md });
+    await deps.writer.inject({ url: kept, status: 'DISCOVERED', metadata: md });
     await deps.accepted?.(kept);
     report.accepted++;
   }

@@ -1,4 +1,5 @@
 import PQueue from 'p-queue';
+import type { FoundUrl } from '../fetch/fetcher.js';
 import type { FetchItem } from '../fetch/ports.js';
 import { ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
@@ -12,16 +13,16 @@ import type {
   ParseResult,
   ParseStatus,
 } from '../parse/types.js';
-import type { DocumentStage } from '../tika/stage.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { IndexerStage } from './indexer-stage.js';
 import type { CrawlMetrics } from './metrics.js';
-import type { ContentStore, PageChecks, StatusStore } from './ports.js';
+import type { ContentStore, DocumentParser, PageChecks } from './ports.js';
+import type { StatusWrites } from './status-writes.js';
 
 export interface PageStageDeps {
   readonly parser: PageParser;
-  readonly status: StatusStore;
+  readonly status: Pick<StatusWrites, 'discover'>;
   readonly content: ContentStore;
   /** URL filters for URLs the fetcher finds (redirect targets, robots.txt sitemaps). */
   readonly filter: OutlinkFilter;
@@ -39,7 +40,7 @@ export interface PageStageDeps {
   /** Near-duplicate and soft-404 checks between the parser and the indexer; none when both are off. */
   readonly checks?: Pick<PageChecks, 'judge' | 'room'>;
   /** The Tika stage, for the documents the shunt hands over (none with tika.enabled false). */
-  readonly documents?: DocumentStage;
+  readonly documents?: DocumentParser;
 }
 
 /**
@@ -134,19 +135,22 @@ export class PageStage {
     return this.settleAfter(stored, event);
   }
 
-  /** A URL the fetcher found (a redirect target, a sitemap robots.txt names): DISCOVERED if kept. */
-  discovered(source: FetchItem, target: string, extra?: Readonly<Record<string, string>>): void {
+  /**
+   * A URL the fetcher found (a redirect target, a sitemap robots.txt names): DISCOVERED if kept; a
+   * sitemap's document says so (`isSitemap`).
+   */
+  discovered(source: FetchItem, target: string, found?: FoundUrl): void {
     let sourceUrl: URL;
     try {
       sourceUrl = new URL(source.url);
     } catch {
       return;
     }
-    const sitemap = extra?.[MD.isSitemap] === 'true';
+    const sitemap = found?.sitemap === true;
     const kept = this.d.filter.filter(sourceUrl, source.metadata, target, sitemap ? { sitemap } : undefined);
     if (kept === null) return;
     const md = this.d.transfer.forOutlink(source.url, source.metadata);
-    for (const [k, v] of Object.entries(extra ?? {})) md.setValue(k, v);
+    if (sitemap) md.setValue(MD.isSitemap, 'true');
     const stored = this.outlinks([{ url: kept, metadata: md }]).then(
       (written) => (written ? written.stored : true),
       (e: unknown) => {
@@ -160,38 +164,16 @@ export class PageStage {
   }
 
   /**
-   * Writes the links as DISCOVERED. Resolves once the writes are accepted, to undefined when all of
-   * them are stored already (or none was needed), else to what resolves once they are settled: the
-   * page's own status waits for it (see StatusStore.write), and a link that failed for good makes
-   * the page given up, so that it is fetched again and the link found again. Wrapped, as an async
-   * function cannot return a promise unawaited.
+   * Writes the links as DISCOVERED. Resolves once the writes are accepted, to undefined when none
+   * was needed, else to what resolves once they are settled: the page's own status waits for it,
+   * and a link that failed for good makes the page given up, so that it is fetched again and the
+   * link found again.
    */
   private async outlinks(links: readonly Outlink[]): Promise<LinksWritten> {
-    const { status, metrics } = this.d;
-    // One hold for the loop itself, dropped after it: the count cannot reach 0 while links remain.
-    let left = 1;
-    let lost = 0;
-    let release: ((stored: boolean) => void) | undefined;
-    const one = (written: boolean) => {
-      if (!written) lost++;
-      if (--left === 0) release?.(lost === 0);
-    };
-    for (const l of links) {
-      if (this.d.closed()) break;
-      metrics.discovered++;
-      // Most links of a crawl point at URLs stored recently: skipped by URL, before their metadata
-      // is built or an event allocated.
-      if (status.skipDiscovered(l.url)) continue;
-      left++;
-      await status.write({ url: l.url, status: 'DISCOVERED', metadata: l.metadata }, undefined, one);
-    }
-    one(true);
-    if (left === 0) return lost === 0 ? undefined : { stored: Promise.resolve(false) };
-    return {
-      stored: new Promise<boolean>((resolve) => {
-        release = resolve;
-      }),
-    };
+    if (this.d.closed()) return undefined;
+    this.d.metrics.discovered += links.length;
+    const written = await this.d.status.discover(links, this.d.closed);
+    return written && { stored: written.done };
   }
 
   private async parse(url: string, metadata: Metadata, content: Buffer): Promise<void> {

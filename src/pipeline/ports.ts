@@ -1,18 +1,16 @@
+import type { FetcherSink } from '../fetch/fetcher.js';
+import type { FetchItem } from '../fetch/ports.js';
 import type { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';
-import type { StatusEvent } from '../model/status-updater.js';
-import type { TransitionRecord } from '../model/transition.js';
-import type { ContentWrite } from '../opensearch/content-store.js';
-import type {
-  Acknowledged,
-  CreatedUrl,
-  StatusWriterStats as StatusStoreStats,
-} from '../opensearch/status-store.js';
+import type { StatusUpdate } from '../model/status-updater.js';
+import type { DocumentHandOff, ParsedPage, ParseStatus } from '../parse/types.js';
 
 /*
- * What the crawl loop needs of the world around it. OpenSearch implements each port (the spout, the
- * status writer, the content writer, in src/opensearch); tests give in-memory ones. The contracts
- * below are what "nothing is lost" rests on.
+ * What the crawl loop needs of the world around it, and the types of each port, defined here and
+ * only here: the adapters above the loop implement them (OpenSearch: the spout, the status writer,
+ * the content writer; src/dedup: the page checks; src/tika: the document stage), the composition
+ * root (src/app) hands them in, and tests give in-memory ones. The contracts below are what
+ * "nothing is lost" rests on.
  */
 
 /** A URL the source hands out, with what the status index holds about it. */
@@ -32,7 +30,7 @@ export interface AdoptItem extends SourceItem {
 }
 
 /** `poll`'s answer: a URL; 'wait' (ask again shortly); 'empty' (a query just found nothing due). */
-export type PollResult = SourceItem | 'empty' | 'wait';
+export type PollResult<Item extends SourceItem = SourceItem> = Item | 'empty' | 'wait';
 
 export interface SourceStats {
   readonly queries: number;
@@ -104,56 +102,81 @@ export interface UrlSource {
   stats(): SourceStats;
 }
 
-// StatusStoreStats: written, existing (a DISCOVERED that found the URL known), skipped by the
-// DISCOVERED cache, failed. CreatedUrl: a DISCOVERED document the store created (new to the index).
-// Acknowledged: what OpenSearch acknowledged of a settling update (document version, next fetch, key).
-export type {
-  Acknowledged,
-  CreatedUrl,
-  StatusWriterStats as StatusStoreStats,
-} from '../opensearch/status-store.js';
+/** What the status store did with the writes it was given. */
+export interface StatusStoreStats {
+  written: number;
+  /** DISCOVERED writes that found the URL known already (409): the existing document won. */
+  existing: number;
+  /** DISCOVERED writes skipped by the status rules' cache (the URL was written recently). */
+  skippedCached: number;
+  failed: number;
+}
+
+/** A URL the store just created in the status index: a DISCOVERED document that did not exist. */
+export interface CreatedUrl {
+  readonly url: string;
+  /** The document's key (and routing): host, domain or IP, per partition.url.mode. */
+  readonly key: string;
+  /** The metadata the document holds (after the persist filter). */
+  readonly metadata: Metadata;
+  /** Milliseconds since the epoch. */
+  readonly nextFetchDate: number;
+}
 
 /**
- * Where status events go: the status rules, then the status index.
+ * What the status index acknowledged of a URL's update (the settle of a URL the source emitted):
+ * the document version, which a spout query returns with each hit, tells a hit of this update from
+ * a hit of the document before it (the index not refreshed yet).
+ */
+export interface Acknowledged {
+  /** The document's version after the write; undefined when nothing was written (a cached skip). */
+  readonly version: number | undefined;
+  /** Milliseconds since the epoch; null = never. */
+  readonly nextFetchDate: number | null;
+  /** The document's key (and routing). */
+  readonly key: string;
+}
+
+/** How the status index took one update: acknowledged (with what), or failed for good. */
+export type WriteResult =
+  | {
+      readonly ok: true;
+      /** The document's version after the write. */
+      readonly version: number | undefined;
+      /** The document's key (and routing): host, domain or IP, per partition.url.mode. */
+      readonly key: string;
+      /** A DISCOVERED document that did not exist (201 on create): new to the index. */
+      readonly created: boolean;
+      /** A DISCOVERED write that found the URL known (409 on create): the existing document won. */
+      readonly existed: boolean;
+    }
+  | {
+      readonly ok: false;
+      readonly status: number;
+      readonly error: string;
+      /** Given up by the shutdown, not refused: the crawl counts these in one line. */
+      readonly closed: boolean;
+    };
+
+/** An update the status index acknowledged and that changed it, as published to subscribers. */
+export interface AcknowledgedWrite {
+  readonly update: StatusUpdate;
+  readonly key: string;
+  /** New to the index (see WriteResult). */
+  readonly created: boolean;
+}
+
+/**
+ * Where status updates are written: the status index. The rules were applied already (the loop's
+ * StatusWrites applies them); the store only writes.
  *
- * Contract: `write` resolves once the event is accepted (it waits while the store is full: that is
- * the backpressure of the whole crawl), not when it is stored. `settled`, when given, is called
- * exactly once per write, with true once the store acknowledged it (or had nothing to write; `ack`
- * says what was acknowledged when something was) and false when the write failed for good; it must
- * not throw. `found`, for a found link (a write without `settled`), is called exactly once when its
- * write settled, with true when it was stored (or had nothing to write) and false when it failed for
- * good: the page that found it writes its own status only once every link was stored, so that
- * neither a crash nor a failed write leaves a FETCHED page whose links were never stored.
+ * Contract: call `write` once `ready` resolved (it waits while the store is full: the
+ * backpressure of the whole crawl); `write` resolves once the update settled, acknowledged or
+ * failed for good, and never rejects.
  */
 export interface StatusStore {
-  write(
-    event: StatusEvent,
-    settled?: (written: boolean, ack?: Acknowledged) => void,
-    found?: (written: boolean) => void,
-  ): Promise<void>;
-  /**
-   * True when a DISCOVERED write of `url` would change nothing (this store wrote the URL recently):
-   * the caller skips it, and it counts as skipped. Cheap, synchronous, by URL alone.
-   */
-  skipDiscovered(url: string): boolean;
-  /**
-   * Optional: `listener` is called for each DISCOVERED write OpenSearch acknowledged as a new
-   * document (not one that found the URL known), once acknowledged. One listener; it must not throw.
-   */
-  watchCreated?(listener: (created: CreatedUrl) => void): void;
-  /**
-   * Optional: `listener` is called for each transition the store wrote (acknowledged), as the
-   * transition log shows it. One listener; it must not throw.
-   */
-  watchTransitions?(listener: (record: TransitionRecord) => void): void;
-  /** Writes accepted and not settled yet. */
-  readonly pending: number;
-  /**
-   * Writes of found links (called without `settled`) not settled yet, counted from the call to
-   * `write` (so also those still waiting for room): what a shutdown deadline leaves unwritten.
-   */
-  readonly pendingFound: number;
-  readonly stats: StatusStoreStats;
+  ready(): Promise<void>;
+  write(update: StatusUpdate): Promise<WriteResult>;
 }
 
 /** A parsed page for the content index. */
@@ -165,8 +188,16 @@ export interface ContentPage {
   readonly markdown?: string;
 }
 
-// Defined beside the content writer, which cannot import the pipeline.
-export type { ContentWrite } from '../opensearch/content-store.js';
+/**
+ * How a content write ended: stored; not stored on purpose (noindex, `indexer.md.filter`: an older
+ * document of a noindex page is removed); refused for good (the document is invalid); or failed
+ * (the cluster could not take it, retries included).
+ */
+export type ContentWrite =
+  | { readonly kind: 'indexed' }
+  | { readonly kind: 'skipped' }
+  | { readonly kind: 'rejected'; readonly error: string }
+  | { readonly kind: 'failed'; readonly status: number; readonly error: string };
 
 /**
  * Where parsed pages go: the content index. Contract as StatusStore's: `index` resolves once the
@@ -175,22 +206,6 @@ export type { ContentWrite } from '../opensearch/content-store.js';
  */
 export interface ContentStore {
   index(page: ContentPage, settled: (outcome: ContentWrite) => void): Promise<void>;
-}
-
-/** Both stores, and what must happen to them together. */
-export interface Stores {
-  readonly status: StatusStore;
-  readonly content: ContentStore;
-  /**
-   * Sends everything buffered (status, content, deletions) and resolves when all of it is settled,
-   * including the writes that settling queued (a stored page queues its FETCHED status).
-   */
-  flush(): Promise<void>;
-  /**
-   * Optional: sends what is buffered now rather than at the flush intervals, without waiting; the
-   * loop calls it when it has nothing to fetch. Cheap when there is nothing to send.
-   */
-  sendNow?(): void;
 }
 
 /** The cluster as the progress lines report it; the OpenSearch side's ClusterOutage fits. */
@@ -210,6 +225,63 @@ export interface CrawlObserver {
   error(metadata: Metadata): void;
 }
 
-// PageChecks: near-duplicate and soft-404 checks; declared (with their contract) beside their builder,
-// which the pipeline's layer is above.
-export type { PageChecks } from '../dedup/build.js';
+/** A parsed page as the page checks see it; they change `metadata` in place. */
+export interface JudgedPage {
+  readonly url: string;
+  readonly metadata: Metadata;
+  readonly noIndex: boolean;
+  /** The extracted main text, as the indexer will store it: what a duplicate is verified on. */
+  readonly text?: string;
+}
+
+/**
+ * `index`: on to the indexer (a canonical, or a near-duplicate with `duplicate.of` set);
+ * `soft404`: the page ends FETCH_ERROR with error.cause soft404 (its metadata says why).
+ */
+export type Verdict = 'index' | 'soft404';
+
+export interface Judgment {
+  /** The page cannot be a soft 404: its links may be written before the verdict. */
+  readonly linksNow: boolean;
+  readonly verdict: Verdict | Promise<Verdict>;
+}
+
+/**
+ * Near-duplicate and soft-404 checks (src/dedup builds them).
+ *
+ * Contract: `judge` gives every parsed page exactly one verdict (the page stage waits on `room`
+ * before handing more when it holds too many); `wrapSink` sees every fetcher outcome first and
+ * passes on all but the answers of its own probes, which it submits through `attach`'s function
+ * and which never reach the status index; `busy` is true while a probe or a write of its own is
+ * pending (`--once` waits for it); after `stop` no probe is submitted.
+ */
+export interface PageChecks {
+  judge(page: JudgedPage): Judgment;
+  room(): Promise<void>;
+  wrapSink(sink: FetcherSink): FetcherSink;
+  attach(submit: (item: FetchItem) => Promise<void>): void;
+  readonly busy: boolean;
+  stop(): void;
+  /** Counters for the crawl's summary. */
+  stats?(): Record<string, number>;
+}
+
+/** What a document stage hands back for a document: a parsed page or its status. */
+export type DocumentFinish = (result: ParsedPage | ParseStatus) => Promise<void>;
+
+/**
+ * Where the parser's shunt sends documents (PDF, Office...): src/tika's stage, none with
+ * tika.enabled false. Contract: `finish` is called exactly once for each document `parse` took,
+ * unless `clear` dropped it first (the shutdown deadline); `parse` resolves when `finish` has.
+ */
+export interface DocumentParser {
+  /** Documents queued or at the parser. */
+  readonly busy: number;
+  /** Resolves when the backlog has room for one more. */
+  room(): Promise<void>;
+  /** Resolves when nothing is queued or being parsed. */
+  idle(): Promise<void>;
+  /** Drops the documents still waiting. */
+  clear(): void;
+  parse(doc: DocumentHandOff, content: Buffer, finish: DocumentFinish): Promise<void>;
+}

@@ -1,6 +1,6 @@
 import type { Logger } from '../util/log.js';
+import type { Stores } from './crawl-parts.js';
 import type { CrawlMetrics } from './metrics.js';
-import type { Stores } from './ports.js';
 import type { TakenUrls } from './taken.js';
 
 /** What a drain waits for, in order: fetches, then pages, then the writes they made. */

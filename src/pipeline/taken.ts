@@ -4,7 +4,8 @@ import type { StatusEvent } from '../model/status-updater.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { CrawlMetrics } from './metrics.js';
-import type { Acknowledged, CrawlObserver, StatusStore, UrlSource } from './ports.js';
+import type { Acknowledged, CrawlObserver, UrlSource } from './ports.js';
+import type { StatusWrites } from './status-writes.js';
 
 /** A URL taken from the source and not released yet. */
 interface Taken {
@@ -32,7 +33,7 @@ export class TakenUrls {
   constructor(
     private readonly parts: {
       readonly source: UrlSource;
-      readonly status: StatusStore;
+      readonly status: Pick<StatusWrites, 'settle'>;
       readonly metrics: CrawlMetrics;
       readonly log: Logger;
       readonly observe?: CrawlObserver | undefined;
@@ -92,12 +93,9 @@ export class TakenUrls {
       return;
     }
     taken.settling = true;
-    // A deferral is stored as is; a URL deferred once still carries its persisted defer.cause when
-    // it is fetched later, and that fetch counts under its status.
-    const deferred =
-      event.metadata.getFirstValue(MD.storeAsIs) !== undefined
-        ? event.metadata.getFirstValue(MD.deferCause)
-        : undefined;
+    // A URL deferred once still carries its persisted defer.cause when it is fetched later: that
+    // fetch counts under its status, as only the typed field says this event is a deferral.
+    const deferred = event.deferral?.cause;
     if (deferred !== undefined) metrics.defer(deferred);
     else {
       const cause =
@@ -106,8 +104,10 @@ export class TakenUrls {
       if (event.status === 'ERROR' || event.status === 'FETCH_ERROR') observe?.error(event.metadata);
     }
     try {
-      await status.write({ ...event, previousStatus: taken.previous }, (_, ack) =>
-        this.release(event.url, ack),
+      const written = await status.settle({ ...event, previousStatus: taken.previous });
+      written.done.then(
+        (ack) => this.release(event.url, ack),
+        (e: unknown) => this.failed(event.url, e),
       );
     } catch (e) {
       this.failed(event.url, e);

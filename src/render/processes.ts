@@ -55,28 +55,6 @@ export function childWithArg(marker: string, parent = process.pid): number | und
   return undefined;
 }
 
-/** Resident memory of a process and all its descendants, bytes (0 when it is gone). */
-export function treeRss(root: number): number {
-  const procs = allProcs();
-  const children = new Map<number, Proc[]>();
-  for (const p of procs) {
-    const list = children.get(p.ppid);
-    if (list) list.push(p);
-    else children.set(p.ppid, [p]);
-  }
-  let total = 0;
-  const seen = new Set<number>();
-  const stack = procs.filter((p) => p.pid === root);
-  while (stack.length > 0) {
-    const p = stack.pop()!;
-    if (seen.has(p.pid)) continue;
-    seen.add(p.pid);
-    total += p.rss;
-    stack.push(...(children.get(p.pid) ?? []));
-  }
-  return total;
-}
-
 /**
  * CPU this process's children used, once they ended and were waited for (cutime + cstime of
  * /proc/self/stat), ms: after the browser is closed, its whole CPU (its own renderer and GPU

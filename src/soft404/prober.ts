@@ -3,6 +3,7 @@ import { type PageFingerprint, readFingerprint } from '../fingerprint/page.js';
 import { MD } from '../model/keys.js';
 import { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';
+import type { Deferral } from '../model/status-updater.js';
 import type { ParseInput, ParseResult } from '../parse/types.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
@@ -125,12 +126,11 @@ export class Prober {
   }
 
   /** A probe's answer that is not a 200 page (the fetch sink routes it here). */
-  answered(url: string, status: Status, md: Metadata): void {
+  answered(url: string, status: Status, md: Metadata, deferral?: Deferral): void {
     const code = Number(md.getFirstValue(MD.fetchStatusCode));
     let answer: ProbeAnswer;
     const target = md.getFirstValue(MD.redirTo);
-    if (md.getFirstValue(MD.storeAsIs) !== undefined)
-      answer = { probe: url, kind: 'other', detail: `deferred: ${md.getFirstValue(MD.deferCause)}` };
+    if (deferral !== undefined) answer = { probe: url, kind: 'other', detail: `deferred: ${deferral.cause}` };
     else if (status === 'REDIRECTION' && target)
       answer = { probe: url, kind: 'redirect', status: code, target };
     else if (code === 404 || code === 410) answer = { probe: url, kind: 'notFound', status: code };
@@ -205,7 +205,7 @@ export class Prober {
       this.pending += urls.length;
       const submit = this.submitFn;
       for (const url of urls) {
-        const item = { url, metadata: Metadata.of({ [MD.soft404Probe]: 'true' }) };
+        const item = { url, metadata: new Metadata(), probe: true as const };
         submit(item).catch((e: unknown) =>
           this.record(url, { probe: url, kind: 'other', detail: `not submitted: ${errorMessage(e)}` }),
         );

@@ -15,12 +15,9 @@ export interface RouterDeps {
   readonly validators: readonly string[];
 }
 
-const isProbe = (md: { getFirstValue(k: string): string | undefined }) =>
-  md.getFirstValue(MD.soft404Probe) !== undefined;
-
 /**
  * The fetcher's sink with soft-404 and near-duplicate bookkeeping in front of the crawl's own:
- * - the answers of probes (metadata `soft404.probe`) go to the prober, never to the status index,
+ * - the answers of probes (their typed `probe` field) go to the prober, never to the status index,
  *   and a probe's redirect target is not discovered;
  * - a redirect to the place the host's probes were redirected to is a soft 404: FETCH_ERROR with
  *   error.cause soft404, and its target is not followed;
@@ -35,11 +32,11 @@ export function routeFetchSink(sink: FetcherSink, deps: RouterDeps): FetcherSink
   return {
     status(o: StatusOutcome) {
       const md = o.metadata;
-      if (isProbe(md)) {
-        deps.prober?.answered(o.url, o.status, md);
+      if (o.probe) {
+        deps.prober?.answered(o.url, o.status, md, o.deferral);
         return;
       }
-      if (md.getFirstValue(MD.storeAsIs) !== undefined || o.status === 'FETCHED') return sink.status(o);
+      if (o.deferral !== undefined || o.status === 'FETCHED') return sink.status(o);
       const copy = md.copy();
       clearMarks(copy);
       if (o.status === 'REDIRECTION' && deps.prober) {
@@ -56,14 +53,13 @@ export function routeFetchSink(sink: FetcherSink, deps: RouterDeps): FetcherSink
       return sink.status({ ...o, metadata: copy });
     },
     fetched(o) {
-      if (isProbe(o.metadata)) return deps.prober?.fetched(o.url, o.metadata, o.content);
+      if (o.probe) return deps.prober?.fetched(o.url, o.metadata, o.content);
       return sink.fetched(o);
     },
-    discovered(source, target, extra) {
+    discovered(source, target, found) {
       // A probe's redirect target, or a soft 404's, is not a link to follow; sitemaps still are.
-      const sitemap = extra?.[MD.isSitemap] === 'true';
-      if (!sitemap && (isProbe(source.metadata) || (deps.prober && redirectWhy(source.url, target)))) return;
-      sink.discovered(source, target, extra);
+      if (!found?.sitemap && (source.probe || (deps.prober && redirectWhy(source.url, target)))) return;
+      sink.discovered(source, target, found);
     },
   };
 }

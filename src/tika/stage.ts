@@ -3,6 +3,7 @@ import { ERROR_CAUSE, ERROR_SOURCE, MD } from '../model/keys.js';
 import type { TikaDocument } from '../parse/document.js';
 import { failed } from '../parse/results.js';
 import type { DocumentHandOff, ParsedPage, ParseInput, ParseResult, ParseStatus } from '../parse/types.js';
+import type { DocumentParser, DocumentFinish as Finish } from '../pipeline/ports.js';
 import type { TikaAnswer, TikaCall } from './client.js';
 
 export interface DocumentStageDeps {
@@ -19,9 +20,6 @@ export interface DocumentStageOptions {
   readonly backlog: number;
 }
 
-/** What the pipeline does with the document's result: its outlinks, content and status. */
-export type Finish = (result: ParsedPage | ParseStatus) => Promise<void>;
-
 const NO_CONTENT = Buffer.alloc(0);
 
 /**
@@ -30,7 +28,7 @@ const NO_CONTENT = Buffer.alloc(0);
  * its own (error.source "TIKA", error.cause `tika.*`). Each document ends in exactly one call of
  * `finish`; a rejected `parse` means `finish` itself failed.
  */
-export class DocumentStage {
+export class DocumentStage implements DocumentParser {
   private readonly queue: PQueue;
 
   constructor(

@@ -82,34 +82,3 @@ export function firstValue(md: MetadataView | null, key: string): string | undef
 export function equalsIgnoreCase(a: string, b: string): boolean {
   return a.length === b.length && (a === b || a.toLowerCase() === b.toLowerCase());
 }
-
-/**
- * A bounded memo with LRU-like behaviour at the cost of two Map lookups: entries live in the young
- * generation, survive one turnover when read again, and are dropped otherwise.
- */
-export class TwoGenerationCache<V> {
-  private young = new Map<string, V>();
-  private old = new Map<string, V>();
-
-  constructor(private readonly generationSize: number) {}
-
-  get(key: string): V | undefined {
-    const hit = this.young.get(key);
-    if (hit !== undefined || this.old.size === 0) return hit;
-    const promoted = this.old.get(key);
-    if (promoted !== undefined) this.set(key, promoted);
-    return promoted;
-  }
-
-  /**
-   * The key is stored as a copy: a URL sliced out of a page by the parser would otherwise keep the
-   * whole page in memory for as long as it stays cached.
-   */
-  set(key: string, value: V): void {
-    if (this.young.size >= this.generationSize) {
-      this.old = this.young;
-      this.young = new Map();
-    }
-    this.young.set(` ${key}`.slice(1), value);
-  }
-}

@@ -1,10 +1,61 @@
 /**
- * Errors with stable codes. Codes end up in logs and, for URL-level failures, as `error.cause` or
- * `fetch.exception` keywords, so they never change once published.
+ * The codes of the crawler's own errors, one closed list (as undici's lib/core/errors.js): they end
+ * up in logs and exit messages, so they never change once published; add new ones, never rename.
+ * A URL's failures have their own closed lists, which become its `error.cause` (model/keys.ts
+ * ERROR_CAUSE) or `fetch.exception` (protocol/http/errors.ts FETCH_EXCEPTION).
  */
+export const ERROR_CODES = [
+  // Settings and arguments (exit 2).
+  'CONFIG_INVALID',
+  'BAD_OPTION',
+  'BAD_ARGUMENT',
+  'TOO_MANY_INSTANCES',
+  'TOO_MANY_WORKERS',
+  // The cluster.
+  'CLUSTER_UNREACHABLE',
+  'CLUSTER_REFUSED',
+  'CLUSTER_CREDENTIALS',
+  'INDEX_NOT_FOUND',
+  'EMBEDDED_START_FAILED',
+  'PORT_TAKEN',
+  // Sharing the status index.
+  'SHARE_LEASED',
+  'LEASE_FAILED',
+  'LEASE_LOST',
+  // Members of one crawl (crawler run --join).
+  'SETTINGS_DIFFER',
+  // The process and its parts.
+  'PARSER_THREADS_UNAVAILABLE',
+  'WORKER_KEEPS_DYING',
+  // WARC output.
+  'WARC_DIR_UNUSABLE',
+  'WARC_CLOSE_FAILED',
+  'WARC_INCOMPLETE',
+  'WARC_UNREADABLE',
+  'WARC_WRITE_FAILED',
+  // A fetch without an HTTP answer: each becomes the URL's fetch.exception (FETCH_EXCEPTION).
+  'FETCH_TIMEOUT',
+  'FETCH_UNKNOWN_HOST',
+  'FETCH_CONNECTION_REFUSED',
+  'FETCH_CONNECTION_RESET',
+  'FETCH_TLS',
+  'FETCH_PROTOCOL',
+  'FETCH_BLOCKED_ADDRESS',
+  'FETCH_UNSUPPORTED_SCHEME',
+  'FETCH_PROXY',
+  'FETCH_ABORTED',
+  'FETCH_RENDER_FAILED',
+  /** Anything else: `Fetch error (CODE)` with the Node/undici code. */
+  'FETCH_FAILED',
+  'FETCH_CLOSED',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** An error of the crawler's own, with a code of ERROR_CODES. */
 export class CrawlerError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {

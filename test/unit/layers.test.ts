@@ -15,16 +15,21 @@ import { type Layers, layerViolations, undeclared } from '../support/layers.js';
  *  3 fingerprint, urlfilters, protocol pure text fingerprints; the URL filters; HTTP and robots.txt
  *  4 fetch, parse                      the fetch queues (over protocol); parsing (over urlfilters,
  *                                      fingerprint)
- *  5 soft404, tika, render, warc       features over fetch and parse, each unaware of the others
- *  6 dedup                             the page judge: near-duplicates and the soft-404 verdict
+ *  5 pipeline                          the crawl loop: it owns its ports and their types, and
+ *                                      knows none of the adapters that implement them
+ *  6 soft404, tika, render, warc       features over fetch and parse, each unaware of the others
+ *  7 dedup                             the page judge: near-duplicates and the soft-404 verdict
  *                                      (soft404's host profiles) in one verdict per page
- *  7 opensearch                        every index, each feature's documents in it
- *  8 pipeline                          the crawl loop, through its ports (OpenSearch implements them)
+ *  8 opensearch                        every index, each feature's documents in it; implements the
+ *                                      loop's source and stores
  *  9 metrics                           meters of the crawl loop and the OpenSearch series
  * 10 console                           the web console and status line, over the metrics
- * 11 app                               the composition root: builds a crawl from the features' builders
- * 12 cli                               commands, options, signals, exit codes, worker processes
+ * 11 app                               the composition root and the use cases: builds a crawl from
+ *                                      the features' builders; run, inject, the workers' supervisor
+ * 12 cli                               arguments and exit codes
  *
+ * As in StormCrawler, where external/opensearch depends on core and never the reverse: the loop
+ * (pipeline) declares the ports, OpenSearch, dedup and tika implement them (pipeline/ports.ts).
  * A lower layer that needs something of a higher one declares a port (a small interface) that the
  * higher one implements and the composition root hands in: render/advisor.ts's DecisionStore, which
  * opensearch/render-decisions.ts implements, is one. README "Layout" says the same in prose.
@@ -35,10 +40,10 @@ const LAYERS: Layers = [
   ['model'],
   ['fingerprint', 'urlfilters', 'protocol'],
   ['fetch', 'parse'],
+  ['pipeline'],
   ['soft404', 'tika', 'render', 'warc'],
   ['dedup'],
   ['opensearch'],
-  ['pipeline'],
   ['metrics'],
   ['console'],
   ['app'],
@@ -121,8 +126,8 @@ describe('layers', () => {
     const compose = graph.get(join(root, 'src/app/compose.ts'))!.map(rel);
     expect(compose).toEqual(expect.arrayContaining(['src/pipeline/crawler.ts']));
     // Re-exports and dynamic imports are imports too.
-    const ports = importsOf(join(root, 'src/pipeline/ports.ts'));
-    expect(ports.map((i) => i.specifier)).toContain('../opensearch/status-store.js');
+    const store = importsOf(join(root, 'src/opensearch/status-store.ts'));
+    expect(store.map((i) => i.specifier)).toContain('../pipeline/ports.js');
     const language = importsOf(join(root, 'src/parse/parsefilters/language.ts')).map((i) => i.specifier);
     expect(language).toContain('eld/small');
     expect(files.length).toBeGreaterThan(100);

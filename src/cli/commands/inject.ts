@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
+import { rejudgeSettingRefusals } from '../../app/seed-checks.js';
 import { buildStores } from '../../app/stores.js';
 import type { Metadata } from '../../model/metadata.js';
 import { connect } from '../../opensearch/client.js';
 import { ensureCrawlIndices } from '../../opensearch/crawl-indices.js';
 import { injectSeeds } from '../../pipeline/inject.js';
-import { rejudgeSettingRefusals } from '../../pipeline/seeds.js';
 import { loadURLFilters } from '../../urlfilters/load.js';
 import { systemClock } from '../../util/clock.js';
 import { count } from '../../util/plural.js';

@@ -1,7 +1,7 @@
+import { crawlerOptions } from '../../app/options.js';
 import type { Config } from '../../config/schema.js';
 import { SupervisorMonitor } from '../../console/supervisor-monitor.js';
 import type { ShareLease } from '../../opensearch/lease.js';
-import { crawlerOptions } from '../../pipeline/options.js';
 import { userAgent } from '../../protocol/http/user-agent.js';
 import { CrawlerError } from '../../util/errors.js';
 import { droppedLogLines, type Logger } from '../../util/log.js';

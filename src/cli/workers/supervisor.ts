@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { checkCluster, checkCrawlSettings, injectSeeds, shardsFor, shareProblem } from '../../app/compose.js';
+import { shareWords, stopWhenLost, takeLease } from '../../app/lease.js';
 import { consoleSettings } from '../../console/server.js';
 import type { ShareLease } from '../../opensearch/lease.js';
-import { shareWords, stopWhenLost, takeLease } from '../../pipeline/lease.js';
 import { CrawlerError } from '../../util/errors.js';
 import { EXIT } from '../exit.js';
 import { autoWorkers, isLocalCluster } from './count.js';

@@ -1,8 +1,8 @@
 import type { Client } from '@opensearch-project/opensearch';
+import type { Acknowledged } from '../../pipeline/ports.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/log.js';
 import { ClusterOutage } from '../outage.js';
-import type { Acknowledged } from '../status-store.js';
 import { SpoutFailures } from './answers.js';
 import { KeyRefill } from './key-query.js';
 import { refreshIndex } from './refresh.js';

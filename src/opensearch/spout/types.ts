@@ -1,18 +1,19 @@
-import type { Metadata } from '../../model/metadata.js';
-import type { Status } from '../../model/status.js';
+import type {
+  AdoptItem,
+  FetchDemand,
+  PollResult as PortPollResult,
+  SourceStats,
+} from '../../pipeline/ports.js';
 import type { QueryForm } from './query.js';
 
 /*
- * The spout's contract with the crawl loop: what it hands out (`SpoutItem`), how it is set up
- * (`SpoutOptions`), what the fetch side tells it (`FetchDemand`) and what it reports (`SpoutStats`).
+ * The spout's side of the crawl loop's UrlSource port (pipeline/ports.ts defines the items, the
+ * poll's answer and FetchDemand): how it is set up (`SpoutOptions`) and what it reports beyond the
+ * port's stats (`SpoutStats`).
  */
 
-export interface SpoutItem {
-  readonly url: string;
-  readonly metadata: Metadata;
-  readonly status: Status | undefined;
-  readonly key: string;
-}
+/** A URL the spout hands out: always with its key (the document's routing). */
+export type SpoutItem = AdoptItem;
 
 export interface SpoutOptions {
   readonly index: string;
@@ -32,29 +33,10 @@ export interface SpoutOptions {
   readonly onQuery?: (ms: number) => void;
 }
 
-export type PollResult = SpoutItem | 'empty' | 'wait';
-
-/**
- * What the fetch side can take, by key: the crawl loop answers (`Spout.serve`). Without it the
- * spout knows no bounds but its budget.
- */
-export interface FetchDemand {
-  /** URLs of the key handed out and not fetched yet (in its fetch queue, or about to be). */
-  waiting(key: string): number;
-  /** URLs of the key its host may fetch within `ms` at its politeness; Infinity without a delay. */
-  pace(key: string, ms: number): number;
-  /** URLs the fetch queues can still take (fetcher.max.urls.in.queues); Infinity when unbounded. */
-  room(): number;
-}
-
-export interface SpoutStats {
-  readonly queries: number;
+/** The source's stats (queries over the last 1024), and what only the spout has. */
+export interface SpoutStats extends SourceStats {
   readonly lastQueryMs: number;
-  /** Over the last 1024 queries, in ms (NaN before the first). */
-  readonly queryMsP50: number;
-  readonly queryMsP95: number;
   readonly buffered: number;
-  readonly inFlight: number;
   readonly inPurgatory: number;
   /** URLs taken in flight by `adopt` rather than from a query. */
   readonly adopted: number;
@@ -63,3 +45,7 @@ export interface SpoutStats {
   /** Host-ms a key's fetch queue sat idle while due URLs of it were known (see KeyWork). */
   readonly idleWithWorkMs: number;
 }
+
+export type { FetchDemand };
+/** What `Spout.poll` answers: the port's answer, its URLs always with their key. */
+export type PollResult = PortPollResult<SpoutItem>;

@@ -1,7 +1,7 @@
 import type { TextSettings } from '../settings.js';
 import { detach } from '../strings.js';
 import { type MainContent, selectMainContent } from './main-content.js';
-import { render } from './render.js';
+import { render } from './markdown.js';
 import { matches } from './selectors.js';
 import { FLAG, type Node, type TreeBuilder } from './tree.js';
 import { trimFurniture } from './trim.js';

@@ -1,4 +1,4 @@
-import { CrawlerError } from '../../util/errors.js';
+import { CrawlerError, type ErrorCode } from '../../util/errors.js';
 
 /**
  * The `fetch.exception` values a failed fetch records. Operators filter status documents on them,
@@ -54,7 +54,7 @@ export function genericFetchException(code: string): string {
   return `Fetch error (${code})`;
 }
 
-const CODE_OF_KIND: Record<FetchExceptionKind, string> = {
+const CODE_OF_KIND: Record<FetchExceptionKind, ErrorCode> = {
   timeout: 'FETCH_TIMEOUT',
   unknownHost: 'FETCH_UNKNOWN_HOST',
   connectionRefused: 'FETCH_CONNECTION_REFUSED',
@@ -72,7 +72,7 @@ const CODE_OF_KIND: Record<FetchExceptionKind, string> = {
 export class FetchException extends CrawlerError {
   constructor(
     readonly fetchException: string,
-    code: string,
+    code: ErrorCode,
     message: string,
     options?: { cause?: unknown; kind?: FetchExceptionKind },
   ) {

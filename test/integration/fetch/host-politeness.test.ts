@@ -43,6 +43,8 @@ interface Event {
   readonly kind: 'status' | 'fetched';
   readonly status?: string;
   readonly md: Metadata;
+  /** A deferral's typed field: due again at `until`, and why. */
+  readonly deferral?: { readonly until: number; readonly cause: string; readonly message: string };
   readonly at: number;
 }
 
@@ -101,7 +103,14 @@ function setup(o: FetcherOptions, protocolEntries: Record<string, unknown> = {})
     },
     sink: {
       status: (s) =>
-        events.push({ url: s.url, kind: 'status', status: s.status, md: s.metadata, at: Date.now() }),
+        events.push({
+          url: s.url,
+          kind: 'status',
+          status: s.status,
+          md: s.metadata,
+          ...(s.deferral ? { deferral: s.deferral } : {}),
+          at: Date.now(),
+        }),
       fetched: (f) => {
         events.push({ url: f.url, kind: 'fetched', md: f.metadata, at: Date.now() });
       },
@@ -116,8 +125,8 @@ function setup(o: FetcherOptions, protocolEntries: Record<string, unknown> = {})
   return { fetcher, events, lines, requests, eventOf, submit };
 }
 
-const deferredUntil = (e: Event | undefined) => Date.parse(e?.md.getFirstValue(MD.storeAsIs) ?? 'NaN');
-const cause = (e: Event | undefined) => e?.md.getFirstValue(MD.deferCause);
+const deferredUntil = (e: Event | undefined) => e?.deferral?.until ?? Number.NaN;
+const cause = (e: Event | undefined) => e?.deferral?.cause;
 const urls = (origin: string, n: number, from = 0) =>
   Array.from({ length: n }, (_, i) => `${origin}/p${from + i}`);
 
@@ -234,7 +243,7 @@ describe('host politeness in the fetcher, against real servers', () => {
     for (const e of byUrl.slice(2)) {
       expect(e).toMatchObject({ kind: 'status', status: 'DISCOVERED' });
       expect(cause(e)).toBe(DEFER_CAUSE.hostDown);
-      expect(e.md.getFirstValue(MD.deferMessage)).toMatch(/Connection refused 3 times in a row/);
+      expect(e.deferral?.message).toMatch(/Connection refused 3 times in a row/);
     }
     const until = deferredUntil(byUrl[2]);
     // What the progress line shows.
@@ -299,7 +308,7 @@ describe('host politeness in the fetcher, against real servers', () => {
       expect(e).toMatchObject({ kind: 'status', status: 'DISCOVERED' });
       expect(e.md.has(MD.errorCause)).toBe(false);
       expect(cause(e)).toBe(DEFER_CAUSE.robotsUnavailable);
-      expect(e.md.getFirstValue(MD.deferMessage)).toMatch(/HTTP 500/);
+      expect(e.deferral?.message).toMatch(/HTTP 500/);
       // Due when the error cache entry (1 h by default) expires.
       expect(deferredUntil(e) - e.at).toBeGreaterThan(3_500_000);
     }
@@ -322,7 +331,7 @@ describe('host politeness in the fetcher, against real servers', () => {
       DEFER_CAUSE.hostDown,
     ]);
     expect(events.every((e) => e.status === 'DISCOVERED')).toBe(true);
-    expect(events[0]!.md.getFirstValue(MD.deferMessage)).toMatch(/Connection refused/);
+    expect(events[0]!.deferral?.message).toMatch(/Connection refused/);
   });
 
   it('fetcher.timeout.queue defers a URL that waited too long, through the same mechanism', async () => {

@@ -16,15 +16,16 @@ describe('the status store counts what is in hand', () => {
     const { client } = createClient(config);
     const stores = buildStores(client, config, systemClock, silentLogger);
     try {
-      const found = stores.status.write({
+      const found = stores.status.inject({
         url: 'http://found.test/a',
         status: 'DISCOVERED',
         metadata: new Metadata(),
       });
-      const own = stores.status.write(
-        { url: 'http://found.test/b', status: 'FETCHED', metadata: new Metadata() },
-        () => {},
-      );
+      const own = stores.status.settle({
+        url: 'http://found.test/b',
+        status: 'FETCHED',
+        metadata: new Metadata(),
+      });
       expect(stores.status.pendingFound).toBe(1);
       await Promise.all([found, own]);
       await stores.flush();
@@ -44,16 +45,14 @@ describe('the status store after an acknowledged write', () => {
     const lines: { level: number; msg: string; url?: string; err?: string }[] = [];
     const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
     const stores = buildStores(client, config, systemClock, log);
-    stores.status.watchCreated(() => {
+    stores.status.subscribe(() => {
       throw new Error('listener broke');
     });
     try {
       const url = 'http://listener.test/new';
-      const settled = new Promise<boolean>((resolve) =>
-        stores.status.write({ url, status: 'DISCOVERED', metadata: new Metadata() }, resolve),
-      );
+      const written = await stores.status.discover([{ url, metadata: new Metadata() }]);
       await stores.flush();
-      expect(await settled).toBe(true);
+      expect(await written?.done).toBe(true);
       expect(stores.status.pending).toBe(0);
       expect(stores.status.stats.written).toBe(1);
       const logged = lines.find((l) => l.msg === 'after an acknowledged status write; the write stands');

@@ -57,4 +57,28 @@ describe('a deferred URL (status unchanged, stored as is, defer.* saying why)', 
         expect(x.fullMetadata.has(k)).toBe(false);
     },
   );
+
+  it("the loop's typed deferral is written as the metadata key's would be: stored as is, defer.* saying why", () => {
+    const { u } = setup();
+    u.acknowledged(URL_A);
+    const x = stored(u, {
+      url: URL_A,
+      status: 'DISCOVERED',
+      metadata: md({ [MD.fetchErrorCount]: '1' }),
+      deferral: {
+        until: Date.parse(WHEN),
+        cause: DEFER_CAUSE.hostDown,
+        message: 'Connection refused 3 times in a row',
+        now: Date.parse('2025-01-01T00:00:00.000Z'),
+      },
+    });
+    expect(x).toMatchObject({ status: 'DISCOVERED', storedAsIs: true, nextFetchDate: Date.parse(WHEN) });
+    expect(x.metadata.toJSON()).toEqual({
+      [MD.fetchErrorCount]: ['1'],
+      [MD.deferCause]: [DEFER_CAUSE.hostDown],
+      [MD.deferDate]: ['2025-01-01T00:00:00.000Z'],
+      [MD.deferMessage]: ['Connection refused 3 times in a row'],
+    });
+    expect(x.transition.reason).toBe(`deferred: ${DEFER_CAUSE.hostDown}`);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { shareWords } from '../../../src/app/lease.js';
 import { deadHere, type Holder, refusal, type Self } from '../../../src/opensearch/lease.js';
-import { shareWords } from '../../../src/pipeline/lease.js';
 
 const holder = (over: Partial<Holder> = {}): Holder => ({
   token: 't1',

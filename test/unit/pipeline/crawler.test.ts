@@ -1,24 +1,27 @@
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
+import { crawlerOptions } from '../../../src/app/options.js';
 import { buildConfig } from '../../../src/config/load.js';
-import type { FetchProtocol, RobotsSource } from '../../../src/fetch/ports.js';
+import type { FetchItem, FetchProtocol, RobotsSource } from '../../../src/fetch/ports.js';
 import { Metadata } from '../../../src/model/metadata.js';
 import { MetadataTransfer } from '../../../src/model/metadata-transfer.js';
-import type { StatusEvent } from '../../../src/model/status-updater.js';
-import type { PageParser, ParseResult } from '../../../src/parse/types.js';
+import type { StatusEvent, StatusUpdate } from '../../../src/model/status-updater.js';
+import type { TransitionRecord } from '../../../src/model/transition.js';
+import type { OutlinkFilter, PageParser, ParseResult } from '../../../src/parse/types.js';
+import type { Stores } from '../../../src/pipeline/crawl-parts.js';
 import { Crawler } from '../../../src/pipeline/crawler.js';
-import { crawlerOptions } from '../../../src/pipeline/options.js';
 import type {
   AdoptItem,
   ContentWrite,
-  CreatedUrl,
   FetchDemand,
+  PageChecks,
   PollResult,
   SourceItem,
   StatusStore,
-  Stores,
   UrlSource,
+  WriteResult,
 } from '../../../src/pipeline/ports.js';
+import { StatusWrites } from '../../../src/pipeline/status-writes.js';
 import { FetchException } from '../../../src/protocol/http/errors.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { type Logger, silentLogger } from '../../../src/util/log.js';
@@ -71,12 +74,35 @@ class MemorySource implements UrlSource {
   }
 }
 
+/**
+ * The status rules as the loop sees them, in memory: every event written as it is (no scheduling,
+ * no counting), DISCOVERED URLs in `known` skipped by URL.
+ */
+function memoryRules(known: ReadonlySet<string>) {
+  return {
+    apply(event: StatusEvent): StatusUpdate {
+      return {
+        url: event.url,
+        status: event.status,
+        metadata: event.metadata,
+        nextFetchDate: Date.now(),
+        delete: false,
+        fullMetadata: event.metadata,
+        transition: {} as TransitionRecord,
+        storedAsIs: event.deferral !== undefined,
+      };
+    },
+    knowsDiscovered: (url: string) => known.has(url),
+    acknowledged: () => {},
+  };
+}
+
 /** Acknowledges writes on a later turn of the event loop, as a bulk request would. */
 class MemoryStatusStore implements StatusStore {
-  readonly events: StatusEvent[] = [];
-  readonly stats = { written: 0, existing: 0, skippedCached: 0, failed: 0 };
+  readonly events: StatusUpdate[] = [];
   pending = 0;
-  pendingFound = 0;
+  /** The loop's side of the status writes (set by `stores`). */
+  writes!: StatusWrites;
   private idle: (() => void)[] = [];
 
   private readonly held: (() => void)[] = [];
@@ -91,46 +117,50 @@ class MemoryStatusStore implements StatusStore {
     for (const ack of this.held.splice(0)) ack();
   }
 
-  async write(
-    event: StatusEvent,
-    settled?: (written: boolean) => void,
-    found?: (written: boolean) => void,
-  ): Promise<void> {
-    this.events.push(event);
+  async ready(): Promise<void> {}
+
+  write(update: StatusUpdate): Promise<WriteResult> {
+    this.events.push(update);
     this.pending++;
-    if (!settled) this.pendingFound++;
-    const acknowledge = () => {
-      const ok = !this.failing.has(event.url);
-      if (ok) this.stats.written++;
-      else this.stats.failed++;
-      this.pending--;
-      if (!settled) this.pendingFound--;
-      settled?.(ok);
-      found?.(ok);
-      if (ok) this.acknowledged(event);
-      if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
-    };
-    if (this.holding.has(event.url)) this.held.push(acknowledge);
-    else setImmediate(acknowledge);
+    return new Promise<WriteResult>((resolve) => {
+      const acknowledge = () => {
+        const ok = !this.failing.has(update.url);
+        this.pending--;
+        resolve(
+          ok
+            ? {
+                ok: true,
+                version: 1,
+                key: new URL(update.url).host,
+                created: this.creates(update),
+                existed: false,
+              }
+            : { ok: false, status: 500, error: 'refused', closed: false },
+        );
+        if (this.pending === 0) for (const done of this.idle.splice(0)) done();
+      };
+      if (this.holding.has(update.url)) this.held.push(acknowledge);
+      else setImmediate(acknowledge);
+    });
   }
 
-  /** URLs this store says it wrote recently. */
+  /** URLs the rules say were written recently. */
   readonly known = new Set<string>();
 
-  skipDiscovered(url: string): boolean {
-    if (!this.known.has(url)) return false;
-    this.stats.skippedCached++;
-    return true;
+  get stats() {
+    return this.writes.stats;
   }
 
-  /** After a write is acknowledged. */
-  protected acknowledged(_event: StatusEvent): void {}
+  /** Whether OpenSearch would answer 201 (a new document) to this write. */
+  protected creates(_update: StatusUpdate): boolean {
+    return false;
+  }
 
   async drained(): Promise<void> {
     if (this.pending > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
-  own(url: string): StatusEvent[] {
+  own(url: string): StatusUpdate[] {
     return this.events.filter((e) => e.url === url && e.status !== 'DISCOVERED');
   }
 }
@@ -142,9 +172,10 @@ function stores(
 ): Stores {
   // Content writes not yet settled: each queues a status write when it is, as the content index does.
   let contentPending = 0;
+  status.writes = new StatusWrites({ rules: memoryRules(status.known), store: status, log: silentLogger });
   return {
     ...(sendNow ? { sendNow } : {}),
-    status,
+    status: status.writes,
     content: {
       async index(page, settled) {
         contentPending++;
@@ -237,7 +268,14 @@ interface Setup {
   readonly sendNow?: () => void;
   /** Parse through the queue of parser threads instead of on the fetch thread. */
   readonly queued?: boolean;
+  readonly robots?: RobotsSource;
+  readonly filter?: OutlinkFilter;
+  readonly checks?: PageChecks;
+  /** fetcher.sitemap.discovery */
+  readonly sitemapDiscovery?: boolean;
 }
+
+const loopOptions = crawlerOptions(config);
 
 function crawler(s: Setup) {
   const source = s.source ?? new MemorySource(s.urls);
@@ -249,14 +287,24 @@ function crawler(s: Setup) {
       stores: stores(status, s.content ?? (() => ({ kind: 'indexed' })), s.sendNow),
       parser: s.parser ?? parser(),
       protocol: p,
-      robots,
-      filter: { filter: (_s, _m, url) => url },
+      robots: s.robots ?? robots,
+      filter: s.filter ?? { filter: (_s, _m, url) => url },
+      ...(s.checks ? { checks: s.checks } : {}),
       transfer: new MetadataTransfer({ transfer: [], persist: [], trackPath: false, trackDepth: false }),
       clock: systemClock,
       log: s.log ?? silentLogger,
     },
-    { ...crawlerOptions(config), inlineParse: s.queued !== true },
+    {
+      ...loopOptions,
+      fetcher: { ...loopOptions.fetcher, sitemapDiscovery: s.sitemapDiscovery === true },
+      inlineParse: s.queued !== true,
+    },
   );
+  // After the loop's own subscription: what a test does once the loop heard of a created URL.
+  if (status instanceof CreatingStatusStore)
+    status.writes.subscribe(({ update, created }) => {
+      if (created) status.afterCreated(update.url);
+    });
   return { crawler: c, source, status, protocol: p };
 }
 
@@ -595,26 +643,21 @@ const keyed = (url: string): SourceItem => ({
   key: new URL(url).host,
 });
 
-/** Tells its listener of each DISCOVERED URL it writes first, as a 201 from OpenSearch would. */
+/** Answers 201 to the first DISCOVERED write of each URL, as OpenSearch would. */
 class CreatingStatusStore extends MemoryStatusStore {
-  private listener: ((created: CreatedUrl) => void) | undefined;
   private readonly created = new Set<string>();
-  /** Called right after the listener. */
+  /** Called right after the loop heard of a created URL. */
   afterCreated: (url: string) => void = () => {};
 
-  watchCreated(listener: (created: CreatedUrl) => void): void {
-    this.listener = listener;
-  }
-
-  /** A new DISCOVERED document of `url` acknowledged now. */
+  /** A new DISCOVERED document of `url`, written and acknowledged as new. */
   create(url: string, metadata = new Metadata()): void {
-    this.created.add(url);
-    this.listener?.({ url, key: new URL(url).host, metadata, nextFetchDate: Date.now() });
-    this.afterCreated(url);
+    void this.writes.inject({ url, status: 'DISCOVERED', metadata });
   }
 
-  protected override acknowledged(event: StatusEvent): void {
-    if (event.status === 'DISCOVERED' && !this.created.has(event.url)) this.create(event.url, event.metadata);
+  protected override creates(update: StatusUpdate): boolean {
+    if (update.status !== 'DISCOVERED' || this.created.has(update.url)) return false;
+    this.created.add(update.url);
+    return true;
   }
 }
 
@@ -696,7 +739,7 @@ describe('no idle waits: the loop hands new URLs to the fetcher and writes at on
     expect(source.demand!.room()).toBe(0);
     expect(source.demand!.pace('a.test', 2000)).toBe(Number.POSITIVE_INFINITY);
     status.create('http://a.test/new');
-    expect(source.offered).toEqual(['http://a.test/new']);
+    await vi.waitFor(() => expect(source.offered).toEqual(['http://a.test/new']), { timeout: 10_000 });
     hanging.release();
     await running;
     expect(source.demand!.waiting('a.test')).toBe(0);
@@ -771,5 +814,115 @@ describe('--once among workers', () => {
   it('is not finished while it has not reported idle', async () => {
     const { crawler: c } = crawler({ urls: urls('/a') });
     expect(await c.stillFinished()).toBe(false);
+  });
+});
+
+describe('what the loop decides travels as typed fields, metadata only in the documents written', () => {
+  it('a deferral (robots.txt unavailable) is settled once with its typed deferral, counted as deferred, no rule applied', async () => {
+    const unavailable: RobotsSource = {
+      async rulesFor() {
+        return {
+          isAllowed: () => false,
+          sitemaps: [],
+          fromCache: false,
+          unavailable: { reason: 'HTTP 503', unreachable: false, retryAt: Date.now() + 60_000 },
+        };
+      },
+    };
+    const { status, crawler: c } = await crawlOnce({ urls: urls('/later'), robots: unavailable });
+    const [event, ...more] = status.events.filter((e) => e.url === 'http://a.test/later');
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({ status: 'DISCOVERED', storedAsIs: true });
+    expect(c.metrics.deferred.get('robots.unavailable') ?? [...c.metrics.deferred.values()][0]).toBe(1);
+    // The typed field, not a metadata key, told the store it is a deferral.
+    expect(event!.metadata.has('status.store.as.is.with.nextfetchdate')).toBe(false);
+  });
+
+  it('a sitemap robots.txt names is discovered as one: the filter is told, its DISCOVERED document says isSitemap', async () => {
+    const told: (boolean | undefined)[] = [];
+    const withSitemap: RobotsSource = {
+      async rulesFor() {
+        return { isAllowed: () => true, sitemaps: ['http://a.test/sitemap.xml'], fromCache: false };
+      },
+    };
+    const { status } = await crawlOnce({
+      urls: urls('/ok'),
+      robots: withSitemap,
+      sitemapDiscovery: true,
+      filter: {
+        filter: (_s, _m, url, how) => {
+          told.push(how?.sitemap);
+          return url;
+        },
+      },
+    });
+    const sitemap = status.events.find((e) => e.url === 'http://a.test/sitemap.xml');
+    expect(sitemap?.status).toBe('DISCOVERED');
+    expect(sitemap?.metadata.getFirstValue('isSitemap')).toBe('true');
+    expect(told).toContain(true);
+    // The page's own outlink is not a sitemap.
+    const outlink = status.events.find((e) => e.url === 'http://a.test/ok/out');
+    expect(outlink?.metadata.has('isSitemap')).toBe(false);
+  });
+
+  it('a probe goes through the fetcher and its answer back to the checks, marked probe, never to the status store', async () => {
+    const answers: { url: string; probe: boolean | undefined }[] = [];
+    let submit: ((item: FetchItem) => Promise<void>) | undefined;
+    const checks: PageChecks = {
+      judge: () => ({ linksNow: true, verdict: 'index' }),
+      room: async () => {},
+      wrapSink: (sink) => ({
+        status: (o) => (o.probe ? void answers.push({ url: o.url, probe: o.probe }) : sink.status(o)),
+        fetched: (o) => (o.probe ? void answers.push({ url: o.url, probe: o.probe }) : sink.fetched(o)),
+        discovered: (source, target, found) =>
+          source.probe ? undefined : sink.discovered(source, target, found),
+      }),
+      attach: (s) => {
+        submit = s;
+      },
+      busy: false,
+      stop: () => {},
+    };
+    const { crawler: c, status, source } = crawler({ urls: urls('/ok'), checks });
+    const running = c.run({ once: true });
+    await submit!({ url: 'http://a.test/no-such-page-x1', metadata: new Metadata(), probe: true });
+    await vi.waitFor(() => expect(answers).toHaveLength(1), { timeout: 10_000 });
+    await running;
+    expect(answers).toEqual([{ url: 'http://a.test/no-such-page-x1', probe: true }]);
+    expect(status.events.filter((e) => e.url.includes('no-such-page'))).toEqual([]);
+    expect(source.notSettledOnce()).toEqual({});
+  });
+
+  it('a lost lease stops the loop: no URL is taken after it, each one taken is settled once, fenced writes log nothing', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    /** After the loss every write settles as not written (fenced), as the bulk writer's fence does. */
+    class FencedStore extends MemoryStatusStore {
+      lost = false;
+      override write(update: StatusUpdate): Promise<WriteResult> {
+        if (this.lost) return Promise.resolve({ ok: false, status: 0, error: 'fenced', closed: true });
+        return super.write(update);
+      }
+    }
+    const status = new FencedStore();
+    const all = urls(...Array.from({ length: 50 }, (_, i) => `/p${i}`));
+    // Every fetch hangs: the loop holds what its fetch queues can take, and waits.
+    const hanging = protocol(Object.fromEntries(all.map((u) => [new URL(u).pathname, 'hang' as const])));
+    const { crawler: c, source } = crawler({ urls: all, status, log, protocol: hanging });
+    const running = c.run({ drainDeadlineMs: 300 });
+    await vi.waitFor(() => expect(source.emitted.length).toBeGreaterThan(3), { timeout: 10_000 });
+    // What app/lease.ts's stopWhenLost does when the lease is taken by another crawl.
+    status.lost = true;
+    c.requestStop();
+    const taken = source.emitted.length;
+    // The fetches in flight end now: their writes meet the fence.
+    hanging.release();
+    await running;
+    expect(source.emitted.length).toBeLessThanOrEqual(taken + 1);
+    expect(source.emitted.length).toBeLessThan(all.length);
+    expect(source.notSettledOnce()).toEqual({});
+    expect(status.stats.failed).toBeGreaterThan(0);
+    expect(status.stats.written).toBe(0);
+    expect(lines.filter((l) => String(l.msg).startsWith('status update'))).toEqual([]);
   });
 });

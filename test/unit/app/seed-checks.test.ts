@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { knownSeedLine, seedProblems } from '../../../src/pipeline/seeds.js';
+import { knownSeedLine, seedProblems } from '../../../src/app/seed-checks.js';
 import { loadURLFilters } from '../../../src/urlfilters/load.js';
 
 describe('--seed', () => {

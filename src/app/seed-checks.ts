@@ -3,10 +3,10 @@ import { MD } from '../model/keys.js';
 import { Metadata } from '../model/metadata.js';
 import { resetSettingRefusals } from '../opensearch/reset.js';
 import { fromStatusSource } from '../opensearch/status-doc.js';
+import { seedRejected, urlProblem } from '../pipeline/inject.js';
 import type { URLFilterChain } from '../urlfilters/chain.js';
 import type { Logger } from '../util/log.js';
 import { shown } from '../util/shown.js';
-import { seedRejected, urlProblem } from './inject.js';
 
 /*
  * `crawler run --seed`: a seed that cannot be crawled stops the command before anything is done, and

@@ -3,8 +3,8 @@ import type { FetcherOptions } from '../fetch/fetcher.js';
 import type { BulkWriterOptions } from '../opensearch/bulk-writer.js';
 import type { IndexerOptions } from '../opensearch/content-doc.js';
 import type { SpoutOptions } from '../opensearch/spout/spout.js';
+import type { CrawlerOptions } from '../pipeline/crawler.js';
 import { ConfigError } from '../util/errors.js';
-import type { CrawlerOptions } from './crawler.js';
 
 /*
  * The configuration, read once into each component's options. Units change here (seconds to ms,
