@@ -153,7 +153,8 @@ export async function openAll({ base, g, visualizations, dashboards, shots, time
         await settle(page, '[data-test-subj="embeddablePanel"]', inFlight, timeoutMs);
         for (const p of await page.locator('[data-test-subj="embeddablePanel"]').all()) {
           const title = (await p.locator('[data-test-subj="dashboardPanelTitle"]').allInnerTexts())[0] ?? '';
-          panels.push({ title: title.trim(), problem: await problemOf(p) });
+          // The title element starts with a line for screen readers ("Dashboard panel: TITLE").
+          panels.push({ title: title.trim().split('\n').pop().trim(), problem: await problemOf(p) });
         }
       } catch (e) {
         panels.push({ title: '(dashboard)', problem: `not rendered: ${String(e.message).split('\n')[0]}` });
