@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { FetcherOptions } from '../fetch/fetcher.js';
+import type { FetcherOptions } from '../fetch/fetcher-ports.js';
 import type { BulkWriterOptions } from '../opensearch/bulk-writer.js';
 import type { IndexerOptions } from '../opensearch/content-doc.js';
 import type { SpoutOptions } from '../opensearch/spout/spout.js';
