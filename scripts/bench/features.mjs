@@ -72,7 +72,8 @@ const variants = baseBuild
         // exact check is paid only past the estimates, by no page here). `--only body` for its A/B.
         'whole-body signature off (SimhashParseFilter bodySignature false)': bodyOffSettings(dir, root),
       };
-if (!textSet && !baseBuild) variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1, 5));
+if (!textSet && !baseBuild)
+  variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1, 5));
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 if (only)
