@@ -8,10 +8,12 @@
 // noise a difference must beat.
 //
 //   npm run bench:features [-- --hosts 20 --pages 500 --rounds 3 --warmup 1 --only near-dups] [--text]
-//     [--profile large]
+//     [--profile large] [--base /path/to/another/worktree]
 // (--only: the defaults and the variants whose name contains the word, e.g. the A/B of issue 32;
 // --text: the stored text's variants instead: Markdown off, whole-page text, the A/B of issue 42;
-// --profile large: the large profile's pages, ~90 KB, instead of the small one's ~10 KB)
+// --profile large: the large profile's pages, ~90 KB, instead of the small one's ~10 KB;
+// --base DIR: this build's defaults against another worktree's build (its dist/, built), same
+// settings, same web, alternated round by round: a before/after of a change that should cost nothing)
 // (needs OpenSearch at OPENSEARCH_URL, default http://127.0.0.1:9200; OPENSEARCH_PORT names the
 // local node whose CPU is measured when several run on the machine). Prints a RESULTS.md section.
 
@@ -43,27 +45,35 @@ mkdirSync(dir, { recursive: true });
 // (main content and its Markdown) against main content without Markdown and the whole body's text
 // without Markdown (the crawler before main content).
 const textSet = process.argv.includes('--text');
+const baseAt = process.argv.indexOf('--base');
+const baseBuild = baseAt >= 0 ? resolve(process.argv[baseAt + 1] ?? '.') : undefined;
+/** The variant that runs the other build (--base), under the defaults' settings. */
+const BASE_NAME = baseBuild ? `the build at ${baseBuild} (defaults)` : '';
 /** @type {Record<string, Record<string, unknown>>} the settings of each variant over the defaults */
-const variants = textSet
-  ? {
-      defaults: {},
-      'main content, no Markdown (textextractor.markdown false)': { 'textextractor.markdown': false },
-      'whole-page text, no Markdown (textextractor.whole.page true)': {
-        'textextractor.whole.page': true,
-        'textextractor.markdown': false,
-      },
-    }
-  : {
-      defaults: {},
-      'Tika off (tika.enabled false)': { 'tika.enabled': false },
-      'rendering off (render.adaptive false)': { 'render.adaptive': false },
-      'monitoring off (metrics.interval 0, console.port 0)': { 'metrics.interval': 0, 'console.port': 0 },
-      'near-dups and soft 404s off': dedupOffSettings(dir, root),
-      // What issue 43 adds to the crawler on this web: the whole-body signature of every page (the
-      // exact check is paid only past the estimates, by no page here). `--only body` for its A/B.
-      'whole-body signature off (SimhashParseFilter bodySignature false)': bodyOffSettings(dir, root),
-    };
-if (!textSet) variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1, 5));
+// The console off in both (console.port 0): its port is one of the machine's, shared by other runs.
+const variants = baseBuild
+  ? { defaults: { 'console.port': 0 }, [BASE_NAME]: { 'console.port': 0 } }
+  : textSet
+    ? {
+        defaults: {},
+        'main content, no Markdown (textextractor.markdown false)': { 'textextractor.markdown': false },
+        'whole-page text, no Markdown (textextractor.whole.page true)': {
+          'textextractor.whole.page': true,
+          'textextractor.markdown': false,
+        },
+      }
+    : {
+        defaults: {},
+        'Tika off (tika.enabled false)': { 'tika.enabled': false },
+        'rendering off (render.adaptive false)': { 'render.adaptive': false },
+        'monitoring off (metrics.interval 0, console.port 0)': { 'metrics.interval': 0, 'console.port': 0 },
+        'near-dups and soft 404s off': dedupOffSettings(dir, root),
+        // What issue 43 adds to the crawler on this web: the whole-body signature of every page (the
+        // exact check is paid only past the estimates, by no page here). `--only body` for its A/B.
+        'whole-body signature off (SimhashParseFilter bodySignature false)': bodyOffSettings(dir, root),
+      };
+if (!textSet && !baseBuild)
+  variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1, 5));
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 if (only)
@@ -87,7 +97,7 @@ try {
       };
       const conf = writeBenchConf(dir, root, { opensearchUrl, concurrency: 50, hosts, extra });
       const run = await crawlEndToEnd({
-        root,
+        root: name === BASE_NAME && baseBuild ? baseBuild : root,
         conf: conf.path,
         seeds: web.seeds,
         pids: { opensearch: openSearchPid(), web: child.pid },

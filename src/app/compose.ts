@@ -27,8 +27,9 @@ import { openCluster } from './cluster.js';
 import { buildFeatures, Closers, checkFeatures, type Feature } from './feature.js';
 import { gatedProtocol } from './fetch-gate.js';
 import { shareWords, stopWhenLost, takeLease } from './lease.js';
-import { crawlerOptions, spoutOptions } from './options.js';
+import { crawlerOptions } from './options.js';
 import { writeSeeds } from './seeds.js';
+import { crawlSettings } from './settings.js';
 import { chooseShards, range, statusShardCount } from './shards.js';
 import { buildStores, featureStores } from './stores.js';
 
@@ -149,7 +150,8 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     if (lease) closers.add(() => lease.release());
     // The spine's settings, then the features': all checked before anything is written.
     const filter = loadCrawlFilters(config, log);
-    const loopOptions = crawlerOptions(config);
+    // Read once; each part gets its own.
+    const settings = crawlSettings(config, shards);
     // The protocol keeps the heads of each exchange only when there is an archive to write them to.
     const http = buildHttp(config, { clock, capture: config['warc.enabled'], log });
     closers.add(() => http.close());
@@ -157,7 +159,17 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const outage = new ClusterOutage(clock, log);
     const meters = crawlMeters();
     const fence = lease ?? options.fence;
-    const stores = buildStores(client, config, clock, log, options.onTransition, outage, meters, fence);
+    const stores = buildStores({
+      client,
+      config,
+      settings: settings.stores,
+      clock,
+      log,
+      ...(options.onTransition ? { onTransition: options.onTransition } : {}),
+      outage,
+      meters,
+      ...(fence ? { fence } : {}),
+    });
     closers.add(() => stores.close());
     await inline.ready;
     const parsing = await startParser(config, inline, log);
@@ -166,13 +178,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const base = { clock, log, http, inline, parser, stores, ...featureStores(client, config, stores, log) };
     const features = await buildFeatures(FEATURES, config, base, closers);
     await writeSeeds(client, config, { stores, filter, log, clock }, options.seeds ?? []);
-    const source = new Spout(
-      client,
-      { ...spoutOptions(config, shards), onQuery: meters.spoutQuery },
-      clock,
-      log,
-      outage,
-    );
+    const source = new Spout(client, { ...settings.spout, onQuery: meters.spoutQuery }, clock, log, outage);
     const protocol = gatedProtocol(features.hand.protocol ?? http, options.fetchGate);
     const crawler = new Crawler(
       {
@@ -190,7 +196,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         ...features.hand,
         protocol,
       },
-      loopOptions,
+      settings.loop,
     );
     features.started(crawler);
     meters.attach(crawler, outage);
@@ -200,10 +206,8 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
       client,
       (id) => stores.deleter.remove(id),
       {
-        statusIndex: config['opensearch.status.index.name'],
-        contentIndex: config['opensearch.indexer.index.name'],
+        ...settings.reconcile,
         ...(shards ? { shards } : {}),
-        intervalMs: config['opensearch.indexer.reconcile.interval'],
         busy: (url) => crawler.holds(url),
       },
       clock,

@@ -39,7 +39,7 @@ export async function injectFile(
   const { client } = await connect(config, log);
   try {
     await ensureCrawlIndices(client, config, log);
-    const stores = buildStores(client, config, systemClock, log);
+    const stores = buildStores({ client, config, clock: systemClock, log });
     const index = config['opensearch.status.index.name'];
     let batch: string[] = [];
     let rejudged = 0;

@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { FetcherOptions } from '../fetch/fetcher.js';
+import type { FetcherOptions } from '../fetch/fetcher-ports.js';
 import type { BulkWriterOptions } from '../opensearch/bulk-writer.js';
 import type { IndexerOptions } from '../opensearch/content-doc.js';
 import type { SpoutOptions } from '../opensearch/spout/spout.js';
@@ -98,6 +98,17 @@ export function indexerOptions(config: Config): IndexerOptions {
   };
 }
 
+/** How often a crawl (and a supervisor of workers) logs its progress line. */
+export const PROGRESS_INTERVAL_MS = 10_000;
+
+/**
+ * How far ahead `--once` looks for due URLs: one unit of status.updater.unit.round.date, the
+ * rounding of the dates the status rules write.
+ */
+export function onceLookAheadMs(config: Config): number {
+  return { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000 }[config['status.updater.unit.round.date']];
+}
+
 export function crawlerOptions(config: Config): CrawlerOptions {
   return {
     fetcher: fetcherOptions(config),
@@ -105,9 +116,7 @@ export function crawlerOptions(config: Config): CrawlerOptions {
     parseConcurrency: Math.max(1, config['parser.threads'] * 2),
     inlineParse: config['parser.threads'] === 0,
     parseBacklog: Math.max(16, Math.ceil(config['fetcher.threads.number'] / 2)),
-    progressIntervalMs: 10_000,
-    onceLookAheadMs: { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000 }[
-      config['status.updater.unit.round.date']
-    ],
+    progressIntervalMs: PROGRESS_INTERVAL_MS,
+    onceLookAheadMs: onceLookAheadMs(config),
   };
 }

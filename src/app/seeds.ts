@@ -7,7 +7,7 @@ import { loadURLFilters } from '../urlfilters/load.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/log.js';
 import { shown } from '../util/shown.js';
-import { crawlerOptions } from './options.js';
+import { onceLookAheadMs } from './options.js';
 import { knownSeedLine, knownSeedsNotDue, rejudgeSettingRefusals, seedProblems } from './seed-checks.js';
 import { buildStores, type StoreSet } from './stores.js';
 
@@ -32,7 +32,7 @@ export async function injectSeeds(
 ): Promise<void> {
   if (seeds.length === 0) return;
   const filter = loadURLFilters(config, { logger: log });
-  const stores = buildStores(client, config, systemClock, log);
+  const stores = buildStores({ client, config, clock: systemClock, log });
   try {
     await writeSeeds(client, config, { stores, filter, log, clock: systemClock }, seeds);
   } finally {
@@ -69,7 +69,7 @@ export async function writeSeeds(
   await rejudgeSettingRefusals(client, index, written, clock.now(), log);
   await client.indices.refresh({ index });
   // A known seed keeps its status: say so for each one the crawl will not fetch now.
-  const dueBy = clock.now() + crawlerOptions(config).onceLookAheadMs;
+  const dueBy = clock.now() + onceLookAheadMs(config);
   for (const known of await knownSeedsNotDue(client, index, written, dueBy))
     log.warn({ url: shown(known.url), status: known.status }, knownSeedLine(known));
 }

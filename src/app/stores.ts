@@ -9,6 +9,7 @@ import { ContentWriter } from '../opensearch/content-store.js';
 import { ContentDeleter } from '../opensearch/deleter.js';
 import type { DueWriter } from '../opensearch/due.js';
 import type { WriteFence } from '../opensearch/fence.js';
+import { planHostsIndex } from '../opensearch/indices.js';
 import { ClusterOutage } from '../opensearch/outage.js';
 import { RenderDecisions } from '../opensearch/render-decisions.js';
 import { StatusWriter } from '../opensearch/status-store.js';
@@ -17,8 +18,8 @@ import type { Stores } from '../pipeline/crawl-parts.js';
 import { StatusWrites } from '../pipeline/status-writes.js';
 import type { Clock } from '../util/clock.js';
 import { type Logger, transitionLogger } from '../util/log.js';
-import { bulkOptions, indexerOptions } from './options.js';
 import { buildDueWriter, checksStore } from './page-checks.js';
+import { type StoreSettings, storeSettings } from './settings.js';
 
 /*
  * The stores of a crawl (the pipeline's Stores port, in OpenSearch): the status rules in front of
@@ -38,26 +39,35 @@ export interface StoreSet extends Stores {
   close(): void;
 }
 
-export function buildStores(
-  client: Client,
-  config: Config,
-  clock: Clock,
-  log: Logger,
-  onTransition?: (record: TransitionRecord) => void,
+export interface StoresOptions {
+  readonly client: Client;
+  /** For the status rules and the transition log, which read their own keys. */
+  readonly config: Config;
+  /** The crawl's settings of its stores; read from `config` when not given. */
+  readonly settings?: StoreSettings;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** Sees every transition once acknowledged. */
+  readonly onTransition?: (record: TransitionRecord) => void;
   /** Shared with the spout: one view of an outage, logged once. */
-  outage: ClusterOutage = new ClusterOutage(clock, log),
+  readonly outage?: ClusterOutage;
   /** Bulk request durations, for the metrics. */
-  meters?: Pick<CrawlMeters, 'bulk'>,
+  readonly meters?: Pick<CrawlMeters, 'bulk'>;
   /** The crawl's lease: every write waits for it, and none is sent once it is lost (fence.ts). */
-  fence?: WriteFence,
-): StoreSet {
+  readonly fence?: WriteFence;
+}
+
+export function buildStores(o: StoresOptions): StoreSet {
+  const { client, config, clock, log, onTransition, meters, fence } = o;
+  const settings = o.settings ?? storeSettings(config);
+  const outage = o.outage ?? new ClusterOutage(clock, log);
   const updater = createStatusUpdater(config, clock);
   /** A bulk writer of `index` with the settings of `type`: timed for the metrics, behind the fence. */
   const bulk = (type: 'status' | 'indexer', index: 'status' | 'content' | 'transitions') =>
     new BulkWriter(
       client,
       {
-        ...bulkOptions(config, type),
+        ...(type === 'status' ? settings.statusBulk : settings.indexerBulk),
         ...(meters ? { onRequest: meters.bulk(index) } : {}),
         ...(fence ? { fence } : {}),
       },
@@ -67,21 +77,21 @@ export function buildStores(
     );
   const statusBulk = bulk('status', 'status');
   const contentBulk = bulk('indexer', 'content');
-  const contentIndex = config['opensearch.indexer.index.name'];
+  const contentIndex = settings.contentIndex;
   const due = buildDueWriter(client, config, clock, log, fence);
   // When a page's content goes, its near-duplicates become due: one of them takes its place.
-  const released = config['dedup.mode'] === 'off' ? undefined : (url: string) => due?.deleted(url);
+  const released = settings.releaseDuplicates ? (url: string) => due?.deleted(url) : undefined;
   const deleter = new ContentDeleter(client, contentBulk, contentIndex, log, {
     ...(released ? { onDelete: released } : {}),
     ...(fence ? { fence } : {}),
   });
-  const transitionsName = config['status.transitions.index.name'];
+  const transitionsName = settings.transitionsIndex;
   const transitionsBulk = transitionsName === '' ? undefined : bulk('indexer', 'transitions');
   const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
   const writer = new StatusWriter({
     bulk: statusBulk,
-    index: config['opensearch.status.index.name'],
-    partition: config['partition.url.mode'],
+    index: settings.statusIndex,
+    partition: settings.partition,
   });
   // The rules in front of the writer; each acknowledged transition published once, to the
   // transition log and index, the content deleter (ERROR, REDIRECTION) and the caller.
@@ -96,7 +106,7 @@ export function buildStores(
   const content = new ContentWriter({
     bulk: contentBulk,
     index: contentIndex,
-    options: indexerOptions(config),
+    options: settings.indexer,
     deleter,
     clock,
     log,
@@ -133,7 +143,7 @@ export function buildStores(
  */
 export function featureStores(client: Client, config: Config, stores: StoreSet, log: Logger) {
   return {
-    renderDecisions: () => new RenderDecisions(client, config, log),
+    renderDecisions: () => new RenderDecisions(client, planHostsIndex(config), log),
     checksStore: () => checksStore(client, config, stores),
   };
 }

@@ -1,9 +1,8 @@
 import type { Client } from '@opensearch-project/opensearch';
-import type { Config } from '../config/schema.js';
 import type { DecisionStore, HostDecision, HostRenderRecord } from '../render/advisor.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { ensureIndices, planHostsIndex } from './indices.js';
+import { ensureIndices, type IndexPlan } from './indices.js';
 
 /** A record as stored: dates as ISO-8601 strings. */
 type StoredRecord = Omit<HostRenderRecord, 'since' | 'decidedAt' | 'recheckAt' | 'updatedAt'> & {
@@ -70,12 +69,13 @@ export class RenderDecisions implements DecisionStore {
 
   constructor(
     private readonly client: Client,
-    private readonly config: Config,
+    /** The hosts index (indices.ts planHostsIndex), created at the first write. */
+    private readonly plan: IndexPlan,
     private readonly log: Logger,
   ) {}
 
   get index(): string {
-    return this.config['opensearch.hosts.index.name'];
+    return this.plan.name;
   }
 
   async load(host: string): Promise<HostRenderRecord | undefined> {
@@ -110,7 +110,7 @@ export class RenderDecisions implements DecisionStore {
 
   private async write(host: string, doc: object): Promise<void> {
     try {
-      this.ready ??= ensureIndices(this.client, [planHostsIndex(this.config)]).then(() => undefined);
+      this.ready ??= ensureIndices(this.client, [this.plan]).then(() => undefined);
       await this.ready;
       await this.client.update({
         index: this.index,

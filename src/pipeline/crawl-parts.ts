@@ -1,5 +1,5 @@
 import type { Archive } from '../fetch/archive.js';
-import type { FetcherOptions } from '../fetch/fetcher.js';
+import type { FetcherOptions } from '../fetch/fetcher-ports.js';
 import type { FetchProtocol, RobotsSource } from '../fetch/ports.js';
 import type { MetadataTransfer } from '../model/metadata-transfer.js';
 import type { TransitionRecord } from '../model/transition.js';

@@ -1,4 +1,5 @@
-import { Fetcher, type FoundUrl } from '../fetch/fetcher.js';
+import { Fetcher } from '../fetch/fetcher.js';
+import type { FoundUrl } from '../fetch/fetcher-ports.js';
 import type { FetchedOutcome, StatusOutcome } from '../fetch/outcomes.js';
 import type { FetchItem } from '../fetch/ports.js';
 import type { CrawlerOptions, CrawlerParts, RunOptions } from './crawl-parts.js';

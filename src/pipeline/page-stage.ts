@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import type { FoundUrl } from '../fetch/fetcher.js';
+import type { FoundUrl } from '../fetch/fetcher-ports.js';
 import type { FetchItem } from '../fetch/ports.js';
 import { ERROR_SOURCE, MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';

@@ -1,4 +1,4 @@
-import type { FetcherSink } from '../fetch/fetcher.js';
+import type { FetcherSink } from '../fetch/fetcher-ports.js';
 import type { FetchItem } from '../fetch/ports.js';
 import type { Metadata } from '../model/metadata.js';
 import type { Status } from '../model/status.js';

@@ -1,4 +1,4 @@
-import type { FetcherSink } from '../fetch/fetcher.js';
+import type { FetcherSink } from '../fetch/fetcher-ports.js';
 import type { StatusOutcome } from '../fetch/outcomes.js';
 import { MD } from '../model/keys.js';
 import { clearMarks, markSoft404 } from '../model/verdict-marks.js';

@@ -4,7 +4,7 @@ import type { ShareLease } from '../../opensearch/lease.js';
 import { userAgent } from '../../protocol/http/user-agent.js';
 import { CrawlerError } from '../../util/errors.js';
 import { droppedLogLines, type Logger } from '../../util/log.js';
-import { crawlerOptions } from '../options.js';
+import { PROGRESS_INTERVAL_MS } from '../options.js';
 import { type Outcome, outcomeOfWorkerExit } from '../outcome.js';
 import { type StopSignal, StopSignals } from '../signals.js';
 import { Aggregate, outcomeLine } from './aggregate.js';
@@ -102,7 +102,7 @@ export class WorkerPool {
     const progress = setInterval(() => {
       const { fields, msg } = this.aggregate.progressLine(Date.now());
       log.info(fields, msg);
-    }, crawlerOptions(config).progressIntervalMs);
+    }, PROGRESS_INTERVAL_MS);
     progress.unref();
     try {
       await this.monitor.start();

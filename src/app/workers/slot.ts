@@ -7,7 +7,7 @@ import { type FromWorker, type ToWorker, TRANSITIONS_FD, WORKER_ENV } from './me
 import type { RestartPolicy } from './restart.js';
 
 /** The CLI the workers run: the same build as this one. */
-const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 
 /** One worker's place: its current process, or the timer that will start the next one. */
 export interface Slot {

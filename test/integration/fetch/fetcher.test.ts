@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Fetcher, type FetcherOptions, type FetcherSink } from '../../../src/fetch/fetcher.js';
+import { Fetcher } from '../../../src/fetch/fetcher.js';
+import type { FetcherOptions, FetcherSink } from '../../../src/fetch/fetcher-ports.js';
 import { type RobotsSource, robotsSource } from '../../../src/fetch/ports.js';
 import { Metadata } from '../../../src/model/metadata.js';
 import type { HttpProtocol } from '../../../src/protocol/http/client.js';

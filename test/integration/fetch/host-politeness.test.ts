@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Fetcher, type FetcherOptions } from '../../../src/fetch/fetcher.js';
+import { Fetcher } from '../../../src/fetch/fetcher.js';
+import type { FetcherOptions } from '../../../src/fetch/fetcher-ports.js';
 import type { HealthPolicy } from '../../../src/fetch/host-health.js';
 import { type FetchProtocol, robotsSource } from '../../../src/fetch/ports.js';
 import { DEFER_CAUSE, MD } from '../../../src/model/keys.js';

@@ -1,4 +1,4 @@
-import type { FetcherOptions } from '../../../src/fetch/fetcher.js';
+import type { FetcherOptions } from '../../../src/fetch/fetcher-ports.js';
 
 /**
  * Fetcher options for tests against local servers: no delays between fetches of a host, 10 threads,

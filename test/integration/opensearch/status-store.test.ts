@@ -14,7 +14,7 @@ describe('the status store counts what is in hand', () => {
   it('a found link counts as pending from the call to write until it is acknowledged; a URL of the crawl does not', async () => {
     const config = testConfig(names, { 'status.transitions.index.name': '' });
     const { client } = createClient(config);
-    const stores = buildStores(client, config, systemClock, silentLogger);
+    const stores = buildStores({ client, config, clock: systemClock, log: silentLogger });
     try {
       const found = stores.status.inject({
         url: 'http://found.test/a',
@@ -44,7 +44,7 @@ describe('the status store after an acknowledged write', () => {
     const { client } = createClient(config);
     const lines: { level: number; msg: string; url?: string; err?: string }[] = [];
     const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
-    const stores = buildStores(client, config, systemClock, log);
+    const stores = buildStores({ client, config, clock: systemClock, log });
     stores.status.subscribe(() => {
       throw new Error('listener broke');
     });
