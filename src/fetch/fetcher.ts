@@ -21,7 +21,7 @@ import {
 } from './outcomes.js';
 import type { FetchFlow, FetchItem, FetchProtocol, RobotsSource } from './ports.js';
 import { type QueueMode, queueKey, type Resolve } from './queue-key.js';
-import { FetchQueues, type QueueOverrides, type QueueSettings } from './queues.js';
+import { FetchQueues, type PoliteHost, type QueueOverrides, type QueueSettings } from './queues.js';
 
 export interface FetcherOptions {
   readonly queue: QueueSettings;
@@ -64,6 +64,7 @@ export interface FoundUrl {
 }
 
 export type { HostLog } from './host-reactions.js';
+export type { PoliteHost } from './queues.js';
 
 export interface FetcherDeps {
   readonly protocol: FetchProtocol;
@@ -173,6 +174,11 @@ export class Fetcher {
       hostsDown: hosts.down,
     };
   }
+
+  /** Politeness carried to another fetcher (FetchQueues.politeness, remember, maxDelayMs). */
+  politeness = (): PoliteHost[] => this.queues.politeness();
+  remember = (hosts: readonly PoliteHost[]): void => this.queues.remember(hosts);
+  maxDelayMs = (): number => this.queues.maxDelayMs();
 
   /** URLs queued or being submitted, not yet in fetch: what the fetcher has in hand. Cheap. */
   get waiting(): number {
