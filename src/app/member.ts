@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import type { PoliteHost } from '../fetch/fetcher.js';
+import type { TransitionRecord } from '../model/transition.js';
 import type { WriteFence } from '../opensearch/fence.js';
 import { ShareLease, thisProcess } from '../opensearch/lease.js';
+import { type MemberRow, memberRows } from '../opensearch/member-rows.js';
 import {
   type MemberDoc,
   type MemberInfo,
@@ -36,6 +38,8 @@ export interface MemberOptions {
   readonly seeds?: readonly string[];
   /** Told of each generation's crawl once built (the console, the status line). */
   readonly onGeneration?: (crawl: Crawl) => void;
+  /** Sees every transition record once written (the console's tail). */
+  readonly onTransition?: (record: TransitionRecord) => void;
 }
 
 interface Generation {
@@ -176,6 +180,16 @@ export class ElasticMember {
     this.wake?.();
   }
 
+  /** Every member of the crawl as operators see them (the console). */
+  rows(): Promise<MemberRow[]> {
+    return memberRows(
+      this.options.client,
+      this.config['opensearch.lease.index.name'],
+      this.config['opensearch.status.index.name'],
+      this.total,
+    );
+  }
+
   /** The shards held now. */
   get shards(): number[] {
     return [...this.leases.keys()].sort((a, b) => a - b);
@@ -309,6 +323,7 @@ export class ElasticMember {
       fence,
       fetchGate: () => fence.admit(),
       seeds,
+      ...(this.options.onTransition ? { onTransition: this.options.onTransition } : {}),
     });
     this.seedsLeft = [];
     // The hosts this member kept: fetched no sooner than their delay from the last generation's fetch.
