@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import { MemberMonitor } from '../console/member-monitor.js';
 import { CrawlerError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { embeddedLeftRunning, openCluster } from './cluster.js';
@@ -37,13 +38,24 @@ export async function runJoined(o: JoinOptions): Promise<Outcome> {
     member?.requestStop();
   });
   const { client, url } = await openCluster(config, log);
+  let monitor: MemberMonitor | undefined;
   try {
-    member = new ElasticMember(config, { log, client, seeds: o.seeds });
+    member = new ElasticMember(config, {
+      log,
+      client,
+      seeds: o.seeds,
+      onGeneration: (crawl) => void monitor?.attach(crawl.metrics),
+      onTransition: (r) => monitor?.onTransition(r),
+    });
+    const self = member;
+    monitor = new MemberMonitor(config, log, { id: self.id, rows: () => self.rows() });
     await member.join();
+    await monitor.start(client);
     if (stopAsked) member.requestStop();
     await member.run();
   } finally {
     stopListening();
+    await monitor?.stop();
     await client.close();
   }
   const left = url ? embeddedLeftRunning(config, url) : undefined;

@@ -1,9 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
+import type { PoliteHost } from '../fetch/fetcher.js';
+import type { TransitionRecord } from '../model/transition.js';
 import type { WriteFence } from '../opensearch/fence.js';
 import { ShareLease, thisProcess } from '../opensearch/lease.js';
-import { type MemberInfo, Membership, memberShare, type ShardLease } from '../opensearch/membership.js';
+import { type MemberRow, memberRows } from '../opensearch/member-rows.js';
+import {
+  type MemberDoc,
+  type MemberInfo,
+  Membership,
+  memberShare,
+  type ShardLease,
+} from '../opensearch/membership.js';
 import { CrawlerError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { buildCrawl, type Crawl } from './compose.js';
@@ -16,8 +25,10 @@ import { statusShardCount } from './shards.js';
  * it takes free or expired shards through the fenced leases (one ShareLease per shard), and gives up
  * those over its share. The crawl runs in generations: each is a crawl (compose.ts) of the shards
  * held then. A change stops the generation (no URL in flight, every write acknowledged: the safe
- * point), writes the handover of what it gives up (when its hosts were last fetched), releases it,
- * and starts the next generation; a shard taken from a handover is fetched no sooner than its delay.
+ * point), writes the handover of what it gives up (how long its hosts' delays still run), releases
+ * it, and starts the next generation, which starts where the last one's politeness queues left off.
+ * A shard taken from a handover is fetched no sooner than the handover says; one taken from an
+ * expired lease no sooner than the lease's expiry plus the longest delay its holder published.
  */
 
 export interface MemberOptions {
@@ -27,6 +38,8 @@ export interface MemberOptions {
   readonly seeds?: readonly string[];
   /** Told of each generation's crawl once built (the console, the status line). */
   readonly onGeneration?: (crawl: Crawl) => void;
+  /** Sees every transition record once written (the console's tail). */
+  readonly onTransition?: (record: TransitionRecord) => void;
 }
 
 interface Generation {
@@ -52,6 +65,8 @@ export class ElasticMember {
   /** The cluster's clock less this machine's, as of the last heartbeat. */
   private offset = 0;
   private readonly ttlMs: number;
+  /** The hosts whose delay still ran when the last generation stopped (local clock ms). */
+  private carried: readonly PoliteHost[] = [];
   private readonly settings: Record<string, string>;
 
   constructor(
@@ -165,6 +180,16 @@ export class ElasticMember {
     this.wake?.();
   }
 
+  /** Every member of the crawl as operators see them (the console). */
+  rows(): Promise<MemberRow[]> {
+    return memberRows(
+      this.options.client,
+      this.config['opensearch.lease.index.name'],
+      this.config['opensearch.status.index.name'],
+      this.total,
+    );
+  }
+
   /** The shards held now. */
   get shards(): number[] {
     return [...this.leases.keys()].sort((a, b) => a - b);
@@ -173,7 +198,8 @@ export class ElasticMember {
   /** One round: heartbeat, read the members and leases, take or release, restart when changed. */
   private async tick(): Promise<void> {
     const now = await this.beat();
-    const live = (await this.membership.members()).filter((m) => m.expiresAt > now);
+    const all = await this.membership.members();
+    const live = all.filter((m) => m.expiresAt > now);
     const leases = await this.membership.leases(this.total);
     const next = plan(this.total, live, this.id, this.shards, leases, now);
     const taken: number[] = [];
@@ -184,7 +210,7 @@ export class ElasticMember {
     if (want.length === 0 && running.length === 0 && next.release.length === 0) return;
     await this.stopGeneration();
     await this.handOver(next.release);
-    await this.politeWait(taken, leases);
+    await this.politeWait(taken, leases, all);
     if (!this.stopping) await this.startGeneration(this.shards);
   }
 
@@ -228,9 +254,10 @@ export class ElasticMember {
   /** At the safe point (no generation running): records the handover, then releases the leases. */
   private async handOver(shards: readonly number[]): Promise<void> {
     if (shards.length === 0) return;
-    const delayMs = Math.round(this.config['fetcher.server.delay'] * 1000);
+    // From the handover on, the taker waits as long as the longest delay that still runs here.
+    const delayMs = Math.max(this.serverDelayMs(), this.carriedUntil() - Date.now());
     try {
-      await this.membership.handOver(this.id, shards, delayMs);
+      await this.membership.handOver(this.id, shards, Math.round(delayMs));
     } catch (e) {
       this.options.log.warn({ err: errorMessage(e) }, 'could not write the handover of status shards');
     }
@@ -244,21 +271,38 @@ export class ElasticMember {
 
   /**
    * Before crawling shards just taken: their hosts' delay since the last fetch by the previous
-   * holder. A handover says when that was; an expired lease's holder fetched only while its lease
-   * was fresh (app/fetch-gate.ts), so at the latest a third of the TTL before it expired.
+   * holder. A handover says until when. An expired lease's holder fetched only while its lease was
+   * fresh (app/fetch-gate.ts), so at the latest a third of the TTL before it expired; its request may
+   * reach the host later than that (a loaded machine), so the wait counts from the expiry itself, plus
+   * the longest delay that holder published (a robots.txt Crawl-delay included).
    */
-  private async politeWait(taken: readonly number[], before: readonly ShardLease[]): Promise<void> {
+  private async politeWait(
+    taken: readonly number[],
+    before: readonly ShardLease[],
+    members: readonly MemberDoc[],
+  ): Promise<void> {
     if (taken.length === 0) return;
-    const delayMs = Math.round(this.config['fetcher.server.delay'] * 1000);
     const handovers = await this.membership.handovers(taken);
     let until = 0;
     for (const shard of taken) {
       const prev = before[shard];
-      if (prev?.member !== undefined) until = Math.max(until, prev.expiresAt - this.ttlMs / 3 + delayMs);
+      if (prev?.member !== undefined) {
+        const info = members.find((m) => m.member === prev.member)?.info;
+        until = Math.max(until, prev.expiresAt + Math.max(this.serverDelayMs(), info?.politeMs ?? 0));
+      }
       until = Math.max(until, handovers.get(shard) ?? 0);
     }
     const wait = until - (Date.now() + this.offset);
     if (wait > 0 && !this.stopping) await this.nap(wait);
+  }
+
+  private serverDelayMs(): number {
+    return this.config['fetcher.server.delay'] * 1000;
+  }
+
+  /** When the last of the carried hosts' delays runs out (local clock ms; 0: none). */
+  private carriedUntil(): number {
+    return Math.max(0, ...this.carried.map((h) => h.notBefore));
   }
 
   private async startGeneration(shards: readonly number[]): Promise<void> {
@@ -279,8 +323,12 @@ export class ElasticMember {
       fence,
       fetchGate: () => fence.admit(),
       seeds,
+      ...(this.options.onTransition ? { onTransition: this.options.onTransition } : {}),
     });
     this.seedsLeft = [];
+    // The hosts this member kept: fetched no sooner than their delay from the last generation's fetch.
+    const now = Date.now();
+    crawl.crawler.remember(this.carried.filter((h) => h.notBefore > now));
     const done = crawl.crawler
       .run({ drainDeadlineMs: this.config['shutdown.deadline'] })
       .catch((e) => this.options.log.error({ err: errorMessage(e) }, 'a generation of the crawl failed'))
@@ -302,6 +350,8 @@ export class ElasticMember {
     gen.crawl.crawler.requestStop();
     await gen.done;
     this.gen = undefined;
+    // The safe point: nothing in flight, so each queue's delay counts from its host's last fetch.
+    this.carried = gen.crawl.crawler.politeness();
   }
 
   private fetched(): number {
@@ -314,7 +364,19 @@ export class ElasticMember {
     const secs = Math.max(0.001, (now - this.lastBeat.at) / 1000);
     const pagesPerSec = Math.round(((fetched - this.lastBeat.fetched) / secs) * 100) / 100;
     this.lastBeat = { at: now, fetched };
-    return { settings: this.settings, shards: this.shards, pagesPerSec, fetched, lost: [...this.lost] };
+    const politeMs = Math.max(
+      this.serverDelayMs(),
+      this.gen?.crawl.crawler.maxDelayMs() ?? 0,
+      ...this.carried.map((h) => h.delayMs),
+    );
+    return {
+      settings: this.settings,
+      shards: this.shards,
+      pagesPerSec,
+      fetched,
+      lost: [...this.lost],
+      politeMs: Math.round(politeMs),
+    };
   }
 
   private nap(ms: number): Promise<void> {

@@ -1,46 +1,21 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
-import { type MemberDoc, Membership } from '../opensearch/membership.js';
+import { type MemberRow, memberRows as rowsOf } from '../opensearch/member-rows.js';
 import { statusShardCount } from './shards.js';
 
 /*
  * `crawler stats`: the members of the elastic crawl of the status index (`crawler run --join`), as
- * their heartbeats tell: their shards (as the leases say), rates, last heartbeat, and the shards a
- * member lost and to whom. Nothing when no member ever joined.
+ * their heartbeats tell (opensearch/member-rows.ts). Nothing when no member ever joined.
  */
 
-export interface MemberRow {
-  readonly member: string;
-  readonly host: string;
-  readonly pid: number;
-  readonly live: boolean;
-  /** The shards whose lease this member holds now. */
-  readonly shards: readonly number[];
-  readonly pagesPerSec: number;
-  readonly fetched: number;
-  readonly heartbeatSecAgo: number;
-  readonly lost: MemberDoc['info']['lost'];
-}
+export type { MemberRow };
 
 /** The members, oldest first; [] when none ever joined (or the lease index does not exist). */
 export async function memberRows(client: Client, config: Config, now = Date.now()): Promise<MemberRow[]> {
   const index = config['opensearch.lease.index.name'];
   if ((await client.indices.exists({ index })).body !== true) return [];
-  const membership = new Membership(client, index, config['opensearch.status.index.name'], 0);
-  const members = await membership.members().catch(() => [] as MemberDoc[]);
-  if (members.length === 0) return [];
-  const leases = await membership.leases(await statusShardCount(client, config));
-  return members.map((m) => ({
-    member: m.member,
-    host: m.host,
-    pid: m.pid,
-    live: m.expiresAt > now,
-    shards: leases.filter((l) => l.member === m.member && l.expiresAt > now).map((l) => l.shard),
-    pagesPerSec: m.info.pagesPerSec ?? 0,
-    fetched: m.info.fetched ?? 0,
-    heartbeatSecAgo: Math.max(0, Math.round((now - m.renewedAt) / 1000)),
-    lost: m.info.lost ?? [],
-  }));
+  const shards = await statusShardCount(client, config);
+  return rowsOf(client, index, config['opensearch.status.index.name'], shards, now);
 }
 
 /** The lines `crawler stats` prints for the members. */

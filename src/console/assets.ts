@@ -69,6 +69,10 @@ export const CONSOLE_HTML = `<!doctype html>
     <canvas id="chart" width="1000" height="220"></canvas>
     <p id="chart-note" class="muted"></p>
   </section>
+  <section class="wide" id="members-section" hidden>
+    <h2>Members of the elastic crawl</h2>
+    <table id="members"><thead><tr><th>member</th><th>state</th><th>status shards</th><th>pages/s</th><th>fetched</th><th>last heartbeat</th><th>shards lost, to whom</th></tr></thead><tbody></tbody></table>
+  </section>
   <section class="wide">
     <h2>Errors and deferrals by cause (this run)</h2>
     <table id="causes"><thead><tr><th>kind</th><th>cause</th><th>URLs</th></tr></thead><tbody></tbody></table>
@@ -161,6 +165,13 @@ export const CONSOLE_JS = `'use strict';
     set('discovered', num(s.totals.discovered));
     set('since', new Date(s.startedAt).toLocaleString());
     set('workers', s.workers ? s.workers.running + ' of ' + s.workers.of + ' running, ' + s.workers.restarts + ' restarts' : 'one process');
+    $('members-section').hidden = !s.members;
+    if (s.members) {
+      rows('members', s.members, function (m) {
+        var lost = m.lost.map(function (l) { return l.shard + ' to ' + l.to + ' at ' + time(new Date(l.at).toISOString()); }).join('; ');
+        return [{ text: m.member + ' (pid ' + m.pid + ' on ' + m.host + ')' }, { text: m.live ? 'live' : 'gone' }, { text: m.shards.join(',') || 'none' }, { text: num(m.pagesPerSec), cls: 'num' }, { text: num(m.fetched), cls: 'num' }, { text: m.heartbeatSecAgo + ' s ago', cls: 'num' }, { text: lost }];
+      });
+    }
     set('fetching', num(s.load.fetching));
     set('queued', num(s.load.queued));
     set('in-flight', num(s.load.inFlight));

@@ -39,6 +39,8 @@ export interface MonitorSource {
   readonly readings: ReadingSource;
   transitions(): readonly TransitionEntry[];
   workers?(): ConsoleState['workers'];
+  /** The members of the elastic crawl, read from the lease index when the console asks. */
+  members?(): Promise<NonNullable<ConsoleState['members']>>;
 }
 
 export interface MonitorParts {
@@ -74,13 +76,19 @@ const CONSOLE_COUNT_WAIT_MS = 1000;
 /** The last interval of the series gets this long at stop to be written. */
 const LAST_WRITE_MS = 5000;
 
-/** This process's origin in the metrics series. */
-export function originOf(instance: number, instances: number, worker: number | undefined): Origin {
+/** This process's origin in the metrics series (`member`: a member of an elastic crawl). */
+export function originOf(
+  instance: number,
+  instances: number,
+  worker: number | undefined,
+  member?: string,
+): Origin {
   return {
     instance,
     ...(worker === undefined ? {} : { worker }),
     task: instance + instances * (worker ?? 0),
     host: hostname(),
+    ...(member === undefined ? {} : { member }),
   };
 }
 
@@ -188,9 +196,14 @@ export class Monitor {
     }
   }
 
-  private state(families: readonly MetricFamily[], now: number): ConsoleState {
+  private state(
+    families: readonly MetricFamily[],
+    now: number,
+    members?: NonNullable<ConsoleState['members']>,
+  ): ConsoleState {
     const workers = this.p.source.workers?.();
     return consoleState({
+      ...(members ? { members } : {}),
       families,
       now,
       startedAt: this.startedAt,
@@ -207,8 +220,12 @@ export class Monitor {
     return {
       state: async () => {
         await this.freshCounts();
+        const members = await source.members?.().catch((e) => {
+          this.p.log.debug({ err: errorMessage(e) }, 'console: the members were not read');
+          return undefined;
+        });
         const now = clock.now();
-        return this.state(await combine(...(await source.all())), now);
+        return this.state(await combine(...(await source.all())), now, members);
       },
       prometheus: async () => prometheusText(...(await source.all())),
       explain: async (url) => {

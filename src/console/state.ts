@@ -1,6 +1,7 @@
 import type { MetricFamily } from '../metrics/registry.js';
 import type { IndexCounts } from '../metrics/status-counts.js';
 import type { TransitionRecord } from '../model/transition.js';
+import type { MemberRow } from '../opensearch/member-rows.js';
 
 /*
  * What the live console shows, computed from the crawl's metric families (one process's, or a
@@ -123,6 +124,8 @@ export interface ConsoleState {
   readonly now: string;
   readonly startedAt: string;
   readonly workers: { readonly running: number; readonly of: number; readonly restarts: number } | null;
+  /** The members of the elastic crawl (`crawler run --join`), oldest first; null for other crawls. */
+  readonly members: readonly MemberRow[] | null;
   readonly rates: { readonly now: Rates; readonly average: Rates };
   readonly totals: {
     readonly fetched: number;
@@ -162,6 +165,7 @@ export interface StateInput {
   readonly samples: Samples;
   readonly index: IndexCounts | undefined;
   readonly workers?: ConsoleState['workers'];
+  readonly members?: readonly MemberRow[];
   readonly warnings: readonly LogEntry[];
   readonly transitions: readonly TransitionEntry[];
 }
@@ -190,6 +194,7 @@ export function consoleState(i: StateInput): ConsoleState {
     now: new Date(i.now).toISOString(),
     startedAt: new Date(i.startedAt).toISOString(),
     workers: i.workers ?? null,
+    members: i.members ?? null,
     rates: {
       now: ratesBetween(nowBaseline(i.samples, current, first), current),
       average: ratesBetween(first, current),

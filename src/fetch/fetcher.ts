@@ -13,7 +13,9 @@ import { HostReactions } from './host-reactions.js';
 import { deferral, fetchExceptionOf, outcomeOfException, outcomeOfResponse, refusal } from './outcomes.js';
 import type { FetchItem } from './ports.js';
 import { queueKey } from './queue-key.js';
-import { FetchQueues, type QueueOverrides } from './queues.js';
+import { FetchQueues, type PoliteHost, type QueueOverrides } from './queues.js';
+
+export type { PoliteHost } from './queues.js';
 
 function overridesOf(md: Metadata): QueueOverrides {
   // StormCrawler reads these per-URL keys in milliseconds.
@@ -108,6 +110,11 @@ export class Fetcher {
       hostsDown: hosts.down,
     };
   }
+
+  /** Politeness carried to another fetcher (FetchQueues.politeness, remember, maxDelayMs). */
+  politeness = (): PoliteHost[] => this.queues.politeness();
+  remember = (hosts: readonly PoliteHost[]): void => this.queues.remember(hosts);
+  maxDelayMs = (): number => this.queues.maxDelayMs();
 
   /** URLs queued or being submitted, not yet in fetch: what the fetcher has in hand. Cheap. */
   get waiting(): number {

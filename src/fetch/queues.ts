@@ -25,6 +25,14 @@ export interface QueueOverrides {
   readonly maxThreads?: number;
 }
 
+/** A host's politeness carried from one fetcher to another (FetchQueues.politeness). */
+export interface PoliteHost {
+  readonly key: string;
+  /** Clock ms before which the host is not fetched again. */
+  readonly notBefore: number;
+  readonly delayMs: number;
+}
+
 export interface Queued<T> {
   readonly key: string;
   readonly item: T;
@@ -234,6 +242,38 @@ export class FetchQueues<T> {
 
   crawlDelayOf(key: string): number | undefined {
     return this.queues.get(key)?.crawlDelayMs;
+  }
+
+  /**
+   * Each queue whose delay is still running (an idle queue is kept until it has run out): when its
+   * host may be fetched again and its delay (a robots.txt Crawl-delay included). What a crawl that
+   * goes on in another fetcher must honour (app/member.ts: an elastic member's next generation, or
+   * the member a shard is handed to).
+   */
+  politeness(): PoliteHost[] {
+    const now = this.clock.now();
+    const out: PoliteHost[] = [];
+    for (const q of this.queues.values()) {
+      if (q.nextFetchTime > now)
+        out.push({ key: q.key, notBefore: q.nextFetchTime, delayMs: q.crawlDelayMs });
+    }
+    return out;
+  }
+
+  /** Queues that start where another fetcher's left off (`politeness`): no fetch before `notBefore`. */
+  remember(hosts: readonly PoliteHost[]): void {
+    for (const h of hosts) {
+      const q = this.queue(h.key, { crawlDelayMs: h.delayMs });
+      q.nextFetchTime = Math.max(q.nextFetchTime, h.notBefore);
+      this.schedule(q);
+    }
+  }
+
+  /** The longest delay of any queue now (at least fetcher.server.delay): what a taker should wait. */
+  maxDelayMs(): number {
+    let max = this.settings.delayMs;
+    for (const q of this.queues.values()) max = Math.max(max, this.currentDelayOf(q.key));
+    return max;
   }
 
   /** Removes and returns every URL waiting in every queue (the crawl stops). */

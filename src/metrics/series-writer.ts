@@ -36,6 +36,8 @@ export interface Origin {
   readonly worker?: number;
   readonly task: number;
   readonly host: string;
+  /** The member of an elastic crawl (`crawler run --join`) this process is. */
+  readonly member?: string;
 }
 
 export interface SeriesWriterOptions {
@@ -117,6 +119,7 @@ export class SeriesWriter {
         srcWorkerHost: origin.host,
         instance: origin.instance,
         ...(origin.worker === undefined ? {} : { worker: origin.worker }),
+        ...(origin.member === undefined ? {} : { member: origin.member }),
       });
     }
     const excess = this.buffer.length - this.options.maxBuffered;

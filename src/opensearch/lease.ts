@@ -240,7 +240,12 @@ export class ShareLease implements WriteFence {
     this.lostBy = 'another crawl';
     clearInterval(this.timer);
     const holders = await this.holders(lostShards).catch(() => new Map<number, Holder>());
-    const by = [...new Set([...holders.values()].map((h) => `pid ${h.pid} on host ${h.host}`))].join(', ');
+    // A member of an elastic crawl is named too (its share words are "member <id>").
+    const who = (h: Holder) =>
+      h.share.startsWith('member ')
+        ? `${h.share} (pid ${h.pid} on host ${h.host})`
+        : `pid ${h.pid} on host ${h.host}`;
+    const by = [...new Set([...holders.values()].map(who))].join(', ');
     if (by !== '') this.lostBy = by;
     else if (holders.size === 0) this.lostBy = 'nobody (its lease documents were deleted)';
     for (const l of this.lostListeners.splice(0)) l(this.lostBy);

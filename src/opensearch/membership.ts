@@ -22,6 +22,11 @@ export interface MemberInfo {
   /** Pages fetched per second over the last heartbeat interval, and in all. */
   readonly pagesPerSec: number;
   readonly fetched: number;
+  /**
+   * The longest delay of its hosts now (ms; fetcher.server.delay at least, a robots.txt Crawl-delay
+   * included): a member adopting its shards after its lease expired waits that long past the expiry.
+   */
+  readonly politeMs?: number;
   /** Shards it lost, and to whom (the latest first, a few). */
   readonly lost: readonly { readonly shard: number; readonly to: string; readonly at: number }[];
 }

@@ -1,4 +1,4 @@
-import { Fetcher } from '../fetch/fetcher.js';
+import { Fetcher, type PoliteHost } from '../fetch/fetcher.js';
 import type { FoundUrl } from '../fetch/fetcher-ports.js';
 import type { FetchedOutcome, StatusOutcome } from '../fetch/outcomes.js';
 import type { FetchItem } from '../fetch/ports.js';
@@ -276,6 +276,24 @@ export class Crawler {
       parsing: this.pages.busy,
       writesPending: stores.status.pending,
     });
+  }
+
+  /**
+   * Politeness that outlives this crawl (an elastic member's generations, app/member.ts): the hosts
+   * whose delay since their last fetch still runs, read at the safe point; `remember` gives them to
+   * the next crawl before it runs; `maxDelayMs` is the longest delay of any host (what a member that
+   * adopts this one's shards waits after its lease expired).
+   */
+  politeness(): PoliteHost[] {
+    return this.fetcher.politeness();
+  }
+
+  remember(hosts: readonly PoliteHost[]): void {
+    this.fetcher.remember(hosts);
+  }
+
+  maxDelayMs(): number {
+    return this.fetcher.maxDelayMs();
   }
 
   /** Waits `ms`, or less when a URL is adopted or a stop requested. */

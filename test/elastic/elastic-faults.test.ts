@@ -37,7 +37,8 @@ const PAGES = 120;
 const SHARDS = 12;
 const TTL_MS = 5000;
 const DELAY_S = 0.5;
-const PORT = 9331;
+/** OpenSearch's port, on the bridge's gateway address too (a forwarder to loopback). */
+const PORT = Number(process.env.OPENSEARCH_TEST_PORT ?? 9200);
 const names = uniqueIndexNames('elastic-faults');
 const LEASES = `${names.status}-leases`;
 const TRANSITIONS = `${names.status}-transitions`;
@@ -103,10 +104,7 @@ beforeAll(async () => {
   buildCli();
   makeBridge(WEB);
   machines = [1, 2, 3, 4].map(makeMachine);
-  stopForward = await forward(
-    { host: GATEWAY, port: PORT },
-    Number(process.env.OPENSEARCH_TEST_PORT ?? 9200),
-  );
+  stopForward = await forward({ host: GATEWAY, port: PORT }, PORT);
   await site.start(WEB);
   routeChains(site, WEB, PAGES, 100);
 }, 120_000);

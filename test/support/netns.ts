@@ -5,16 +5,24 @@ import { fileURLToPath } from 'node:url';
 
 /*
  * Crawler "machines" for the tests of an elastic crawl: each a network namespace (`ip netns`) with a
- * veth pair to a bridge in the test's own namespace, its own address in 198.18.45.0/24 and its own
+ * veth pair to a bridge in the test's own namespace, its own address in a /24 of 198.18.0.0/15 and its own
  * host name (a UTS namespace). OpenSearch and the test web are reached through the bridge: the web
  * listens on bridge addresses, and OpenSearch (on loopback) through a forwarder on the bridge. A
  * partition is the machine's link set down. Needs root; everything made is removed by `teardown`
  * (also left-overs of an earlier run that died).
  */
 
-const PREFIX = 'h45';
+// Names and addresses are the run's own, so that two runs side by side (two checkouts on one machine)
+// do not tear down each other's: ELASTIC_NETNS_PREFIX (a few letters) and ELASTIC_NETNS_NET (the
+// first three octets of a /24 inside 198.18.0.0/15).
+const PREFIX = process.env.ELASTIC_NETNS_PREFIX || 'h45';
 const BRIDGE = `${PREFIX}br0`;
-export const NET = '198.18.45';
+export const NET = process.env.ELASTIC_NETNS_NET || '198.18.45';
+if (!/^[a-z][a-z0-9]{0,4}$/i.test(PREFIX) || !/^198\.1[89]\.\d{1,3}$/.test(NET)) {
+  throw new Error(
+    `ELASTIC_NETNS_PREFIX "${PREFIX}" (1-5 letters or digits) or ELASTIC_NETNS_NET "${NET}" (198.18.x or 198.19.x) is not usable`,
+  );
+}
 /** The test's side of the bridge: where machines find OpenSearch. */
 export const GATEWAY = `${NET}.1`;
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -64,7 +72,7 @@ export interface Machine {
   partition(cut: boolean): void;
 }
 
-/** Machine `n` (1..): namespace h45m<n>, address 198.18.45.10<n>. */
+/** Machine `n` (1..): namespace <prefix>m<n>, address <net>.10<n>. */
 export function makeMachine(n: number): Machine {
   const name = `${PREFIX}m${n}`;
   const outside = `${PREFIX}v${n}`;

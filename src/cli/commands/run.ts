@@ -63,8 +63,10 @@ export const runCommand: Command = {
     'index: start one on each machine, in any number, at any time. Each holds its fair share of the\n' +
     'status shards (shards / live members) through the leases; a member that stops heartbeating loses\n' +
     'its shards after opensearch.lease.ttl and the others adopt them; one that joins is handed shards\n' +
-    'once their fetches ended and writes were acknowledged. Members must run the same crawl settings\n' +
-    '(a joiner that differs is refused, naming the keys). SIGTERM hands the shards over and leaves.\n' +
+    'once their fetches ended and writes were acknowledged, and fetches their hosts no sooner than\n' +
+    "their delays (a robots.txt Crawl-delay included) after the giver's last fetch. Members must run\n" +
+    'the same crawl settings (a joiner that differs is refused, naming the keys). SIGTERM hands the\n' +
+    'shards over and leaves. Its console lists the members, their shards, rates and heartbeats.\n' +
     'A plain crawler run (without --join) still refuses to start while members hold the shards.',
   async run({ values, config, log, out }) {
     const cfg = config();

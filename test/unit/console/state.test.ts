@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GenerationMetrics } from '../../../src/console/member-monitor.js';
 import { consoleState, Samples, sampleOf } from '../../../src/console/state.js';
 import { fitWidth, statusLine } from '../../../src/console/status-line.js';
 import { crawlMeters } from '../../../src/metrics/crawl.js';
@@ -113,3 +114,54 @@ describe('the console state', () => {
     expect(s.rates.now.pagesPerSec).toBe(1.5);
   });
 });
+
+describe("an elastic member's console (issue 45)", () => {
+  it("counts a member's pages across its generations: counters summed, gauges of the running one", async () => {
+    const generations = new GenerationMetrics();
+    const first = crawl();
+    first.metrics.fetched = 5;
+    first.set({ fetched: 5, queued: 12 });
+    await generations.attach(first.meters.registry);
+    const second = crawl();
+    second.metrics.fetched = 3;
+    second.set({ fetched: 3, queued: 2 });
+    await generations.attach(second.meters.registry);
+    const s = consoleState({
+      families: await generations.collect(),
+      now: 10_000,
+      startedAt: 0,
+      samples: new Samples(10),
+      index: undefined,
+      members: [
+        {
+          member: 'm1-812-3fa2c1',
+          host: 'm1',
+          pid: 812,
+          live: true,
+          shards: [0, 1],
+          pagesPerSec: 1.5,
+          fetched: 8,
+          heartbeatSecAgo: 1,
+          lost: [{ shard: 2, to: 'member m2-977-0b1c2d (pid 977 on host m2)', at: 5_000 }],
+        },
+      ],
+      warnings: [],
+      transitions: [],
+    });
+    expect(s.totals.fetched).toBe(8);
+    expect(s.load.queued).toBe(2);
+    expect(s.members?.[0]?.lost[0]?.to).toMatch(/^member m2-977-0b1c2d/);
+    expect(consoleState({ ...inputs(), families: [] }).members).toBeNull();
+  });
+});
+
+function inputs() {
+  return {
+    now: 0,
+    startedAt: 0,
+    samples: new Samples(10),
+    index: undefined,
+    warnings: [],
+    transitions: [],
+  };
+}

@@ -252,3 +252,55 @@ describe('politeness queues', () => {
     });
   });
 });
+
+describe('politeness carried to another fetcher (an elastic member, issue 45)', () => {
+  it('a new set of queues fetches a host no sooner than its delay from the last fetch of the old one', () => {
+    const old = setup();
+    old.queues.add('a', 'a1');
+    old.queues.add('b', 'b1');
+    expect([old.take(), old.take()]).toEqual(['a1', 'b1']);
+    old.clock.set(100);
+    old.queues.finish('a');
+    old.queues.setCrawlDelay('b', 5000); // robots.txt's Crawl-delay, learnt during the fetch
+    old.clock.set(300);
+    old.queues.finish('b');
+    old.clock.set(400);
+    const carried = old.queues.politeness();
+    expect(carried).toEqual([
+      { key: 'a', notBefore: 1100, delayMs: 1000 },
+      { key: 'b', notBefore: 5300, delayMs: 5000 },
+    ]);
+    expect(old.queues.maxDelayMs()).toBe(5000);
+
+    const next = setup();
+    next.clock.set(400);
+    next.queues.remember(carried);
+    next.queues.add('a', 'a2');
+    next.queues.add('b', 'b2');
+    next.queues.add('c', 'c1');
+    expect(next.take()).toBe('c1');
+    expect(next.take()).toBe(700);
+    next.clock.set(1100);
+    expect(next.take()).toBe('a2');
+    expect(next.take()).toBe(4200);
+    next.clock.set(5300);
+    expect(next.take()).toBe('b2');
+    // The host's Crawl-delay goes on too.
+    next.queues.finish('b');
+    expect(next.queues.politeness().find((h) => h.key === 'b')).toEqual({
+      key: 'b',
+      notBefore: 10_300,
+      delayMs: 5000,
+    });
+  });
+
+  it('a remembered host whose delay ran out is forgotten like any idle queue', () => {
+    const { clock, queues } = setup();
+    queues.remember([{ key: 'a', notBefore: 500, delayMs: 1000 }]);
+    expect(queues.queueCount).toBe(1);
+    clock.set(600);
+    expect(queues.take()).toEqual({ waitMs: undefined });
+    expect(queues.queueCount).toBe(0);
+    expect(queues.politeness()).toEqual([]);
+  });
+});
