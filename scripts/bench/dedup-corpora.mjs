@@ -100,30 +100,114 @@ export function mainText(/** @type {Buffer | string} */ page) {
 /** The page's HTML as a string (decoded as the crawl decodes it). */
 export const pageHtml = (/** @type {Buffer} */ bytes) => htmlOf(bytes);
 
+/** `n` distinct positions of `0..size-1`, drawn at random. @param {number} n @param {number} size @param {() => number} random */
+function distinct(n, size, random) {
+  const pick = new Set();
+  while (pick.size < Math.min(n, size)) pick.add(Math.floor(random() * size));
+  return [...pick].sort((a, b) => a - b);
+}
+
+/** `text` with the runs `spans[i]` (start, length) at `at` replaced by `word()`. @param {string} text @param {[number, number][]} spans @param {number[]} at @param {() => string} word */
+function replaced(text, spans, at, word) {
+  let out = '';
+  let from = 0;
+  for (const i of at) {
+    const [start, len] = /** @type {[number, number]} */ (spans[i]);
+    out += text.slice(from, start) + word();
+    from = start + len;
+  }
+  return out + text.slice(from);
+}
+
+/** How many of `n` words make `pct`%: round(n * pct / 100), at least 1 of a text that has any. */
+const share = (/** @type {number} */ n, /** @type {number} */ pct) =>
+  n === 0 ? 0 : Math.max(1, Math.round((n * pct) / 100));
+
 /**
- * A copy of a page with `pct`% of the words of its text (outside tags, scripts, styles and
- * comments: nav and footer count, as they are the page's words too) replaced by `word()`.
- * @param {string} html @param {number} pct @param {() => number} random @param {() => string} word
+ * A text with exactly share(tokens, pct) of its tokens (runs of letters, marks and digits, as the
+ * fingerprint cuts them) replaced by `word()`, at distinct positions drawn at random. (Until
+ * 2026-12-06 the bench replaced space-separated pieces, drawn with replacement: a piece of code
+ * such as `std::vec::Vec<T>` is four tokens, so a "2%" copy of an API page had 3-6% of its tokens
+ * changed.)
+ * @param {string} text @param {number} pct @param {() => number} random @param {() => string} word
  */
-export function editedPage(html, pct, random, word) {
+export function editedText(text, pct, random, word) {
+  /** @type {[number, number][]} */
+  const spans = [];
+  for (const m of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) spans.push([m.index ?? 0, m[0].length]);
+  return replaced(text, spans, distinct(share(spans.length, pct), spans.length, random), word);
+}
+
+/**
+ * A copy of a page with `pct`% of the words of its text (outside tags, scripts, styles, comments
+ * and character references: nav and footer count, as they are the page's words too) replaced by
+ * `word()`, at distinct positions drawn at random.
+ *
+ * `mainText` given: drawn apart in the words of the main text and in the rest, exactly share(n,
+ * pct) of the main text's n words and the rest of the page's share in the rest, so that the copy
+ * has `pct`% of its main text changed as well as of its page. Drawn
+ * over the whole page at once, a 2% copy of a page whose main text is a fifth of its words gets
+ * 0-5% of that text changed (the number drawn in it is hypergeometric): a copy whose text has 4%
+ * of its words changed is one the rule (exact main-text Jaccard >= 0.85, "every 50th word changed
+ * gives about 0.89") calls `similar` by design. The main text's words are found in the page by
+ * matching its tokens in order (a word of the page is the main text's next token, or not).
+ * @param {string} html @param {number} pct @param {() => number} random @param {() => string} word
+ * @param {string} [mainText]
+ */
+export function editedPage(html, pct, random, word, mainText) {
   const re =
-    /(<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->|<[^>]*>)|([\p{L}\p{N}]{2,})/giu;
+    /(<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->|<[^>]*>|&#?\w+;)|([\p{L}\p{M}\p{N}]+)/giu;
   const start = Math.max(0, html.search(/<body/i));
   /** @type {[number, number][]} */
   const words = [];
+  /** @type {string[]} */
+  const normal = [];
   re.lastIndex = start;
-  for (let m = re.exec(html); m; m = re.exec(html)) if (m[2]) words.push([m.index, m[2].length]);
-  const n = Math.max(1, Math.round((words.length * pct) / 100));
-  const pick = new Set();
-  while (pick.size < Math.min(n, words.length)) pick.add(Math.floor(random() * words.length));
-  const chosen = [...pick].sort((a, b) => a - b).map((i) => /** @type {[number, number]} */ (words[i]));
-  let out = '';
-  let at = 0;
-  for (const [i, len] of chosen) {
-    out += html.slice(at, i) + word();
-    at = i + len;
+  for (let m = re.exec(html); m; m = re.exec(html))
+    if (m[2]) {
+      words.push([m.index, m[2].length]);
+      if (mainText !== undefined) normal.push(m[2].normalize('NFKC').toLowerCase());
+    }
+  if (mainText === undefined)
+    return replaced(html, words, distinct(share(words.length, pct), words.length, random), word);
+  const main = [
+    ...mainText
+      .normalize('NFKC')
+      .toLowerCase()
+      .matchAll(/[\p{L}\p{M}\p{N}]+/gu),
+  ].map((m) => m[0]);
+  /** @type {number[]} */
+  const inMain = [];
+  /** @type {number[]} */
+  const rest = [];
+  let j = 0;
+  for (let i = 0; i < words.length; i++) {
+    // The main text's next token, or one of the three after it when the page's next word matches
+    // that one and the one after (a token of the main text the page's words lack: a list marker).
+    let k = 0;
+    while (
+      k <= 3 &&
+      j + k < main.length &&
+      !(normal[i] === main[j + k] && (k === 0 || normal[i + 1] === main[j + k + 1]))
+    )
+      k++;
+    if (k <= 3 && j + k < main.length) {
+      inMain.push(i);
+      j += k + 1;
+    } else rest.push(i);
   }
-  return out + html.slice(at);
+  // Exactly share(all, pct) words changed in the page, share(main, pct) of them in its main text.
+  const inText = Math.min(share(inMain.length, pct), share(words.length, pct));
+  const a = distinct(inText, inMain.length, random).map((k) => /** @type {number} */ (inMain[k]));
+  const b = distinct(share(words.length, pct) - inText, rest.length, random).map(
+    (k) => /** @type {number} */ (rest[k]),
+  );
+  return replaced(
+    html,
+    words,
+    [...a, ...b].sort((x, y) => x - y),
+    word,
+  );
 }
 
 /**

@@ -14,11 +14,21 @@
 //   verdicts of the estimates alone (before issue 43) are counted beside them.
 // - Recall: edited copies of real pages (the same text under another URL, a date and a counter, a
 //   sentence added or removed, a different footer block, 1%, 2%, 3% and 5% of the words replaced):
-//   the share called `duplicate` (and `similar`).
+//   the share called `duplicate` (and `similar`). "pct% of the words replaced" is exactly round(pct%
+//   of n) of the tokens at distinct random positions; a whole page gets that share of its main
+//   text's words and of the page's (dedup-corpora.mjs: editedText, editedPage).
 // No assertion: numbers for RESULTS.md. Exit 1 when fewer than 3,000 pages were found.
 
 import { readFileSync } from 'node:fs';
-import { corpora, corpusFiles, editedPage, mainText, pageHtml, pageText } from './dedup-corpora.mjs';
+import {
+  corpora,
+  corpusFiles,
+  editedPage,
+  editedText,
+  mainText,
+  pageHtml,
+  pageText,
+} from './dedup-corpora.mjs';
 import { dist } from './dist.mjs';
 import { numberOption } from './proc.mjs';
 import { rng } from './web.mjs';
@@ -262,12 +272,8 @@ function recall(pages, keysOf) {
     ...Object.fromEntries(
       [1, 2, 3, 5].map((pct) => [
         `${pct}% of the words replaced`,
-        (/** @type {string} */ t) => {
-          const w = t.split(' ');
-          const n = Math.max(1, Math.round((w.length * pct) / 100));
-          for (let i = 0; i < n; i++) w[Math.floor(r() * w.length)] = word();
-          return [t, w.join(' ')];
-        },
+        // Exactly round(pct% of its tokens) at distinct random positions (dedup-corpora.mjs).
+        (/** @type {string} */ t) => [t, editedText(t, pct, r, word)],
       ]),
     ),
   };
@@ -314,7 +320,8 @@ function recall(pages, keysOf) {
       // bytes alike; a decoded copy against the original's Latin-1 bytes would differ where the page
       // has any non-ASCII character).
       const html = pageHtml(readFileSync(p.path));
-      const copy = editedPage(html, pct, rngPage, word);
+      // pct% of the main text's words and pct% of the rest's (dedup-corpora.mjs says why).
+      const copy = editedPage(html, pct, rngPage, word, p.text);
       const text = mainText(copy);
       const pb = { fp: crawlFingerprint(text, copy), text, url: 'http://b/' };
       const pa = { fp: crawlFingerprint(p.text, html), text: p.text, url: 'http://a/' };

@@ -26,7 +26,7 @@ import { rng } from './web.mjs';
 
 const { readMapping } = await dist('opensearch/indices.js');
 const { bandKeys, BINS } = await dist('fingerprint/minhash.js');
-const { hex } = await dist('fingerprint/simhash-counters.js');
+const { hex } = await dist('fingerprint/simhash.js');
 const { DedupIndex } = await dist('opensearch/dedup-index.js');
 
 const here = dirname(fileURLToPath(import.meta.url));

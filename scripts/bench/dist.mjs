@@ -7,7 +7,7 @@
  * @typedef {{
  *   'config/load.js': typeof import('../../src/config/load.js'),
  *   'fingerprint/fingerprint.js': typeof import('../../src/fingerprint/fingerprint.js'),
- *   'fingerprint/simhash-counters.js': typeof import('../../src/fingerprint/simhash-counters.js'),
+ *   'fingerprint/simhash.js': typeof import('../../src/fingerprint/simhash.js'),
  *   'dedup/keys.js': typeof import('../../src/dedup/keys.js'),
  *   'dedup/decide.js': typeof import('../../src/dedup/decide.js'),
  *   'fingerprint/minhash.js': typeof import('../../src/fingerprint/minhash.js'),

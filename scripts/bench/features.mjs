@@ -9,7 +9,8 @@
 //
 //   npm run bench:features [-- --hosts 20 --pages 500 --rounds 3 --warmup 1 --only near-dups] [--text]
 //     [--profile large] [--base /path/to/another/worktree]
-// (--only: the defaults and the variants whose name contains the word, e.g. the A/B of issue 32;
+// (--only: the defaults and the variants whose name contains the word, or one of a comma-separated
+// list, e.g. `--only near-dups,body` for the A/B of issues 32 and 43;
 // --text: the stored text's variants instead: Markdown off, whole-page text, the A/B of issue 42;
 // --profile large: the large profile's pages, ~90 KB, instead of the small one's ~10 KB;
 // --base DIR: this build's defaults against another worktree's build (its dist/, built), same
@@ -77,7 +78,8 @@ if (!textSet && !baseBuild)
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 if (only)
-  for (const k of Object.keys(variants)) if (k !== 'defaults' && !k.includes(only)) delete variants[k];
+  for (const k of Object.keys(variants))
+    if (k !== 'defaults' && !only.split(',').some((w) => k.includes(w))) delete variants[k];
 
 const { child, web } = await startSmallWeb(hosts, pages, profile);
 const client = new Client({ node: opensearchUrl });

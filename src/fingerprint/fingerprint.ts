@@ -2,9 +2,8 @@
  * A page's text fingerprint for near-duplicate detection: Charikar's simhash, 64 bits, as Manku, Jain
  * and Das Sarma used it on 8 billion pages (near-duplicate at Hamming distance <= 3).
  *
- * Normalisation, in one pass over `text.normalize('NFKC').toLowerCase()`: a token is a run of
- * letters, marks and digits, digits kept as they are; scripts written without spaces (Han, Hiragana,
- * Katakana, Thai, Lao, Khmer, Myanmar) give one token per character bigram. Features are the
+ * Tokens as tokens.ts reads them (NFKC, lower case, runs of letters, marks and digits; character
+ * bigrams for scripts written without spaces). Features are the
  * *distinct* shingles of `shingle` consecutive tokens (3 by default), each hashed to 64 bits and
  * counted once, however often it occurs: the set of shingles is what the Jaccard similarity of two
  * texts is measured on, and a feature counted per occurrence let one frequent shingle outweigh all
@@ -26,9 +25,8 @@
  * fingerprint computed in the same pass; a not-found page that echoes the URL asked for then
  * compares equal whatever the URL (soft-404 detection).
  *
- * Hand-written because the simhash packages on npm are 32-bit or lose precision in doubles. The
- * counters are bit-sliced (one 32-bit word per bit of the count, per half of the hash), so adding a
- * feature costs a few word operations instead of 64 additions. About 0.06 ms for the 5.5 KB texts of
+ * Hand-written because the simhash packages on npm are 32-bit or lose precision in doubles (the
+ * bit-sliced counters are in simhash.ts). About 0.06 ms for the 5.5 KB texts of
  * the bench's small web in a loop (simhash, MinHash, URL-blind simhash together; 0.085 before the
  * per-character normalisation, the counts in registers and the smaller shingle table), about twice
  * that in a crawl, where the caches are cold.
@@ -37,7 +35,12 @@
 import { MinHasher } from './minhash.js';
 import { fmix, fmixInt } from './mix.js';
 import { ShingleSet } from './shingle-set.js';
-import { BATCH, Counters, hex, simhashOf } from './simhash-counters.js';
+import { BATCH, Counters, distance, hex, simhashOf } from './simhash.js';
+import { FNV_OFFSET, FNV_PRIME, scanned, scanTokens, tokenHash } from './tokens.js';
+
+// The parts' names most callers know from here.
+export { distance, hex } from './simhash.js';
+export { normaliseText, tokenise, urlTokens } from './tokens.js';
 
 export type FingerprintKind = 'simhash' | 'exact';
 
@@ -68,136 +71,13 @@ export const MIN_DEDUP_TOKENS = 10;
 /** A page this near its host's not-found page is a soft 404 (soft404/profile.ts). */
 export const MAX_DISTANCE = 3;
 
-// Character classes, filled lazily per UTF-16 code unit.
-const UNKNOWN = 255;
-const SEP = 0;
-const WORD = 1;
-const DIGIT = 2;
-const BIGRAM = 3;
-const classes = new Uint8Array(65536).fill(UNKNOWN);
-const WORD_RE = /[\p{L}\p{M}\p{N}]/u;
-const DIGIT_RE = /\p{Nd}/u;
-const BIGRAM_RE =
-  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
-
-function classify(c: number): number {
-  // Surrogates: characters beyond the BMP (rare scripts, emoji) are parts of words.
-  if (c >= 0xd800 && c <= 0xdfff) return WORD;
-  const ch = String.fromCharCode(c);
-  if (DIGIT_RE.test(ch)) return DIGIT;
-  if (BIGRAM_RE.test(ch)) return BIGRAM;
-  return WORD_RE.test(ch) ? WORD : SEP;
-}
-for (let c = 0; c < 128; c++) classes[c] = classify(c);
-
-function classOf(c: number): number {
-  let cls = classes[c]!;
-  if (cls === UNKNOWN) {
-    cls = classify(c);
-    classes[c] = cls;
-  }
-  return cls;
-}
-
-/** The same normalisation as fingerprints: NFKC, lower case. */
-export function normaliseText(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
-}
-
-const NOT_FOLDED = 0xffff;
-
-/**
- * Characters whose normalisation can be done one at a time, and to what: for most pages the text's
- * normalisation (two copies of it, about a fifth of a fingerprint's cost) is only a lower-casing,
- * done here as the characters are read. A character qualifies when it is no mark and no character
- * of a bigram script, and NFKC and lower case make it one character that is neither (`é`, `µ`,
- * `²`, an en space) or only separators (`…`); it is then no part of a composition either, NFKC's
- * only rule across characters (a following mark would not qualify). Only Latin (U+0000-024F) and
- * general punctuation and currency (U+2000-20CF) are tried: beyond them, context rules such as
- * Greek's final sigma would break the one-at-a-time reading. A text with any other character is
- * normalised whole first (test/unit/fingerprint checks that both ways agree for every character
- * tried and on real pages).
- */
-const FOLD = (() => {
-  const fold = new Uint16Array(65536).fill(NOT_FOLDED);
-  const mark = /\p{M}/u;
-  const ranges = [
-    [0x0000, 0x024f],
-    [0x2000, 0x20cf],
-  ] as const;
-  for (const [from, to] of ranges) {
-    for (let c = from; c <= to; c++) {
-      const ch = String.fromCharCode(c);
-      if (classOf(c) === BIGRAM || mark.test(ch)) continue;
-      const n = normaliseText(ch);
-      if (n.length === 1 && !mark.test(n) && classOf(n.charCodeAt(0)) !== BIGRAM) fold[c] = n.charCodeAt(0);
-      else if ([...n].every((x) => classOf(x.charCodeAt(0)) === SEP)) fold[c] = 0x20;
-    }
-  }
-  return fold;
-})();
-
 /** One set for every call: fingerprints are computed one at a time, and it keeps its room. */
 const shingleSet = new ShingleSet();
-
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
-/** The normalised tokens of a URL's path and query, for `fingerprint`'s `exclude`. */
-export function urlTokens(url: string): string[] {
-  let path: string;
-  try {
-    const u = new URL(url);
-    path = decodeURIComponent(u.pathname + u.search);
-  } catch {
-    path = url;
-  }
-  const out = new Set<string>();
-  for (const t of tokenise(path)) out.add(t);
-  return [...out];
-}
-
-/** The tokens of a text as the fingerprint sees them (for tests and `urlTokens`; not the hot path). */
-export function tokenise(text: string): string[] {
-  const s = normaliseText(text);
-  const out: string[] = [];
-  let cur = '';
-  let prevBigram = -1;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const cls = classOf(c);
-    if (cls === WORD || cls === DIGIT) cur += s[i];
-    else {
-      if (cur) out.push(cur);
-      cur = '';
-      if (cls === BIGRAM) {
-        if (prevBigram >= 0) out.push(String.fromCharCode(prevBigram, c));
-        else if (i + 1 >= s.length || classOf(s.charCodeAt(i + 1)) !== BIGRAM) out.push(s[i]!);
-        prevBigram = c;
-        continue;
-      }
-    }
-    prevBigram = -1;
-  }
-  if (cur) out.push(cur);
-  return out;
-}
-
-/** FNV-1a of a token, as the fingerprint hashes it. */
-function tokenHash(token: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), FNV_PRIME);
-  return h >>> 0;
-}
 
 // One of each for every call: fingerprints are computed one at a time (no allocation per text).
 const allCounters = new Counters();
 const minusCounters = new Counters();
 const minHasher = new MinHasher();
-
-/** The token hashes of the text being fingerprinted (and whether each is excluded): kept between calls. */
-let tokenBuffer = new Int32Array(4096);
-let excludedBuffer = new Uint8Array(4096);
 
 /**
  * The fingerprint of a text (an empty text too: the exact signature of no tokens). Deterministic:
@@ -214,10 +94,8 @@ export function fingerprint(
 ): Fingerprint {
   const k = Math.max(1, options.shingle);
   const excluded = exclude.map((t) => tokenHash(t) | 0);
-  let n = tokenHashes(text, excluded, FOLD);
-  if (n < 0) n = tokenHashes(normaliseText(text), excluded);
-  const toks = tokenBuffer;
-  const ex = excludedBuffer;
+  const n = scanTokens(text, excluded);
+  const { toks, ex } = scanned;
   if (n < options.shortTokens) return exactSignature(n, excluded.length > 0);
 
   const all = allCounters.reset();
@@ -288,9 +166,8 @@ export function fingerprint(
  */
 export function shingleHashes(text: string, shingle = DEFAULT_FINGERPRINT.shingle): Int32Array {
   const k = Math.max(1, shingle);
-  let n = tokenHashes(text, [], FOLD);
-  if (n < 0) n = tokenHashes(normaliseText(text), []);
-  const toks = tokenBuffer;
+  const n = scanTokens(text, []);
+  const toks = scanned.toks;
   if (n === 0) return new Int32Array(0);
   const w = Math.min(k, n);
   const out = new Int32Array(n - w + 1);
@@ -306,62 +183,11 @@ export function shingleHashes(text: string, shingle = DEFAULT_FINGERPRINT.shingl
 }
 
 /**
- * Pass one: the hashes of the normalised text's tokens into tokenBuffer (and into excludedBuffer
- * whether each is one of `excluded`); returns how many. With `fold`, `s` is read as it is, each
- * character normalised by the table; -1 at the first character the table cannot normalise.
- */
-function tokenHashes(s: string, excluded: readonly number[], fold?: Uint16Array): number {
-  // A text has fewer tokens than characters (plus one for the last).
-  if (tokenBuffer.length < s.length + 1) {
-    tokenBuffer = new Int32Array(s.length + 1);
-    excludedBuffer = new Uint8Array(s.length + 1);
-  }
-  const toks = tokenBuffer;
-  let n = 0;
-  const offset = FNV_OFFSET | 0;
-  let h = offset;
-  let inToken = false;
-  let prevBigram = -1;
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (fold !== undefined) {
-      c = fold[c]!;
-      if (c === NOT_FOLDED) return -1;
-    }
-    let cls = classes[c]!;
-    if (cls === UNKNOWN) cls = classOf(c);
-    if (cls === WORD || cls === DIGIT) {
-      h = Math.imul(h ^ c, FNV_PRIME);
-      inToken = true;
-    } else {
-      if (inToken) toks[n++] = h;
-      h = offset;
-      inToken = false;
-      if (cls === BIGRAM) {
-        // A character bigram is hashed as the two-character token it is.
-        if (prevBigram >= 0) toks[n++] = Math.imul(Math.imul(offset ^ prevBigram, FNV_PRIME) ^ c, FNV_PRIME);
-        else if (i + 1 >= s.length || classOf(s.charCodeAt(i + 1)) !== BIGRAM)
-          toks[n++] = Math.imul(offset ^ c, FNV_PRIME);
-        prevBigram = c;
-        continue;
-      }
-    }
-    prevBigram = -1;
-  }
-  if (inToken) toks[n++] = h;
-  const ex = excludedBuffer;
-  if (excluded.length === 0) ex.fill(0, 0, n);
-  else for (let t = 0; t < n; t++) ex[t] = excluded.includes(toks[t]!) ? 1 : 0;
-  return n;
-}
-
-/**
  * A short text's exact signature: two independent running hashes over its token sequence (and over
  * it without the excluded tokens, for the URL-blind one).
  */
 function exactSignature(n: number, withExcluded: boolean): Fingerprint {
-  const toks = tokenBuffer;
-  const ex = excludedBuffer;
+  const { toks, ex } = scanned;
   let e1 = FNV_OFFSET | 0;
   let e2 = 0x9747b28c | 0;
   let b1 = e1;
@@ -383,22 +209,6 @@ function exactSignature(n: number, withExcluded: boolean): Fingerprint {
   return blind === undefined || blind === hash
     ? { kind: 'exact', hash, tokens: n }
     : { kind: 'exact', hash, tokens: n, urlBlind: blind };
-}
-
-const POP = new Uint8Array(256);
-for (let i = 1; i < 256; i++) POP[i] = (i & 1) + POP[i >> 1]!;
-
-function popcount32(x: number): number {
-  return POP[x & 0xff]! + POP[(x >>> 8) & 0xff]! + POP[(x >>> 16) & 0xff]! + POP[x >>> 24]!;
-}
-
-/** Hamming distance of two 16-hex-digit fingerprints. */
-export function distance(a: string, b: string): number {
-  const ahi = Number.parseInt(a.slice(0, 8), 16);
-  const alo = Number.parseInt(a.slice(8), 16);
-  const bhi = Number.parseInt(b.slice(0, 8), 16);
-  const blo = Number.parseInt(b.slice(8), 16);
-  return popcount32((ahi ^ bhi) >>> 0) + popcount32((alo ^ blo) >>> 0);
 }
 
 /** min/max of two token counts: near-duplicates have texts of about the same length. */

@@ -1,7 +1,8 @@
-/*
- * The counters behind fingerprint.ts's simhash: one count per bit of the 64-bit feature hashes,
- * bit-sliced (one 32-bit word per bit of the count, per half of the hash), so adding a feature costs
- * a few word operations instead of 64 additions; and the hash they vote for.
+/**
+ * The simhash's counting (Charikar): for each of the 64 bits, how many of a text's features have
+ * it set. The counters are bit-sliced (one 32-bit word per bit of the count, per half of the hash),
+ * so adding a feature costs a few word operations instead of 64 additions (fingerprint.ts adds its
+ * features in batches of BATCH counted in registers). Also the Hamming distance of two simhashes.
  */
 
 const PLANES = 32;
@@ -93,4 +94,20 @@ export function simhashOf(all: Counters, minus?: Counters): string {
 
 export function hex(hi: number, lo: number): string {
   return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
+}
+
+const POP = new Uint8Array(256);
+for (let i = 1; i < 256; i++) POP[i] = (i & 1) + POP[i >> 1]!;
+
+function popcount32(x: number): number {
+  return POP[x & 0xff]! + POP[(x >>> 8) & 0xff]! + POP[(x >>> 16) & 0xff]! + POP[x >>> 24]!;
+}
+
+/** Hamming distance of two 16-hex-digit fingerprints. */
+export function distance(a: string, b: string): number {
+  const ahi = Number.parseInt(a.slice(0, 8), 16);
+  const alo = Number.parseInt(a.slice(8), 16);
+  const bhi = Number.parseInt(b.slice(0, 8), 16);
+  const blo = Number.parseInt(b.slice(8), 16);
+  return popcount32((ahi ^ bhi) >>> 0) + popcount32((alo ^ blo) >>> 0);
 }

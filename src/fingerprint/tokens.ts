@@ -1,0 +1,194 @@
+/**
+ * The tokens a fingerprint is made of (fingerprint.ts), read in one pass over the text.
+ *
+ * Normalisation, in one pass over `text.normalize('NFKC').toLowerCase()`: a token is a run of
+ * letters, marks and digits, digits kept as they are; scripts written without spaces (Han, Hiragana,
+ * Katakana, Thai, Lao, Khmer, Myanmar) give one token per character bigram. Each token is hashed
+ * with FNV-1a (32 bits); the hashes go to one buffer kept between calls (`scanned`), since
+ * fingerprints are computed one at a time and the scan is the hot path.
+ */
+
+// Character classes, filled lazily per UTF-16 code unit.
+const UNKNOWN = 255;
+const SEP = 0;
+const WORD = 1;
+const DIGIT = 2;
+const BIGRAM = 3;
+const classes = new Uint8Array(65536).fill(UNKNOWN);
+const WORD_RE = /[\p{L}\p{M}\p{N}]/u;
+const DIGIT_RE = /\p{Nd}/u;
+const BIGRAM_RE =
+  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+
+function classify(c: number): number {
+  // Surrogates: characters beyond the BMP (rare scripts, emoji) are parts of words.
+  if (c >= 0xd800 && c <= 0xdfff) return WORD;
+  const ch = String.fromCharCode(c);
+  if (DIGIT_RE.test(ch)) return DIGIT;
+  if (BIGRAM_RE.test(ch)) return BIGRAM;
+  return WORD_RE.test(ch) ? WORD : SEP;
+}
+for (let c = 0; c < 128; c++) classes[c] = classify(c);
+
+function classOf(c: number): number {
+  let cls = classes[c]!;
+  if (cls === UNKNOWN) {
+    cls = classify(c);
+    classes[c] = cls;
+  }
+  return cls;
+}
+
+/** The same normalisation as fingerprints: NFKC, lower case. */
+export function normaliseText(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+const NOT_FOLDED = 0xffff;
+
+/**
+ * Characters whose normalisation can be done one at a time, and to what: for most pages the text's
+ * normalisation (two copies of it, about a fifth of a fingerprint's cost) is only a lower-casing,
+ * done here as the characters are read. A character qualifies when it is no mark and no character
+ * of a bigram script, and NFKC and lower case make it one character that is neither (`é`, `µ`,
+ * `²`, an en space) or only separators (`…`); it is then no part of a composition either, NFKC's
+ * only rule across characters (a following mark would not qualify). Only Latin (U+0000-024F) and
+ * general punctuation and currency (U+2000-20CF) are tried: beyond them, context rules such as
+ * Greek's final sigma would break the one-at-a-time reading. A text with any other character is
+ * normalised whole first (test/unit/fingerprint checks that both ways agree for every character
+ * tried and on real pages).
+ */
+const FOLD = (() => {
+  const fold = new Uint16Array(65536).fill(NOT_FOLDED);
+  const mark = /\p{M}/u;
+  const ranges = [
+    [0x0000, 0x024f],
+    [0x2000, 0x20cf],
+  ] as const;
+  for (const [from, to] of ranges) {
+    for (let c = from; c <= to; c++) {
+      const ch = String.fromCharCode(c);
+      if (classOf(c) === BIGRAM || mark.test(ch)) continue;
+      const n = normaliseText(ch);
+      if (n.length === 1 && !mark.test(n) && classOf(n.charCodeAt(0)) !== BIGRAM) fold[c] = n.charCodeAt(0);
+      else if ([...n].every((x) => classOf(x.charCodeAt(0)) === SEP)) fold[c] = 0x20;
+    }
+  }
+  return fold;
+})();
+
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
+
+/** The normalised tokens of a URL's path and query, for `fingerprint`'s `exclude`. */
+export function urlTokens(url: string): string[] {
+  let path: string;
+  try {
+    const u = new URL(url);
+    path = decodeURIComponent(u.pathname + u.search);
+  } catch {
+    path = url;
+  }
+  const out = new Set<string>();
+  for (const t of tokenise(path)) out.add(t);
+  return [...out];
+}
+
+/** The tokens of a text as the fingerprint sees them (for tests and `urlTokens`; not the hot path). */
+export function tokenise(text: string): string[] {
+  const s = normaliseText(text);
+  const out: string[] = [];
+  let cur = '';
+  let prevBigram = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const cls = classOf(c);
+    if (cls === WORD || cls === DIGIT) cur += s[i];
+    else {
+      if (cur) out.push(cur);
+      cur = '';
+      if (cls === BIGRAM) {
+        if (prevBigram >= 0) out.push(String.fromCharCode(prevBigram, c));
+        else if (i + 1 >= s.length || classOf(s.charCodeAt(i + 1)) !== BIGRAM) out.push(s[i]!);
+        prevBigram = c;
+        continue;
+      }
+    }
+    prevBigram = -1;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/** FNV-1a of a token, as the fingerprint hashes it. */
+export function tokenHash(token: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), FNV_PRIME);
+  return h >>> 0;
+}
+
+/**
+ * The token hashes of the text last scanned (and whether each is one of the excluded): kept between
+ * calls, grown when a text needs more room. Read `scanned.toks` after `scanTokens`, not before.
+ */
+export const scanned = { toks: new Int32Array(4096), ex: new Uint8Array(4096) };
+
+/**
+ * The hashes of the normalised text's tokens into `scanned` (excluded: hashes of tokens to mark);
+ * returns how many. The characters are folded one at a time when the table can (FOLD), else the
+ * text is normalised whole first.
+ */
+export function scanTokens(text: string, excluded: readonly number[]): number {
+  const n = tokenHashes(text, excluded, FOLD);
+  return n >= 0 ? n : tokenHashes(normaliseText(text), excluded);
+}
+
+/**
+ * The hashes of the normalised text's tokens into `scanned.toks` (and into `scanned.ex`
+ * whether each is one of `excluded`); returns how many. With `fold`, `s` is read as it is, each
+ * character normalised by the table; -1 at the first character the table cannot normalise.
+ */
+function tokenHashes(s: string, excluded: readonly number[], fold?: Uint16Array): number {
+  // A text has fewer tokens than characters (plus one for the last).
+  if (scanned.toks.length < s.length + 1) {
+    scanned.toks = new Int32Array(s.length + 1);
+    scanned.ex = new Uint8Array(s.length + 1);
+  }
+  const toks = scanned.toks;
+  let n = 0;
+  const offset = FNV_OFFSET | 0;
+  let h = offset;
+  let inToken = false;
+  let prevBigram = -1;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (fold !== undefined) {
+      c = fold[c]!;
+      if (c === NOT_FOLDED) return -1;
+    }
+    let cls = classes[c]!;
+    if (cls === UNKNOWN) cls = classOf(c);
+    if (cls === WORD || cls === DIGIT) {
+      h = Math.imul(h ^ c, FNV_PRIME);
+      inToken = true;
+    } else {
+      if (inToken) toks[n++] = h;
+      h = offset;
+      inToken = false;
+      if (cls === BIGRAM) {
+        // A character bigram is hashed as the two-character token it is.
+        if (prevBigram >= 0) toks[n++] = Math.imul(Math.imul(offset ^ prevBigram, FNV_PRIME) ^ c, FNV_PRIME);
+        else if (i + 1 >= s.length || classOf(s.charCodeAt(i + 1)) !== BIGRAM)
+          toks[n++] = Math.imul(offset ^ c, FNV_PRIME);
+        prevBigram = c;
+        continue;
+      }
+    }
+    prevBigram = -1;
+  }
+  if (inToken) toks[n++] = h;
+  const ex = scanned.ex;
+  if (excluded.length === 0) ex.fill(0, 0, n);
+  else for (let t = 0; t < n; t++) ex[t] = excluded.includes(toks[t]!) ? 1 : 0;
+  return n;
+}
