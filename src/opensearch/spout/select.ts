@@ -1,4 +1,5 @@
 import type { Client } from '@opensearch-project/opensearch';
+import { selectPerKey } from './per-key.js';
 import {
   aggregationQuery,
   collapseQuery,
@@ -41,6 +42,7 @@ export async function selectDue(
     const body = await send(collapseQuery(params));
     return { body, answers: [body] };
   }
+  if (form === 'per-key') return selectPerKey(client, params, search);
   if (form === 'aggregation') {
     const body = await send(aggregationQuery(params));
     return { body, answers: [body] };
