@@ -197,7 +197,8 @@ async function timeForm(form, runs) {
       steps: res.answers.length,
     };
   };
-  for (let i = 0; i < 5; i++) await run();
+  // Warm-ups: enough that the JIT compiled the form's code paths (their CPU would count otherwise).
+  for (let i = 0; i < Number(process.env.FRONTIER_WARMUPS ?? 5); i++) await run();
   const cpu0 = (await nodeStats()).cpuMs;
   let buckets = 0;
   let steps = 0;
@@ -342,12 +343,17 @@ for (const size of sizes) {
   // FRONTIER_LOAD_ONLY=1: load to the size and stop (a long load runs while the query is developed).
   if (process.env.FRONTIER_LOAD_ONLY === '1') continue;
   await mergesDone();
-  const forms = (process.env.FRONTIER_FORMS ?? 'aggregation,keys-first,collapse').split(',');
+  const forms = (process.env.FRONTIER_FORMS ?? 'per-key,aggregation,keys-first,collapse').split(',');
   const runs = Number(process.env.FRONTIER_RUNS ?? 100);
   /** @type {object[]} */
   const queries = [];
   for (const form of forms) {
-    const n = form === 'keys-first' ? runs : form === 'aggregation' ? Math.min(runs, 20) : Math.min(runs, 10);
+    const n =
+      form === 'keys-first' || form === 'per-key'
+        ? runs
+        : form === 'aggregation'
+          ? Math.min(runs, 20)
+          : Math.min(runs, 10);
     const r = await timeForm(/** @type {any} */ (form), n);
     console.log(JSON.stringify({ size, ...r }));
     queries.push(r);

@@ -97,7 +97,7 @@ describe('the per-key spout query', () => {
   it('chooses the keys of the oldest due URLs from a page of them, then reads each key by a routed query: as the aggregation does', async () => {
     const p = params(10, ['-key:big.test']);
     const perKey = await urlsOf('per-key', p);
-    // One page (10 x 20 URLs) named more than 10 keys; then one _msearch of 10 per-key answers.
+    // One page (10 x 5 URLs) named more than 10 keys; then one _msearch of 10 per-key answers.
     expect(perKey.searches).toBe(1 + 10);
     expect(perKey.buckets).toEqual((await urlsOf('aggregation', p)).buckets);
     expect(perKey.buckets.map((b) => b[0])).toEqual(
@@ -108,7 +108,7 @@ describe('the per-key spout query', () => {
   });
 
   it('finds several hosts when one holds every one of the oldest URLs: the next page leaves its URLs out', async () => {
-    // 2 x 20 URLs: all big.test's; the page without big.test names h0.test.
+    // 2 x 5 URLs: all big.test's; the page without big.test names h0.test.
     const two = await urlsOf('per-key', params(2));
     expect(two.buckets).toEqual((await urlsOf('aggregation', params(2))).buckets);
     expect(two.buckets.map((b) => b[0])).toEqual(['http://big.test/0', 'http://h0.test/0']);
