@@ -29,7 +29,7 @@ export interface Selected {
  * keys and URLs as the aggregation alone, since the first max.buckets keys of the oldest due URLs are
  * the max.buckets keys whose oldest due URL is oldest. When the page names fewer keys while more
  * URLs are due (one host holds all the oldest URLs), a larger page, then the plain aggregation.
- * `per-key` (the default) is per-key.ts: its cost does not grow with the index when it is sorted.
+ * `per-key` is per-key.ts: its cost does not grow with the index when it is sorted.
  */
 export async function selectDue(
   client: Client,
