@@ -11,7 +11,7 @@
 //
 //   npm run build && OPENSEARCH_URL=http://127.0.0.1:9340 node scripts/bench/frontier.mjs 1e6,3e6,10e6
 //
-// Prints one JSON line per size (and writes them to .bench/frontier.jsonl); keeps the index unless
+// FRONTIER_LOAD_ONLY=1 only loads. Prints one JSON line per size (and writes them to .bench/frontier.jsonl); keeps the index unless
 // FRONTIER_DELETE=1 (a later run with larger sizes goes on from the documents present).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -193,11 +193,12 @@ async function timeForm(form, runs) {
     const b = /** @type {any} */ (res.body);
     return {
       ms,
-      buckets: (b.aggregations?.partition?.buckets ?? b.hits?.hits ?? []).length,
+      buckets: (b.aggregations?.partition?.buckets ?? b.hits?.hits ?? b.perKey ?? []).length,
       steps: res.answers.length,
     };
   };
-  for (let i = 0; i < 5; i++) await run();
+  // Warm-ups: enough that the JIT compiled the form's code paths (their CPU would count otherwise).
+  for (let i = 0; i < Number(process.env.FRONTIER_WARMUPS ?? 5); i++) await run();
   const cpu0 = (await nodeStats()).cpuMs;
   let buckets = 0;
   let steps = 0;
@@ -339,13 +340,20 @@ for (const size of sizes) {
     );
     loaded = size;
   }
+  // FRONTIER_LOAD_ONLY=1: load to the size and stop (a long load runs while the query is developed).
+  if (process.env.FRONTIER_LOAD_ONLY === '1') continue;
   await mergesDone();
-  const forms = (process.env.FRONTIER_FORMS ?? 'aggregation,keys-first,collapse').split(',');
+  const forms = (process.env.FRONTIER_FORMS ?? 'per-key,aggregation,keys-first,collapse').split(',');
   const runs = Number(process.env.FRONTIER_RUNS ?? 100);
   /** @type {object[]} */
   const queries = [];
   for (const form of forms) {
-    const n = form === 'keys-first' ? runs : form === 'aggregation' ? Math.min(runs, 20) : Math.min(runs, 10);
+    const n =
+      form === 'keys-first' || form === 'per-key'
+        ? runs
+        : form === 'aggregation'
+          ? Math.min(runs, 20)
+          : Math.min(runs, 10);
     const r = await timeForm(/** @type {any} */ (form), n);
     console.log(JSON.stringify({ size, ...r }));
     queries.push(r);

@@ -1,9 +1,11 @@
 /**
  * The forms of the spout's "due URLs, spread over keys" query; chosen by measurement (bench):
  * `keys-first` is the aggregation restricted to the keys a sorted page of the oldest due URLs names
- * (select.ts), so its cost does not grow with the due URLs of all the other keys.
+ * (select.ts), so its cost does not grow with the due URLs of all the other keys; `per-key` reads
+ * the chosen keys' URLs by routed per-key queries instead (per-key.ts), a bounded number of documents
+ * in a status index sorted by nextFetchDate.
  */
-export type QueryForm = 'collapse' | 'aggregation' | 'keys-first';
+export type QueryForm = 'collapse' | 'aggregation' | 'keys-first' | 'per-key';
 
 export interface SpoutQueryParams {
   /** Due URLs are those whose nextFetchDate is at or before this date. */
@@ -135,6 +137,11 @@ export function hitsOf(form: QueryForm, body: unknown): Hit[][] {
     aggregations?: { partition?: { buckets?: { docs?: { hits?: { hits?: Hit[] } } }[] } };
   };
   if (form === 'collapse') return (b.hits?.hits ?? []).map((h) => h.inner_hits?.urls?.hits?.hits ?? []);
+  // per-key answers with its `_msearch` responses, one per key (keys whose query found nothing left out).
+  if (form === 'per-key')
+    return ((body as { perKey?: { hits?: { hits?: Hit[] } }[] }).perKey ?? [])
+      .map((r) => r.hits?.hits ?? [])
+      .filter((hits) => hits.length > 0);
   // keys-first answers with its aggregation.
   return (b.aggregations?.partition?.buckets ?? []).map((bucket) => bucket.docs?.hits?.hits ?? []);
 }

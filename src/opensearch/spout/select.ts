@@ -1,4 +1,5 @@
 import type { Client } from '@opensearch-project/opensearch';
+import { selectPerKey } from './per-key.js';
 import {
   aggregationQuery,
   collapseQuery,
@@ -28,6 +29,7 @@ export interface Selected {
  * keys and URLs as the aggregation alone, since the first max.buckets keys of the oldest due URLs are
  * the max.buckets keys whose oldest due URL is oldest. When the page names fewer keys while more
  * URLs are due (one host holds all the oldest URLs), a larger page, then the plain aggregation.
+ * `per-key` is per-key.ts: its cost does not grow with the index when it is sorted.
  */
 export async function selectDue(
   client: Client,
@@ -41,6 +43,7 @@ export async function selectDue(
     const body = await send(collapseQuery(params));
     return { body, answers: [body] };
   }
+  if (form === 'per-key') return selectPerKey(client, params, search);
   if (form === 'aggregation') {
     const body = await send(aggregationQuery(params));
     return { body, answers: [body] };

@@ -4,6 +4,7 @@ import type { Clock } from '../../util/clock.js';
 import { LatencyWindow } from '../../util/latency.js';
 import type { Logger } from '../../util/log.js';
 import { missedShards, type SpoutFailures, unavailableShards } from './answers.js';
+import { indexSortWarning } from './per-key.js';
 import { hitsOf } from './query.js';
 import { refreshIntervalMs } from './refresh.js';
 import { selectDue } from './select.js';
@@ -163,9 +164,20 @@ export class TimedQuery {
     return added;
   }
 
+  /** Warns once when the status index lacks the sort the per-key and keys-first forms rely on. */
+  private async checkIndexSort(): Promise<void> {
+    const why = await indexSortWarning(this.client, this.options.index);
+    if (why)
+      this.log.warn(
+        { index: this.options.index, form: this.options.form },
+        `${why}: each spout query reads every due URL (slow past a million). Made before the sort was in mappings/status.json; recreate it (crawler init --recreate --yes deletes the crawl state) or reindex into a new index made by crawler init`,
+      );
+  }
+
   /** The status index's refresh interval: how long after an acknowledged write a query may see it. */
   private async readRefreshInterval(): Promise<void> {
     this.refreshRead = true;
+    if (this.options.form === 'per-key' || this.options.form === 'keys-first') void this.checkIndexSort();
     const ms = await refreshIntervalMs(this.client, this.options.index);
     // -1 (refreshes only on demand): the purgatory's time-to-live is the only bound left.
     if (ms !== undefined) this.shares.refreshMs = ms < 0 ? this.options.purgatoryMs : ms;

@@ -31,7 +31,8 @@ const MIN = 60_000;
 
 const options: SpoutOptions = {
   index: names.status,
-  form: 'aggregation',
+  // The default form (the in-flight and purgatory rules hold for every form).
+  form: config['opensearch.status.query.form'],
   maxBuckets: 10,
   maxUrlsPerBucket: 2,
   filterQueries: [],

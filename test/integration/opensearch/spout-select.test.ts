@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metadata } from '../../../src/model/metadata.js';
 import { createClient } from '../../../src/opensearch/client.js';
 import { ensureIndices, planIndices } from '../../../src/opensearch/indices.js';
+import { indexSortWarning } from '../../../src/opensearch/spout/per-key.js';
 import { hitsOf, type SpoutQueryParams } from '../../../src/opensearch/spout/query.js';
 import { selectDue } from '../../../src/opensearch/spout/select.js';
 import { documentId, toStatusSource } from '../../../src/opensearch/status-doc.js';
@@ -52,7 +53,7 @@ const params = (maxBuckets: number, filterQueries: string[] = []): SpoutQueryPar
   timeoutSecs: -1,
 });
 
-async function urlsOf(form: 'aggregation' | 'keys-first', p: SpoutQueryParams) {
+async function urlsOf(form: 'aggregation' | 'keys-first' | 'per-key', p: SpoutQueryParams) {
   const res = await selectDue(client, form, p, { index: names.status });
   const buckets = hitsOf(form, res.body).map((b) => b.map((h) => (h._source as { url: string }).url));
   return { buckets, searches: res.answers.length };
@@ -89,5 +90,59 @@ describe('the keys-first spout query', () => {
     const early = { ...params(10), queryDate: new Date(NOW - 5000 * MIN).toISOString() };
     const none = await urlsOf('keys-first', early);
     expect(none).toEqual({ buckets: [], searches: 1 });
+  });
+});
+
+describe('the per-key spout query', () => {
+  it('chooses the keys of the oldest due URLs from a page of them, then reads each key by a routed query: as the aggregation does', async () => {
+    const p = params(10, ['-key:big.test']);
+    const perKey = await urlsOf('per-key', p);
+    // One page (10 x 5 URLs) named more than 10 keys; then one _msearch of 10 per-key answers.
+    expect(perKey.searches).toBe(1 + 10);
+    expect(perKey.buckets).toEqual((await urlsOf('aggregation', p)).buckets);
+    expect(perKey.buckets.map((b) => b[0])).toEqual(
+      Array.from({ length: 10 }, (_, h) => `http://h${h}.test/0`),
+    );
+    // max.urls.per.bucket (3) of each key, its oldest first.
+    expect(perKey.buckets[0]).toEqual(['http://h0.test/0', 'http://h0.test/1', 'http://h0.test/2']);
+  });
+
+  it('finds several hosts when one holds every one of the oldest URLs: the next page leaves its URLs out', async () => {
+    // 2 x 5 URLs: all big.test's; the page without big.test names h0.test.
+    const two = await urlsOf('per-key', params(2));
+    expect(two.buckets).toEqual((await urlsOf('aggregation', params(2))).buckets);
+    expect(two.buckets.map((b) => b[0])).toEqual(['http://big.test/0', 'http://h0.test/0']);
+    expect(two.searches).toBe(2 + 2);
+    // 20 keys asked: big.test, then 19 of the 30 small hosts, in the order of their oldest due URL.
+    const twenty = await urlsOf('per-key', params(20));
+    expect(twenty.buckets).toEqual((await urlsOf('aggregation', params(20))).buckets);
+    expect(twenty.buckets).toHaveLength(20);
+    expect(twenty.buckets.every((b) => b.length === 3)).toBe(true);
+  });
+
+  it('emits due URLs only: none when nothing is due, and never a URL due after the query date', async () => {
+    const early = { ...params(10), queryDate: new Date(NOW - 5000 * MIN).toISOString() };
+    expect(await urlsOf('per-key', early)).toEqual({ buckets: [], searches: 1 });
+    const all = await urlsOf('per-key', params(50));
+    const emitted = all.buckets.flat();
+    expect(emitted.some((u) => u.startsWith('http://late.test/'))).toBe(false);
+    // 31 due keys, 3 URLs each at most: big.test's 3 oldest and every small host's 3.
+    expect(all.buckets).toHaveLength(31);
+    expect(emitted).toHaveLength(31 * 3);
+    expect(new Set(emitted).size).toBe(emitted.length);
+  });
+});
+
+describe('the status index sort', () => {
+  it('is in the index the crawl makes; an index made without it is named in a warning', async () => {
+    expect(await indexSortWarning(client, names.status)).toBeUndefined();
+    const unsorted = `${names.status}-unsorted`;
+    await client.indices.create({ index: unsorted, body: { settings: { number_of_replicas: 0 } } });
+    try {
+      const why = await indexSortWarning(client, unsorted);
+      expect(why).toContain(`status index ${unsorted} is not sorted by nextFetchDate, url`);
+    } finally {
+      await client.indices.delete({ index: unsorted });
+    }
   });
 });

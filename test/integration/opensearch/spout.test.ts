@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Metadata } from '../../../src/model/metadata.js';
 import { createClient } from '../../../src/opensearch/client.js';
 import { ensureIndices, planIndices } from '../../../src/opensearch/indices.js';
@@ -71,59 +72,67 @@ async function drain(spout: Spout): Promise<SpoutItem[]> {
   }
 }
 
-describe.each(['collapse', 'aggregation', 'keys-first'] as const)('the spout (%s query)', (form) => {
-  it('emits due URLs only, spread round-robin over keys; with fewer keys than buckets they take the unused share', async () => {
-    const spout = new Spout(client, { ...options, form }, new ManualClock(NOW), silentLogger);
-    await spout.query();
-    // The first query asks max.urls.per.bucket of each key (it cannot know how many keys are due).
-    expect(spout.stats().buffered).toBe(5);
-    const items = await drain(spout);
-    // The next one splits the budget (10 x 2) among the 3 keys it found: a's third URL comes too.
-    expect(items.map((i) => i.url)).toEqual([
-      'http://a.test/1',
-      'http://b.test/1',
-      'http://c.test/1',
-      'http://a.test/2',
-      'http://c.test/2',
-      'http://a.test/3',
-    ]);
-    expect(items[0]!.metadata.toJSON()).toEqual({ depth: ['1'], 'a.b': ['x'] });
-    expect(items[0]!.status).toBe('FETCHED');
-    expect(items[0]!.key).toBe('a.test');
-  });
+describe.each(['collapse', 'aggregation', 'keys-first', 'per-key'] as const)(
+  'the spout (%s query)',
+  (form) => {
+    it('emits due URLs only, spread round-robin over keys; with fewer keys than buckets they take the unused share', async () => {
+      const spout = new Spout(client, { ...options, form }, new ManualClock(NOW), silentLogger);
+      await spout.query();
+      // The first query asks max.urls.per.bucket of each key (it cannot know how many keys are due).
+      expect(spout.stats().buffered).toBe(5);
+      const items = await drain(spout);
+      // The next one splits the budget (10 x 2) among the 3 keys it found: a's third URL comes too.
+      expect(items.map((i) => i.url)).toEqual([
+        'http://a.test/1',
+        'http://b.test/1',
+        'http://c.test/1',
+        'http://a.test/2',
+        'http://c.test/2',
+        'http://a.test/3',
+      ]);
+      expect(items[0]!.metadata.toJSON()).toEqual({ depth: ['1'], 'a.b': ['x'] });
+      expect(items[0]!.status).toBe('FETCHED');
+      expect(items[0]!.key).toBe('a.test');
+    });
 
-  it('keys with the oldest due URLs come first when there are more keys than buckets', async () => {
-    const spout = new Spout(client, { ...options, form, maxBuckets: 2 }, new ManualClock(NOW), silentLogger);
-    const items = await drain(spout);
-    expect(new Set(items.map((i) => i.key))).toEqual(new Set(['a.test', 'b.test']));
-  });
+    it('keys with the oldest due URLs come first when there are more keys than buckets', async () => {
+      const spout = new Spout(
+        client,
+        { ...options, form, maxBuckets: 2 },
+        new ManualClock(NOW),
+        silentLogger,
+      );
+      const items = await drain(spout);
+      expect(new Set(items.map((i) => i.key))).toEqual(new Set(['a.test', 'b.test']));
+    });
 
-  it('never emits a URL in flight or in the purgatory; it comes back after the purgatory', async () => {
-    const clock = new ManualClock(NOW);
-    const spout = new Spout(client, { ...options, form }, clock, silentLogger);
-    const first = await drain(spout);
-    expect(first).toHaveLength(6);
-    // Still due (nothing was written), but in flight: a new query emits none of them again.
-    expect(await drain(spout)).toEqual([]);
-    for (const i of first) spout.settle(i.url);
-    clock.advance(10_000);
-    expect(await spout.poll()).toBe('empty');
-    clock.advance(21_000);
-    expect((await drain(spout)).length).toBe(6);
-  });
+    it('never emits a URL in flight or in the purgatory; it comes back after the purgatory', async () => {
+      const clock = new ManualClock(NOW);
+      const spout = new Spout(client, { ...options, form }, clock, silentLogger);
+      const first = await drain(spout);
+      expect(first).toHaveLength(6);
+      // Still due (nothing was written), but in flight: a new query emits none of them again.
+      expect(await drain(spout)).toEqual([]);
+      for (const i of first) spout.settle(i.url);
+      clock.advance(10_000);
+      expect(await spout.poll()).toBe('empty');
+      clock.advance(21_000);
+      expect((await drain(spout)).length).toBe(6);
+    });
 
-  it('applies opensearch.status.filterQuery', async () => {
-    const spout = new Spout(
-      client,
-      { ...options, form, filterQueries: ['-key:a.test'] },
-      new ManualClock(NOW),
-      silentLogger,
-    );
-    const items = await drain(spout);
-    expect(items.some((i) => i.key === 'a.test')).toBe(false);
-    expect(items.length).toBe(3);
-  });
-});
+    it('applies opensearch.status.filterQuery', async () => {
+      const spout = new Spout(
+        client,
+        { ...options, form, filterQueries: ['-key:a.test'] },
+        new ManualClock(NOW),
+        silentLogger,
+      );
+      const items = await drain(spout);
+      expect(items.some((i) => i.key === 'a.test')).toBe(false);
+      expect(items.length).toBe(3);
+    });
+  },
+);
 
 describe('a URL settled while the index does not show its write yet', () => {
   it('is not emitted again when its purgatory time is over, however late the index refreshes', async () => {
@@ -236,5 +245,29 @@ describe('URLs the crawl offers straight to the fetcher (adopt)', () => {
     await spout.query();
     expect(spout.adopt(offered('http://a.test/new'))).toBe(false);
     expect(spout.adopt(offered('http://b.test/new'))).toBe(false);
+  });
+});
+
+describe('a status index made without the sort on nextFetchDate', () => {
+  it('is named in a warning when the spout runs the per-key query on it, with what to do', async () => {
+    const unsorted = `${names.status}-unsorted`;
+    await client.indices.create({ index: unsorted, body: { settings: { number_of_replicas: 0 } } });
+    try {
+      const lines: { msg: string; index?: string }[] = [];
+      const log = pino({ level: 'warn' }, { write: (s: string) => void lines.push(JSON.parse(s)) });
+      const spout = new Spout(
+        client,
+        { ...options, index: unsorted, form: 'per-key' },
+        new ManualClock(NOW),
+        log,
+      );
+      await spout.query();
+      await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });
+      expect(lines[0]!.index).toBe(unsorted);
+      expect(lines[0]!.msg).toContain(`status index ${unsorted} is not sorted by nextFetchDate, url`);
+      expect(lines[0]!.msg).toContain('crawler init --recreate');
+    } finally {
+      await client.indices.delete({ index: unsorted });
+    }
   });
 });
