@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'INDEX_NOT_FOUND',
   /** The status index has a shard without an active copy: the spout waits (opensearch/spout). */
   'INDEX_RED',
+  /** One search of an `_msearch` failed (the spout's per-key form); read as a failed search. */
+  'SEARCH_FAILED',
   'EMBEDDED_START_FAILED',
   'PORT_TAKEN',
   // Sharing the status index.

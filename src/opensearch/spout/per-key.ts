@@ -1,4 +1,5 @@
 import type { Client } from '@opensearch-project/opensearch';
+import { CrawlerError } from '../../util/errors.js';
 import { keyQuery, oldestKeysOf, type SpoutQueryParams } from './query.js';
 
 /*
@@ -56,11 +57,11 @@ export interface PerKeyAnswer {
 }
 
 /** An `_msearch` item's error, thrown as the client throws a failed search (outage.ts reads it). */
-class ItemError extends Error {
+class ItemError extends CrawlerError {
   readonly meta: { statusCode: number; body: { error: unknown } };
   constructor(status: number, error: unknown) {
     const e = error as { type?: string; reason?: string } | undefined;
-    super(`${e?.type ?? 'error'}: ${e?.reason ?? JSON.stringify(error)}`);
+    super('SEARCH_FAILED', `${e?.type ?? 'error'}: ${e?.reason ?? JSON.stringify(error)}`);
     this.meta = { statusCode: status, body: { error } };
   }
 }

@@ -38,15 +38,21 @@ const MAPPING_OF: Record<string, string> = {
 
 /** The fields a mapping defines explicitly, dotted (objects' properties included). */
 function fieldsOf(mapping: string): Set<string> {
+  return new Set(typesOf(mapping).keys());
+}
+
+type Props = Record<string, { type?: string; properties?: Record<string, unknown> }>;
+
+/** Each leaf field of a mapping with its OpenSearch type. */
+function typesOf(mapping: string): Map<string, string | undefined> {
   const m = JSON.parse(readFileSync(new URL(`${mapping}.json`, mappings), 'utf8')) as {
-    mappings: { properties: Record<string, { properties?: Record<string, unknown> }> };
+    mappings: { properties: Props };
   };
-  const out = new Set<string>();
-  const walk = (props: Record<string, { properties?: Record<string, unknown> }>, prefix: string) => {
+  const out = new Map<string, string | undefined>();
+  const walk = (props: Props, prefix: string) => {
     for (const [k, v] of Object.entries(props)) {
-      if (v.properties)
-        walk(v.properties as Record<string, { properties?: Record<string, unknown> }>, `${prefix}${k}.`);
-      else out.add(`${prefix}${k}`);
+      if (v.properties) walk(v.properties as Props, `${prefix}${k}.`);
+      else out.set(`${prefix}${k}`, v.type);
     }
   };
   walk(m.mappings.properties, '');
@@ -114,10 +120,16 @@ describe('OpenSearch Dashboards saved objects', () => {
     for (const o of objects.filter((x) => x.type === 'index-pattern')) {
       const fields = JSON.parse(o.attributes.fields as string) as {
         name: string;
+        esTypes?: string[];
         searchable: boolean;
         aggregatable: boolean;
       }[];
       const names = fields.map((f) => f.name);
+      const types = typesOf(MAPPING_OF[o.attributes.title as string]!);
+      // A field listed with another type than its mapping's reads wrongly (a keyword as a number).
+      for (const f of fields)
+        if (types.has(f.name))
+          expect(f.esTypes?.[0], `${o.id} ${f.name}`).toBe(types.get(f.name) ?? 'object');
       expect(new Set(names), o.id).toEqual(
         new Set([
           ...fieldsOf(MAPPING_OF[o.attributes.title as string]!),
