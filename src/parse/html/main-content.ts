@@ -248,13 +248,25 @@ function elements(n: Node, out: Node[] = []): Node[] {
   return out;
 }
 
+/**
+ * Kept elements that are or hold a main signal (FLAG.HAS_MAIN), depth first: `elements` filtered,
+ * walking only the subtrees that hold one (the walk of every element was 1.5% of a large page's parse).
+ */
+function mainSignals(n: Node, out: Node[] = []): Node[] {
+  for (const k of n.kids) {
+    if (typeof k === 'string' || k.flags & FLAG.DROP || !(k.flags & FLAG.HAS_MAIN)) continue;
+    out.push(k);
+    if (k.kids.length > 0) mainSignals(k, out);
+  }
+  return out;
+}
+
 /** The declared main container: articleBody, a dominant article, main / role=main. */
 function declared(body: Node, titles: readonly Set<string>[]): Node | undefined {
   let articleBody: Node | undefined;
   let main: Node | undefined;
   const articles: Node[] = [];
-  for (const n of elements(body)) {
-    if (!(n.flags & FLAG.HAS_MAIN)) continue;
+  for (const n of mainSignals(body)) {
     if (n.attrs.itemprop?.toLowerCase().includes('articlebody')) {
       if (!articleBody || n.chars > articleBody.chars) articleBody = n;
     } else if (n.tag === 'article' || n.attrs.role?.toLowerCase() === 'article') {
