@@ -12,8 +12,19 @@ export const BLURB_CHARS = 1000;
 /** The prose outside must hold this many times the article's characters. */
 const OUTWEIGH = 2;
 
-/** The block holding both the blurb and the prose beside it; undefined when the article is the content. */
-export function beyondBlurb(article: Node, best: Node | undefined, body: Node): Node | undefined {
+/**
+ * The block holding both the blurb and the prose beside it; undefined when the article is the content.
+ * A short declared `<main>` (`main` set) with far more prose outside it may be joined by the body
+ * itself when that prose follows it: a page has one main, and what goes on after it is its template's
+ * (a calculator's hero in `<main>`, its explanation in the next `<section>` after `</main>`; a
+ * streamed page's sections after its shell's `<main>`), not another page's.
+ */
+export function beyondBlurb(
+  article: Node,
+  best: Node | undefined,
+  body: Node,
+  main = false,
+): Node | undefined {
   if (!best || article.chars >= BLURB_CHARS) return undefined;
   if (best.chars - best.linkChars < article.chars * OUTWEIGH) return undefined;
   const above = new Set<Node>();
@@ -21,6 +32,20 @@ export function beyondBlurb(article: Node, best: Node | undefined, body: Node): 
   let common: Node | undefined = best;
   while (common && !above.has(common)) common = common.parent;
   // Inside the article (its own best paragraph block), or holding it: the article is the content.
-  if (!common || common === article || common === best || common === body) return undefined;
+  if (!common || common === article || common === best || (common === body && !main)) return undefined;
+  // What goes on after a short <main> continues it; prose before it is the template's (a promo bar).
+  if (main && !follows(best, article, common)) return undefined;
   return common;
+}
+
+/** Whether `later` comes after `earlier` in the page, both inside `common` and neither holding the other. */
+function follows(later: Node, earlier: Node, common: Node): boolean {
+  const childOf = (n: Node): Node | undefined => {
+    let c: Node | undefined = n;
+    while (c && c.parent !== common) c = c.parent;
+    return c;
+  };
+  const a = childOf(earlier);
+  const b = childOf(later);
+  return a !== undefined && b !== undefined && common.kids.indexOf(b) > common.kids.indexOf(a);
 }

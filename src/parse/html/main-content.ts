@@ -353,8 +353,8 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
   // A short article beside far more prose (a summary card before its transcript): both (blurb.ts).
   const both =
-    sig && !isDeclaredMain(sig) && sig.chars < BLURB_CHARS
-      ? beyondBlurb(sig, bestCandidate(body), body)
+    sig && !isGeneratorMain(sig) && sig.chars < BLURB_CHARS
+      ? beyondBlurb(sig, bestCandidate(body), body, isDeclaredMain(sig))
       : undefined;
   if (both) return { root: both, pruneLinks: pruneOf(both), pruneTeasers: teaserShare(both) < 0.8 };
   if (sig) {
