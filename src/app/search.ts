@@ -8,6 +8,9 @@ import type { Logger } from '../util/log.js';
  * lease, no refresh: a page indexed in the last second may be missing, as in Dashboards).
  */
 
+// The query as sent (--explain) and the highlight marks the snippets carry, for the command's output.
+export { HIGHLIGHT, searchBody } from '../opensearch/content-search.js';
+
 /** Results beyond this are out of OpenSearch's reach by from/size (index.max_result_window). */
 export const MAX_RESULT_WINDOW = 10_000;
 

@@ -8,6 +8,9 @@ import type { Logger } from '../util/log.js';
  * lease, no refresh (an update of the last second may not show yet).
  */
 
+// A listing's --after TOKEN read back into the position it names (undefined when it names none).
+export { decodeAfter } from '../opensearch/url-list.js';
+
 export interface UrlListing {
   readonly total: number;
   /** Where the page after the last one shown starts; absent when nothing is left. */

@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import { CrawlerError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 
 export interface OptionSpec {
@@ -35,9 +36,9 @@ export interface Command {
  * Thrown by a command whose arguments cannot be used (a missing FILE, a subcommand it does not
  * know): one line on stderr with the usage, exit 2, as for options parseArgs refuses.
  */
-export class UsageError extends Error {
+export class UsageError extends CrawlerError {
   constructor(readonly usage: string) {
-    super(`usage: ${usage}`);
+    super('USAGE', `usage: ${usage}`);
   }
 }
 
@@ -45,4 +46,8 @@ export class UsageError extends Error {
  * Thrown for input the command cannot use before doing anything (a file that does not exist, a seed
  * that is not a URL): its message on one line, exit 2, the same for every command.
  */
-export class InputError extends Error {}
+export class InputError extends CrawlerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('BAD_INPUT', message, options);
+  }
+}

@@ -1,3 +1,5 @@
+import type { Outcome } from '../app/outcome.js';
+
 /** What `crawler` exits with; shown in --help and the README. */
 export const EXIT = {
   ok: 0,
@@ -26,3 +28,8 @@ export const EXIT_HELP = [
   '  4    internal error (a bug; the message has the stack trace)',
   '  130  a second SIGINT/SIGTERM during `run`: exited at once',
 ].join('\n');
+
+/** The exit code of a use case's outcome. */
+export function exitCode(outcome: Outcome): number {
+  return { ok: EXIT.ok, incomplete: EXIT.incomplete, failed: EXIT.failed, interrupted: 130 }[outcome];
+}

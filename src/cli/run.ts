@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/schema.js';
-import { ConfigError, CrawlerError, errorMessage } from '../util/errors.js';
+import { ConfigError, errorMessage } from '../util/errors.js';
 import { type Command, InputError, type OptionSpec, type ParsedValues, UsageError } from './command.js';
 import { EXIT, EXIT_HELP } from './exit.js';
 import { formatOptions, GLOBAL_OPTIONS, logLevelProblem } from './options.js';
@@ -107,10 +107,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     io.err(`crawler ${name}: ${levelProblem}`);
     return EXIT.usage;
   }
-  const [{ loadConfig }, { createLogger }, { clusterFailure }] = await Promise.all([
+  const [{ loadConfig }, { createLogger }, { knownFailure }] = await Promise.all([
     import('../config/load.js'),
     import('../util/log.js'),
-    import('../opensearch/failures.js'),
+    import('../app/failure.js'),
   ]);
   const log = createLogger((parsed.values['log-level'] as string | undefined) ?? envLevel ?? 'info');
   let cached: Config | undefined;
@@ -136,7 +136,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       io.err(`crawler ${name}: ${e.message}`);
       return EXIT.usage;
     }
-    const known = e instanceof CrawlerError ? e : clusterFailure(e);
+    const known = knownFailure(e);
     if (known) {
       io.err(`crawler ${name}: ${known.message}`);
       return EXIT.failed;

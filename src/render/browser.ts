@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
-import { errorMessage } from '../util/errors.js';
+import { CrawlerError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { DOM_WATCH } from './dom-watch.js';
 import { childWithArg, endedChildrenCpuMs } from './processes.js';
@@ -57,8 +57,10 @@ export interface PageSlot {
 }
 
 /** The browser could not be started or reached. */
-export class BrowserUnavailable extends Error {
-  readonly code = 'ERR_BROWSER_UNAVAILABLE';
+export class BrowserUnavailable extends CrawlerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RENDER_BROWSER_UNAVAILABLE', message, options);
+  }
 }
 
 /** After a failed launch, renders fail at once for this long before the next try. */

@@ -1,4 +1,5 @@
 import type { Route } from 'playwright-core';
+import { CrawlerError } from '../util/errors.js';
 import type { PageSlot } from './browser.js';
 import type { SubrequestGate } from './subrequests.js';
 
@@ -27,8 +28,10 @@ export interface RenderTiming {
 }
 
 /** A render whose page stopped answering (a script that never yields): its page is replaced. */
-export class RenderHung extends Error {
-  readonly code = 'ERR_RENDER_HUNG';
+export class RenderHung extends CrawlerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RENDER_HUNG', message, options);
+  }
 }
 
 /**
@@ -36,8 +39,10 @@ export class RenderHung extends Error {
  * flight: its content had not arrived, so it is a failed render (FETCH_ERROR, fetched again), never
  * an empty document.
  */
-export class RenderTimeout extends Error {
-  readonly code = 'ERR_RENDER_TIMEOUT';
+export class RenderTimeout extends CrawlerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RENDER_TIMEOUT', message, options);
+  }
 }
 
 /** After the load event, the page's requests must have settled for this long... */

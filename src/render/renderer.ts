@@ -1,12 +1,17 @@
 import type { MetadataView } from '../protocol/types.js';
-import { errorMessage } from '../util/errors.js';
+import { CrawlerError, errorMessage } from '../util/errors.js';
 import type { BrowserPool } from './browser.js';
 import { type FetchedDocument, type RenderedPage, type RenderTiming, renderOn } from './page-render.js';
 import { type SubrequestCounts, type SubrequestDeps, SubrequestGate } from './subrequests.js';
 
-/** A page that could not be rendered; `cause` is a short reason for `fetch.exception`'s message. */
-export class RenderFailure extends Error {
-  readonly code = 'ERR_RENDER_FAILED';
+/**
+ * A page that could not be rendered; `cause` is a short reason for `fetch.exception`'s message. Its
+ * code is the fetch.exception it becomes ("Render failed", render/protocol.ts).
+ */
+export class RenderFailure extends CrawlerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FETCH_RENDER_FAILED', message, options);
+  }
 }
 
 export interface RenderResult extends RenderedPage {
@@ -76,7 +81,9 @@ export class Renderer {
           continue;
         }
         this.stats.failures++;
-        const why = died ? 'the browser died while rendering it, twice' : errorMessage(e).split('\n')[0];
+        const why = died
+          ? 'the browser died while rendering it, twice'
+          : (errorMessage(e).split('\n')[0] ?? '');
         throw new RenderFailure(why, { cause: e });
       }
     }

@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { ERROR_CAUSE } from '../model/keys.js';
 import type { TikaDocument } from '../parse/document.js';
-import { errorMessage } from '../util/errors.js';
+import { CrawlerError, errorMessage } from '../util/errors.js';
 
 /** The version of the Tika server API the crawler speaks (and scripts/tika-server serves). */
 export const TIKA_API_VERSION = '3.2.2';
@@ -152,7 +152,12 @@ export class TikaClient {
   }
 }
 
-class AnswerTooLarge extends Error {}
+/** Tika's answer past http.decoded.limit: the document's error.cause tika.output.limit. */
+class AnswerTooLarge extends CrawlerError {
+  constructor() {
+    super('TIKA_OUTPUT_LIMIT', "Tika's answer is larger than http.decoded.limit");
+  }
+}
 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -11,11 +11,17 @@ export const ERROR_CODES = [
   'BAD_ARGUMENT',
   'TOO_MANY_INSTANCES',
   'TOO_MANY_WORKERS',
+  /** A command line a command cannot use (cli/command.ts UsageError). */
+  'USAGE',
+  /** Input a command cannot use before doing anything: a missing file, a seed that is no URL. */
+  'BAD_INPUT',
   // The cluster.
   'CLUSTER_UNREACHABLE',
   'CLUSTER_REFUSED',
   'CLUSTER_CREDENTIALS',
   'INDEX_NOT_FOUND',
+  /** The status index has a shard without an active copy: the spout waits (opensearch/spout). */
+  'INDEX_RED',
   'EMBEDDED_START_FAILED',
   'PORT_TAKEN',
   // Sharing the status index.
@@ -27,6 +33,15 @@ export const ERROR_CODES = [
   // The process and its parts.
   'PARSER_THREADS_UNAVAILABLE',
   'WORKER_KEEPS_DYING',
+  // Parsing: the message becomes the URL's parse error (a sitemap or feed that is none).
+  'SITEMAP_FORMAT',
+  'FEED_FORMAT',
+  // Documents: an answer of Tika past http.decoded.limit (becomes the error.cause tika.output.limit).
+  'TIKA_OUTPUT_LIMIT',
+  // Rendering, inside the renderer: each ends in FETCH_RENDER_FAILED ("Render failed").
+  'RENDER_BROWSER_UNAVAILABLE',
+  'RENDER_HUNG',
+  'RENDER_TIMEOUT',
   // WARC output.
   'WARC_DIR_UNUSABLE',
   'WARC_CLOSE_FAILED',

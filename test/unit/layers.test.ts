@@ -25,8 +25,10 @@ import { type Layers, layerViolations, undeclared } from '../support/layers.js';
  *  9 metrics                           meters of the crawl loop and the OpenSearch series
  * 10 console                           the web console and status line, over the metrics
  * 11 app                               the composition root and the use cases: builds a crawl from
- *                                      the features' builders; run, inject, the workers' supervisor
- * 12 cli                               arguments and exit codes
+ *                                      the features' builders; run, run --join, inject, the workers'
+ *                                      supervisor (app/workers), init, stats, url, reset-errors
+ * 12 cli                               arguments and exit codes only: no value of opensearch/ (the
+ *                                      test below says so)
  *
  * As in StormCrawler, where external/opensearch depends on core and never the reverse: the loop
  * (pipeline) declares the ports, OpenSearch, dedup and tika implement them (pipeline/ports.ts).
@@ -115,6 +117,32 @@ describe('layers', () => {
 
   it('every import of every file of src follows the order of the layers', () => {
     expect(layerViolations(LAYERS, edges)).toEqual([]);
+  });
+
+  it('src/pipeline imports nothing of opensearch, dedup, soft404, render, tika or warc (its adapters)', () => {
+    const adapters = ['opensearch', 'dedup', 'soft404', 'render', 'tika', 'warc'];
+    const found = edges.filter(
+      (e) => e.from.startsWith('pipeline/') && adapters.some((a) => e.to.startsWith(`${a}/`)),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('src/cli imports no value of opensearch/: the use cases in app/ do (types only are allowed)', () => {
+    const found = files
+      .filter((f) => relative(src, f).startsWith('cli/'))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((i) => i.specifier.startsWith('.') && !i.typeOnly)
+          .map((i) => ({ from: relative(src, f), to: relative(src, resolveImport(i)) }))
+          .filter((e) => e.to.startsWith('opensearch/')),
+      );
+    expect(found).toEqual([]);
+    // The check sees type imports, and lets them through.
+    const typed = importsOf(join(src, 'cli/commands/search.ts')).filter((i) =>
+      i.specifier.includes('opensearch/'),
+    );
+    expect(typed.length).toBeGreaterThan(0);
+    expect(typed.every((i) => i.typeOnly)).toBe(true);
   });
 
   it('no import cycle between files of src', () => {

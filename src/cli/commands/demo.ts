@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
+import { withCluster } from '../../app/admin.js';
 import {
   DEMO_CONF,
   DEMO_ROUNDS,
@@ -11,7 +12,6 @@ import {
 } from '../../app/demo.js';
 import { buildConfig, parseSet } from '../../config/load.js';
 import { KEYS, type KeyName } from '../../config/schema.js';
-import { connect } from '../../opensearch/client.js';
 import { TOPOLOGY } from '../../pipeline/topology.js';
 import type { Command } from '../command.js';
 
@@ -63,40 +63,40 @@ export const demoCommand: Command = {
     out(TOPOLOGY);
     out('');
     // Connected first: a cluster that cannot be reached must not leave the demo site listening.
-    const { client, url } = await connect(cfg, log);
-    const { origin, server } = await startDemoSite();
-    // The crawl's own log lines (parse filters, dropped-key warnings, progress) would interleave with
-    // the table; they stay out unless a log level was asked for.
-    const explicit = values['log-level'] !== undefined || process.env.LOG_LEVEL !== undefined;
-    const crawlLog = explicit ? log : log.child({}, { level: 'error' });
-    try {
-      out(`Crawling the demo site ${origin} into ${url} at simulated minutes ${DEMO_ROUNDS.join(', ')}...`);
-      for (const line of await describeTika(cfg)) out(line);
-      const rows = await runDemo(client, cfg, origin, crawlLog);
-      out('');
-      for (const line of formatDemoTable(rows)) out(line);
-      out('');
-      // The same cluster and settings as this run (the user's --conf and --set), pointed at every
-      // index of the demo by one file; runnable as printed from the project after npm ci.
-      const own = (values.conf as string[] | undefined) ?? [];
-      const sets = ((values.set as string[] | undefined) ?? []).map((e) => `--set ${shellWord(e)}`);
-      const demoConf = `--conf ${shellWord(demoConfPath())}`;
-      const options = [...own.map((f) => `--conf ${shellWord(f)}`), demoConf, ...sets];
-      out(`Where to look next (${demoConf} points a command at all the demo's indices):`);
-      for (const l of commandLines(['npx crawler stats', ...options])) out(l);
-      for (const l of commandLines([`npx crawler url ${origin}/missing`, ...options])) out(l);
-      for (const l of commandLines([`npx crawler url ${origin}/good --text`, ...options])) out(l);
-      out(
-        '  OpenSearch Dashboards: scripts/import-dashboards, then the "Crawl status (os-crawler)" dashboard',
-      );
-      out('  (index patterns status, content, transitions*; for the demo indices add patterns');
-      out(
-        `  ${cfg['opensearch.status.index.name']}, ${cfg['opensearch.indexer.index.name']} and ${cfg['status.transitions.index.name']}).`,
-      );
-      return 0;
-    } finally {
-      server.close();
-      await client.close();
-    }
+    return withCluster(cfg, log, async (client, url) => {
+      const { origin, server } = await startDemoSite();
+      // The crawl's own log lines (parse filters, dropped-key warnings, progress) would interleave with
+      // the table; they stay out unless a log level was asked for.
+      const explicit = values['log-level'] !== undefined || process.env.LOG_LEVEL !== undefined;
+      const crawlLog = explicit ? log : log.child({}, { level: 'error' });
+      try {
+        out(`Crawling the demo site ${origin} into ${url} at simulated minutes ${DEMO_ROUNDS.join(', ')}...`);
+        for (const line of await describeTika(cfg)) out(line);
+        const rows = await runDemo(client, cfg, origin, crawlLog);
+        out('');
+        for (const line of formatDemoTable(rows)) out(line);
+        out('');
+        // The same cluster and settings as this run (the user's --conf and --set), pointed at every
+        // index of the demo by one file; runnable as printed from the project after npm ci.
+        const own = (values.conf as string[] | undefined) ?? [];
+        const sets = ((values.set as string[] | undefined) ?? []).map((e) => `--set ${shellWord(e)}`);
+        const demoConf = `--conf ${shellWord(demoConfPath())}`;
+        const options = [...own.map((f) => `--conf ${shellWord(f)}`), demoConf, ...sets];
+        out(`Where to look next (${demoConf} points a command at all the demo's indices):`);
+        for (const l of commandLines(['npx crawler stats', ...options])) out(l);
+        for (const l of commandLines([`npx crawler url ${origin}/missing`, ...options])) out(l);
+        for (const l of commandLines([`npx crawler url ${origin}/good --text`, ...options])) out(l);
+        out(
+          '  OpenSearch Dashboards: scripts/import-dashboards, then the "Crawl status (os-crawler)" dashboard',
+        );
+        out('  (index patterns status, content, transitions*; for the demo indices add patterns');
+        out(
+          `  ${cfg['opensearch.status.index.name']}, ${cfg['opensearch.indexer.index.name']} and ${cfg['status.transitions.index.name']}).`,
+        );
+        return 0;
+      } finally {
+        server.close();
+      }
+    });
   },
 };

@@ -1,5 +1,4 @@
-import { connect } from '../../opensearch/client.js';
-import { ensureIndices, planIndices } from '../../opensearch/indices.js';
+import { initIndices } from '../../app/admin.js';
 import type { Command } from '../command.js';
 
 export const initCommand: Command = {
@@ -22,22 +21,16 @@ export const initCommand: Command = {
       out('crawler init --recreate deletes every URL status and page in both indices; add --yes to confirm.');
       return 2;
     }
-    const cfg = config();
-    const { client, url } = await connect(cfg, log);
-    try {
-      const outcomes = await ensureIndices(client, planIndices(cfg), { recreate });
-      for (const o of outcomes) {
-        const verb = {
-          created: 'created',
-          exists: 'exists already, unchanged',
-          recreated: 'dropped and recreated',
-        }[o.action];
-        out(`${o.role} index "${o.name}" at ${url}: ${verb}`);
-      }
-      if (outcomes.every((o) => o.action === 'exists')) out('nothing to do: both indices exist');
-      return 0;
-    } finally {
-      await client.close();
+    const { url, outcomes } = await initIndices(config(), log, recreate);
+    for (const o of outcomes) {
+      const verb = {
+        created: 'created',
+        exists: 'exists already, unchanged',
+        recreated: 'dropped and recreated',
+      }[o.action];
+      out(`${o.role} index "${o.name}" at ${url}: ${verb}`);
     }
+    if (outcomes.every((o) => o.action === 'exists')) out('nothing to do: both indices exist');
+    return 0;
   },
 };

@@ -1,12 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rejudgeSettingRefusals } from '../../app/seed-checks.js';
-import { buildStores } from '../../app/stores.js';
-import type { Metadata } from '../../model/metadata.js';
-import { connect } from '../../opensearch/client.js';
-import { ensureCrawlIndices } from '../../opensearch/crawl-indices.js';
-import { injectSeeds } from '../../pipeline/inject.js';
-import { loadURLFilters } from '../../urlfilters/load.js';
-import { systemClock } from '../../util/clock.js';
+import { injectFile } from '../../app/inject.js';
 import { count } from '../../util/plural.js';
 import { type Command, InputError, UsageError } from '../command.js';
 
@@ -25,43 +18,14 @@ export const injectCommand: Command = {
       throw new UsageError('crawler inject FILE|-   (one file, or - for standard input)');
     }
     if (file !== '-' && !existsSync(file)) throw new InputError(`no such file: ${file}`);
-    const cfg = config();
-    const filter = loadURLFilters(cfg, { logger: log });
-    const { client } = await connect(cfg, log);
-    try {
-      await ensureCrawlIndices(client, cfg, log);
-      const stores = buildStores(client, cfg, systemClock, log);
-      const name = file === '-' ? 'stdin' : file;
-      // Known URLs that a setting refused before are judged again, a batch at a time.
-      const index = cfg['opensearch.status.index.name'];
-      let batch: string[] = [];
-      let rejudged = 0;
-      const rejudge = async () => {
-        rejudged += await rejudgeSettingRefusals(client, index, batch, Date.now(), log, 'inject:');
-        batch = [];
-      };
-      const report = await injectSeeds(file === '-' ? process.stdin : file, {
-        writer: stores.status,
-        filter: (url, md: Metadata) => filter.filter(null, md, url),
-        problem: (line, message) => log.warn({ file: name, line }, `${name}:${line}: ${message}`),
-        accepted: async (url) => {
-          batch.push(url);
-          if (batch.length >= 500) await rejudge();
-        },
-      });
-      await rejudge();
-      await stores.flush();
-      stores.close();
-      const s = stores.status.stats;
-      out(
-        `${name}: ${count(report.lines, 'line')}, ${count(report.accepted, 'URL')}: ${s.written - s.existing} new, ` +
-          `${s.existing + s.skippedCached} known already, ${s.failed} not written; ` +
-          `${count(report.bad, 'bad line')}, ${report.skipped} blank or comments` +
-          (rejudged > 0 ? `; ${rejudged} refused by a setting before, judged again` : ''),
-      );
-      return s.failed > 0 ? 1 : 0;
-    } finally {
-      await client.close();
-    }
+    const name = file === '-' ? 'stdin' : file;
+    const r = await injectFile(config(), log, file === '-' ? process.stdin : file, name);
+    out(
+      `${name}: ${count(r.report.lines, 'line')}, ${count(r.report.accepted, 'URL')}: ${r.created} new, ` +
+        `${r.known} known already, ${r.failed} not written; ` +
+        `${count(r.report.bad, 'bad line')}, ${r.report.skipped} blank or comments` +
+        (r.rejudged > 0 ? `; ${r.rejudged} refused by a setting before, judged again` : ''),
+    );
+    return r.failed > 0 ? 1 : 0;
   },
 };

@@ -1,7 +1,4 @@
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { embeddedPort } from '../../opensearch/embedded.js';
-import { OPENSEARCH_SCRIPT } from '../../opensearch/paths.js';
+import { embeddedNode } from '../../app/admin.js';
 import { type Command, UsageError } from '../command.js';
 
 const ACTIONS = ['status', 'stop', 'start'] as const;
@@ -22,16 +19,6 @@ export const opensearchCommand: Command = {
     if (positionals.length !== 1 || !ACTIONS.includes(action as (typeof ACTIONS)[number])) {
       throw new UsageError(opensearchCommand.usage);
     }
-    const port = embeddedPort();
-    const child = spawn(OPENSEARCH_SCRIPT, [action!], {
-      env: { ...process.env, OPENSEARCH_PORT: String(port) },
-      // The script's progress lines go to stderr as they come; its answer is the command's output.
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    createInterface({ input: child.stdout! }).on('line', (line) => out(line));
-    return new Promise<number>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code) => resolve(code ?? 1));
-    });
+    return embeddedNode(action!, out);
   },
 };

@@ -1,7 +1,7 @@
+import { resetErrors } from '../../app/reset.js';
 import { MD } from '../../model/keys.js';
 import { MetadataTransfer } from '../../model/metadata-transfer.js';
-import { connect } from '../../opensearch/client.js';
-import { previewReset, type ResetSelection, resetTargets, runReset } from '../../opensearch/reset.js';
+import type { ResetSelection } from '../../opensearch/reset.js';
 import { CrawlerError } from '../../util/errors.js';
 import { count } from '../../util/plural.js';
 import type { Command } from '../command.js';
@@ -77,43 +77,18 @@ export const resetErrorsCommand: Command = {
           `(add ${MD.lastProcessedDate} to metadata.persist): only URLs written while it was stored can match`,
       );
     }
-    const index = cfg['opensearch.status.index.name'];
-    const { client } = await connect(cfg, log);
-    try {
-      await client.indices.refresh({ index });
-      const preview = await previewReset(client, index, selection);
-      if (values['dry-run']) {
-        out(`${count(preview.count, 'URL')} would be reset`);
-        for (const s of preview.sample) out(`  ${s.url}${s.cause ? `  (${s.cause})` : ''}`);
-        return 0;
-      }
-      const now = Date.now();
-      const at = new Date(now).toISOString();
-      for await (const t of resetTargets(client, index, selection)) {
-        log.info(
-          {
-            event: 'transition',
-            url: t.url,
-            previousStatus: t.status,
-            status: deferred ? t.status : 'DISCOVERED',
-            nextFetchDate: at,
-            reason: 'reset-errors',
-          },
-          'transition',
-        );
-      }
-      const result = await runReset(client, index, selection, now, (done, total) =>
-        log.info({ done, total }, `reset ${done} of ${total}`),
-      );
-      const skipped = result.conflicts ? ` (${result.conflicts} changed meanwhile, skipped)` : '';
-      out(
-        deferred
-          ? `made ${count(result.updated, 'deferred URL')} due now${skipped}`
-          : `reset ${count(result.updated, 'URL')} to DISCOVERED${skipped}`,
-      );
+    const r = await resetErrors(cfg, log, selection, values['dry-run'] === true);
+    if (r.dryRun) {
+      out(`${count(r.count, 'URL')} would be reset`);
+      for (const s of r.sample) out(`  ${s.url}${s.cause ? `  (${s.cause})` : ''}`);
       return 0;
-    } finally {
-      await client.close();
     }
+    const skipped = r.conflicts ? ` (${r.conflicts} changed meanwhile, skipped)` : '';
+    out(
+      deferred
+        ? `made ${count(r.updated, 'deferred URL')} due now${skipped}`
+        : `reset ${count(r.updated, 'URL')} to DISCOVERED${skipped}`,
+    );
+    return 0;
   },
 };

@@ -1,5 +1,5 @@
-import { MAX_RESULT_WINDOW, searchCrawl } from '../../app/search.js';
-import { HIGHLIGHT, type SearchRequest, searchBody } from '../../opensearch/content-search.js';
+import { HIGHLIGHT, MAX_RESULT_WINDOW, searchBody, searchCrawl } from '../../app/search.js';
+import type { SearchRequest } from '../../opensearch/content-search.js';
 import { CrawlerError } from '../../util/errors.js';
 import { count } from '../../util/plural.js';
 import { terminalLine, terminalSnippet } from '../../util/terminal-text.js';

@@ -1,6 +1,5 @@
+import { lookUpUrl } from '../../app/url-lookup.js';
 import { urlReportLines } from '../../console/url-text.js';
-import { connect } from '../../opensearch/client.js';
-import { urlReport } from '../../opensearch/url-report.js';
 import { urlProblem } from '../../pipeline/inject.js';
 import { CrawlerError } from '../../util/errors.js';
 import { terminalText } from '../../util/terminal-text.js';
@@ -36,64 +35,35 @@ export const urlCommand: Command = {
       );
     }
     const cfg = config();
-    const { client } = await connect(cfg, log);
-    try {
-      const found = await urlReport(client, cfg, url, Date.now());
-      const { report, doc, contentText, contentMarkdown } = found;
-      if (values.markdown) {
-        if (contentMarkdown === undefined) {
-          log.warn(
-            contentText === undefined
-              ? `${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`
-              : `${url} is indexed without Markdown (not HTML, or textextractor.markdown is false)`,
-          );
-          return 1;
-        }
-        out(terminalText(contentMarkdown));
-        return 0;
+    // The robots.txt is fetched only when its verdict is shown (not with --text or --markdown).
+    const robots = values.robots === true && !values.markdown && !values.text;
+    const found = await lookUpUrl(cfg, log, url, robots);
+    const { doc, contentText, contentMarkdown } = found;
+    if (values.markdown) {
+      if (contentMarkdown === undefined) {
+        log.warn(
+          contentText === undefined
+            ? `${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`
+            : `${url} is indexed without Markdown (not HTML, or textextractor.markdown is false)`,
+        );
+        return 1;
       }
-      if (values.text) {
-        if (contentText === undefined) {
-          log.warn(`${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`);
-          return 1;
-        }
-        out(terminalText(contentText));
-        return 0;
-      }
-      if (values.robots) {
-        // The HTTP client (undici) only when asked: the rest of the command reads OpenSearch alone.
-        const [{ HttpProtocol }, { RobotsService }, { systemClock }] = await Promise.all([
-          import('../../protocol/http/client.js'),
-          import('../../protocol/robots/fetch-robots.js'),
-          import('../../util/clock.js'),
-        ]);
-        // Reading a robots.txt needs no name of the user's crawl: without one, the rules asked are
-        // those for robots in general ("User-agent: *"), under a name no site addresses.
-        const unnamed = cfg['http.agent.name'].trim() === '';
-        const robotsCfg = unnamed ? { ...cfg, 'http.agent.name': 'os-crawler-check' } : cfg;
-        const protocol = new HttpProtocol(robotsCfg, { clock: systemClock });
-        try {
-          const { rules, unavailable } = await new RobotsService(robotsCfg, {
-            protocol,
-            clock: systemClock,
-          }).rulesFor(url);
-          report.robots = unavailable
-            ? `unavailable (${unavailable.reason}): disallowed for now, the URL is deferred`
-            : `${rules.isAllowed(url) ? 'allowed' : 'disallowed'} (${rules.kind}${
-                rules.crawlDelayMs ? `, Crawl-delay ${rules.crawlDelayMs / 1000} s` : ''
-              })${unnamed ? ' for robots in general: http.agent.name is not set' : ''}`;
-        } finally {
-          await protocol.close();
-        }
-      }
-      if (values.json) {
-        out(JSON.stringify(report, null, 2));
-        return 0;
-      }
-      for (const line of urlReportLines(url, found, cfg['opensearch.indexer.index.name'])) out(line);
-      return doc ? 0 : 1;
-    } finally {
-      await client.close();
+      out(terminalText(contentMarkdown));
+      return 0;
     }
+    if (values.text) {
+      if (contentText === undefined) {
+        log.warn(`${url} is not in the content index "${cfg['opensearch.indexer.index.name']}"`);
+        return 1;
+      }
+      out(terminalText(contentText));
+      return 0;
+    }
+    if (values.json) {
+      out(JSON.stringify(found.report, null, 2));
+      return 0;
+    }
+    for (const line of urlReportLines(url, found, cfg['opensearch.indexer.index.name'])) out(line);
+    return doc ? 0 : 1;
   },
 };

@@ -1,6 +1,6 @@
-import { listCrawlUrls } from '../../app/urls.js';
+import { decodeAfter, listCrawlUrls } from '../../app/urls.js';
 import { STATUSES } from '../../model/status.js';
-import { decodeAfter, type ListedUrl, type UrlSelection } from '../../opensearch/url-list.js';
+import type { ListedUrl, UrlSelection } from '../../opensearch/url-list.js';
 import { CrawlerError } from '../../util/errors.js';
 import { terminalLine } from '../../util/terminal-text.js';
 import type { Command } from '../command.js';

@@ -1,9 +1,13 @@
-import { errorMessage } from '../../util/errors.js';
+import { CrawlerError, errorMessage } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
 import { type ClusterOutage, errorType, noAnswer, shardUnavailable, statusOf } from '../outage.js';
 
 /** The status index is red: a refresh would wait for its missing shards. */
-export class IndexRed extends Error {}
+export class IndexRed extends CrawlerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INDEX_RED', message, options);
+  }
+}
 
 /**
  * How the spout reads a failed or partial answer of the cluster: no answer (an outage), shards with

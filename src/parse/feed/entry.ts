@@ -1,6 +1,8 @@
 /** The formats the feed stage reads. */
 export type FeedFormat = 'rss' | 'rdf' | 'atom' | 'json';
 
+import { CrawlerError } from '../../util/errors.js';
+
 /** One item of a feed as its reader found it: values trimmed, not yet resolved nor cut. */
 export interface FeedEntry {
   /** The item's link, else an identifier that is an http(s) URL (RSS permalink guid, Atom id). */
@@ -19,4 +21,8 @@ export interface FeedEntry {
 }
 
 /** The document is not a feed, or not a whole one; the message says which and why. */
-export class FeedFormatError extends Error {}
+export class FeedFormatError extends CrawlerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FEED_FORMAT', message, options);
+  }
+}

@@ -1,3 +1,4 @@
+import { CrawlerError } from '../../util/errors.js';
 import type { SitemapStats } from '../types.js';
 import { streamXml } from '../xml/stream.js';
 import {
@@ -19,7 +20,11 @@ export interface SitemapEntry {
 export type SitemapType = SitemapStats['type'];
 
 /** The document is not a sitemap, or not a whole one. */
-export class SitemapFormatError extends Error {}
+export class SitemapFormatError extends CrawlerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SITEMAP_FORMAT', message, options);
+  }
+}
 
 const ROOTS: Record<string, SitemapType> = {
   urlset: 'urlset',

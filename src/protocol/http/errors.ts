@@ -93,8 +93,7 @@ export class FetchException extends CrawlerError {
  * message is the hint a terminal shows: one line under 80 columns for an IPv4 address, naming the
  * one setting that allows exactly that address (the README shows the same).
  */
-export class BlockedAddressError extends Error {
-  readonly code = 'ERR_BLOCKED_ADDRESS';
+export class BlockedAddressError extends CrawlerError {
   constructor(
     readonly host: string,
     readonly address: string,
@@ -102,23 +101,25 @@ export class BlockedAddressError extends Error {
   ) {
     const who = host === address ? address : `${host} (${address})`;
     // The entry that refused it (`rule`) stays out of the line: the setting that allows it says enough.
-    super(`${who} refused: --set http.filter.ipaddress.allow=${address}`);
-    this.name = 'BlockedAddressError';
+    super('FETCH_BLOCKED_ADDRESS', `${who} refused: --set http.filter.ipaddress.allow=${address}`);
   }
 }
 
-/** Raised when a Content-Encoding cannot be decoded. */
-export class DecodingError extends Error {
-  readonly code = 'ERR_CONTENT_DECODING';
+/** Raised when a Content-Encoding cannot be decoded: a protocol error. */
+export class DecodingError extends CrawlerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FETCH_PROTOCOL', message, options);
+  }
 }
 
-/** Our own deadline, so that its abort can be told apart from the caller's. */
-export class DeadlineError extends Error {
-  readonly code = 'ERR_HTTP_DEADLINE';
+/** Our own deadline, so that its abort can be told apart from the caller's: a timeout. */
+export class DeadlineError extends CrawlerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FETCH_TIMEOUT', message, options);
+  }
 }
 
 const TIMEOUT = new Set([
-  'ERR_HTTP_DEADLINE',
   'ETIMEDOUT',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
@@ -127,7 +128,6 @@ const TIMEOUT = new Set([
 const UNKNOWN_HOST = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'EAI_FAIL']);
 const RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const PROTOCOL = new Set([
-  'ERR_CONTENT_DECODING',
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
   'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
   'UND_ERR_INFO',
@@ -148,8 +148,14 @@ const TLS_CODES = new Set([
  */
 const PROXY_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_ABORTED', 'UND_ERR_PRX_TLS']);
 
+/** Each of our own FETCH_* codes is the fetch.exception it becomes. */
+const KIND_OF_CODE = new Map<string, FetchExceptionKind>(
+  Object.entries(CODE_OF_KIND).map(([kind, code]) => [code, kind as FetchExceptionKind]),
+);
+
 function kindOfCode(code: string, viaProxy: boolean): FetchExceptionKind | undefined {
-  if (code === 'ERR_BLOCKED_ADDRESS') return 'blockedAddress';
+  const own = KIND_OF_CODE.get(code);
+  if (own) return own;
   if (viaProxy && PROXY_CODES.has(code)) return 'proxy';
   // Through a proxy the only connection we open is to the proxy: a refusal is the proxy being down
   // (the target's own refusal comes back from the proxy as an HTTP answer, 502 and the like).

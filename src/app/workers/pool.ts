@@ -1,11 +1,11 @@
-import { crawlerOptions } from '../../app/options.js';
 import type { Config } from '../../config/schema.js';
 import { SupervisorMonitor } from '../../console/supervisor-monitor.js';
 import type { ShareLease } from '../../opensearch/lease.js';
 import { userAgent } from '../../protocol/http/user-agent.js';
 import { CrawlerError } from '../../util/errors.js';
 import { droppedLogLines, type Logger } from '../../util/log.js';
-import { EXIT } from '../exit.js';
+import { crawlerOptions } from '../options.js';
+import { type Outcome, outcomeOfWorkerExit } from '../outcome.js';
 import { type StopSignal, StopSignals } from '../signals.js';
 import { Aggregate, outcomeLine } from './aggregate.js';
 import { leaseMessage } from './lease-relay.js';
@@ -85,7 +85,7 @@ export class WorkerPool {
     });
   }
 
-  async run(): Promise<number> {
+  async run(): Promise<Outcome> {
     const { config, log, out } = this.o;
     const stopListening = new StopSignals().listen((sig, which) => this.signal(sig, which));
     log.info(
@@ -127,9 +127,10 @@ export class WorkerPool {
     log.info(summary, 'crawl stopped');
     out(outcomeLine(summary, this.workers));
     if (this.givenUp) throw new CrawlerError('WORKER_KEEPS_DYING', this.givenUp);
-    const codes = this.slots.map((s) => s.code);
-    if (codes.includes(130)) return 130;
-    return codes.every((c) => c === 0) && !summary.notWritten ? EXIT.ok : EXIT.incomplete;
+    return outcomeOfWorkerExit(
+      this.slots.map((s) => s.code),
+      Boolean(summary.notWritten),
+    );
   }
 
   /** Stops the run as a first SIGTERM would: every worker drains and exits. */

@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { checkCluster, checkCrawlSettings, injectSeeds, shardsFor, shareProblem } from '../../app/compose.js';
-import { shareWords, stopWhenLost, takeLease } from '../../app/lease.js';
 import { consoleSettings } from '../../console/server.js';
 import type { ShareLease } from '../../opensearch/lease.js';
 import { CrawlerError } from '../../util/errors.js';
-import { EXIT } from '../exit.js';
+import { checkCluster, checkCrawlSettings, injectSeeds, shardsFor, shareProblem } from '../compose.js';
+import { shareWords, stopWhenLost, takeLease } from '../lease.js';
+import type { Outcome } from '../outcome.js';
 import { autoWorkers, isLocalCluster } from './count.js';
 import { type PoolOptions, WorkerPool } from './pool.js';
 
@@ -16,9 +16,9 @@ export interface SuperviseOptions extends PoolOptions {
 /**
  * `crawler run --workers N`: checks the cluster and the share of the status shards once, writes the
  * seeds once, then runs N worker processes of this CLI, each a `crawler run` of its own part of the
- * share (see compose.ts shareProblem), and supervises them. Resolves to the exit code.
+ * share (see compose.ts shareProblem), and supervises them. Resolves to how it ended.
  */
-export async function supervise(o: SuperviseOptions): Promise<number> {
+export async function supervise(o: SuperviseOptions): Promise<Outcome> {
   const { config, log } = o;
   await checkCrawlSettings(config);
   consoleSettings(config);
@@ -53,8 +53,8 @@ export async function supervise(o: SuperviseOptions): Promise<number> {
   const supervisor = new WorkerPool(o, workers, cluster.url, lease);
   stopWhenLost(lease, () => supervisor.abandon(), log);
   try {
-    const code = await supervisor.run();
-    return lease.lost !== undefined ? EXIT.failed : code;
+    const outcome = await supervisor.run();
+    return lease.lost !== undefined ? 'failed' : outcome;
   } finally {
     await lease.release();
     await cluster.client.close();

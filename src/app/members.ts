@@ -1,7 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
-import { statusShardCount } from '../app/shards.js';
 import type { Config } from '../config/schema.js';
 import { type MemberDoc, Membership } from '../opensearch/membership.js';
+import { statusShardCount } from './shards.js';
 
 /*
  * `crawler stats`: the members of the elastic crawl of the status index (`crawler run --join`), as

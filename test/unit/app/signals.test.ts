@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StopSignals } from '../../../src/cli/signals.js';
+import { StopSignals } from '../../../src/app/signals.js';
 
 describe('stop signals', () => {
   it('a signal within a second of the first is the same request (a process group plus npx); later, a second', () => {

@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Aggregate, outcomeLine } from '../../../src/cli/workers/aggregate.js';
-import { autoWorkers, isLocalCluster, parseWorkersOption } from '../../../src/cli/workers/count.js';
-import { type FromWorker, workerFromEnv } from '../../../src/cli/workers/messages.js';
-import { OnceCoordinator } from '../../../src/cli/workers/once.js';
-import { RestartPolicy } from '../../../src/cli/workers/restart.js';
-import { type Channel, type LinkedCrawl, SupervisorLink } from '../../../src/cli/workers/worker.js';
+import { Aggregate, outcomeLine } from '../../../src/app/workers/aggregate.js';
+import { autoWorkers, isLocalCluster, parseWorkersOption } from '../../../src/app/workers/count.js';
+import { type FromWorker, workerFromEnv } from '../../../src/app/workers/messages.js';
+import { OnceCoordinator } from '../../../src/app/workers/once.js';
+import { RestartPolicy } from '../../../src/app/workers/restart.js';
+import { type Channel, type LinkedCrawl, SupervisorLink } from '../../../src/app/workers/worker.js';
 import type { TransitionRecord } from '../../../src/model/transition.js';
 import type { CrawlSummary } from '../../../src/pipeline/crawler.js';
 import { createLogger } from '../../../src/util/log.js';

@@ -1,9 +1,9 @@
-import { embeddedLeftRunning, openCluster } from '../app/cluster.js';
-import { ElasticMember } from '../app/member.js';
 import type { Config } from '../config/schema.js';
 import { CrawlerError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { EXIT } from './exit.js';
+import { embeddedLeftRunning, openCluster } from './cluster.js';
+import { ElasticMember } from './member.js';
+import type { Outcome } from './outcome.js';
 import { StopSignals } from './signals.js';
 
 /*
@@ -20,7 +20,7 @@ export interface JoinOptions {
   readonly conflicting: readonly string[];
 }
 
-export async function runJoined(o: JoinOptions): Promise<number> {
+export async function runJoined(o: JoinOptions): Promise<Outcome> {
   const { config, log } = o;
   if (o.conflicting.length > 0) {
     throw new CrawlerError(
@@ -48,5 +48,5 @@ export async function runJoined(o: JoinOptions): Promise<number> {
   }
   const left = url ? embeddedLeftRunning(config, url) : undefined;
   if (left) log.info(left);
-  return EXIT.ok;
+  return 'ok';
 }
