@@ -137,6 +137,12 @@ const hintOf = (attrs: Readonly<Record<string, string>>): string => {
   return lower.includes('no') ? lower.replace(NEGATED, ' ') : lower;
 };
 
+/** Whether an element's class or id holds a word of boilerplate (kept or not for its prose). */
+const namedBoilerplateWords = (n: Node): boolean => {
+  const hint = hintOf(n.attrs);
+  return hint !== '' && UNLIKELY.test(hint);
+};
+
 /** Boilerplate by its tag or ARIA role, shown or not. */
 function namedBoilerplate(tag: string, attrs: Readonly<Record<string, string>>): boolean {
   if (BOILERPLATE_TAGS.has(tag)) return true;
@@ -354,7 +360,7 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
   // A short article beside far more prose (a summary card before its transcript): both (blurb.ts).
   const both =
     sig && !isGeneratorMain(sig) && sig.chars < BLURB_CHARS
-      ? beyondBlurb(sig, bestCandidate(body), body, isDeclaredMain(sig))
+      ? beyondBlurb(sig, bestCandidate(body), body, isDeclaredMain(sig), namedBoilerplateWords)
       : undefined;
   if (both) return { root: both, pruneLinks: pruneOf(both), pruneTeasers: teaserShare(both) < 0.8 };
   if (sig) {

@@ -145,6 +145,19 @@ describe('main content: a declared article that is only a blurb', () => {
     expect(t).not.toContain(REPLY_3);
   });
 
+  it("a short <main> followed by a sign-in dialog's panels of prose keeps the <main> alone (zdf.de's login dialog)", () => {
+    const lead =
+      'New York ist das Epizentrum der Corona-Pandemie in den USA. Auch der Sport ist zum Stillstand gekommen, die Anteilnahme in den Top-Ligen ist groß, wie es weitergeht, weiß niemand. Die Ligen haben ihre Spielzeiten unterbrochen, die Spieler sind zu Hause.';
+    const panels = [OPENING, REPLY_1, REPLY_2, REPLY_3, OPENING, REPLY_1, REPLY_2]
+      .map((p) => `<p>${p}</p>`)
+      .join('');
+    const html = `<html><body><div class="page"><main id="skip-main" class="main"><div class="post-page"><h1>US-Sport in der Krise</h1><p>${lead}</p></div></main></div>
+<div id="aria-login-dialog" class="b-dialog x-dialog-login"><div class="b-login"><div class="panel-wrapper">${panels}</div></div></div></body></html>`;
+    const t = text(html);
+    expect(t).toContain(lead);
+    expect(t).not.toContain(REPLY_3);
+  });
+
   it('a <main> holding the article is kept alone, the prose beside it not joined', () => {
     const body = [OPENING, REPLY_1, REPLY_2, REPLY_3, OPENING, REPLY_1, REPLY_2, REPLY_3].join(' ');
     const t = text(explained(body));
