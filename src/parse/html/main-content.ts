@@ -137,8 +137,12 @@ const hintOf = (attrs: Readonly<Record<string, string>>): string => {
   return lower.includes('no') ? lower.replace(NEGATED, ' ') : lower;
 };
 
-/** Whether an element's class or id holds a word of boilerplate (kept or not for its prose). */
+/**
+ * Whether an element is boilerplate by its tag or role (an `<aside>` revealed for its text) or its
+ * class or id holds a word of boilerplate (kept or not for its prose).
+ */
 const namedBoilerplateWords = (n: Node): boolean => {
+  if (namedBoilerplate(n.tag, n.attrs)) return true;
   const hint = hintOf(n.attrs);
   return hint !== '' && UNLIKELY.test(hint);
 };
