@@ -14,9 +14,10 @@
 // ground-truth/*.json) somewhere, install the bench's own dependencies once (cd scripts/bench && npm
 // ci --ignore-scripts), then:
 //   WCXB=/path/to/wcxb npm run bench:content-web -- [--split dev|test] [--worst N] [--no-readability]
-//      [--page ID] [--write]
+//      [--page ID] [--type T] [--dump FILE] [--no-whole] [--write]
 // --worst N lists the N pages of lowest F1 of each type; --page ID prints our text of one page beside
-// its truth; --write puts the table into RESULTS.md (section "content-web-<split>"). Readability.js
+// its truth; --no-whole leaves out the whole body's column (a faster run); --type T keeps the pages of one type; --dump FILE writes each page's scores (ours and
+// Readability.js's, shingle and word F1) as JSON lines, to compare page by page; --write puts the table into RESULTS.md (section "content-web-<split>"). Readability.js
 // is slow (jsdom, in worker processes of 50 pages); its texts are cached in
 // $TMPDIR/content-web-readability-<split>.json, so an interrupted run goes on where it stopped.
 
@@ -42,6 +43,7 @@ if (!dir || !existsSync(join(dir, split, 'ground-truth'))) {
 }
 const worst = numberOption('worst', 0);
 const onePage = arg('page');
+const onlyType = arg('type');
 // A worker computes Readability.js's texts of some pages (jsdom keeps memory a process frees best).
 const worker = arg('readability-worker')?.split(',');
 const TYPES = ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service'];
@@ -56,10 +58,12 @@ for (const f of readdirSync(join(dir, split, 'ground-truth')).sort()) {
   // evaluate.py's get_page_type: "category" is the collection type.
   const pt = gt._internal?.page_type;
   const type = (typeof pt === 'string' ? pt : pt?.primary) ?? 'article';
+  const kind = type === 'category' ? 'collection' : type;
+  if (onlyType && kind !== onlyType) continue;
   pages.push({
     id,
     url: gt.url ?? `http://wcxb.example/${id}`,
-    type: type === 'category' ? 'collection' : type,
+    type: kind,
     truth: gt.ground_truth?.main_content ?? '',
     html: gunzipSync(readFileSync(join(dir, split, 'html', `${id}.html.gz`))),
   });
@@ -118,8 +122,9 @@ async function readabilityOf(/** @type {Page[]} */ some) {
 }
 
 if (worker) {
-  process.stdout.write(JSON.stringify(await readabilityOf(pages)));
-  process.exit(0);
+  // Exit once the whole answer is written (a large one is still buffered when write returns).
+  process.stdout.write(JSON.stringify(await readabilityOf(pages)), () => process.exit(0));
+  await new Promise(() => {});
 }
 
 /** Readability.js's texts, cached per split (they never change), computed by workers of 50 pages. */
@@ -147,7 +152,9 @@ const systems = [
   ...(process.argv.includes('--no-readability')
     ? []
     : [{ name: 'Readability.js 0.6.0 (jsdom)', ...(await readabilityTexts()) }]),
-  { name: 'whole body (textextractor.whole.page)', ...run((p) => whole.text(p.url, p.html)) },
+  ...(process.argv.includes('--no-whole')
+    ? []
+    : [{ name: 'whole body (textextractor.whole.page)', ...run((p) => whole.text(p.url, p.html)) }]),
 ];
 
 /** Both metrics of one extractor over some pages. */
@@ -204,6 +211,23 @@ if (ours && worst > 0) {
           `words ${r.words}/${r.truthWords} ${r.p.url}`,
       );
   }
+}
+const dump = arg('dump');
+if (dump) {
+  const rows = pages.map((p) =>
+    JSON.stringify({
+      id: p.id,
+      type: p.type,
+      url: p.url,
+      ...Object.fromEntries(
+        systems.map((s) => {
+          const { shingle, word } = score(s.texts, [p]);
+          return [s.name.split(' ')[0]?.toLowerCase(), { f1: shingle.f1 || 0, word: word.f1 }];
+        }),
+      ),
+    }),
+  );
+  writeFileSync(dump, `${rows.join('\n')}\n`);
 }
 if (ours && onePage) {
   console.log(`\n--- ours ---\n${ours.texts.get(onePage)}\n--- truth ---\n${pages[0]?.truth}`);

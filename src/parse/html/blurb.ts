@@ -12,8 +12,21 @@ export const BLURB_CHARS = 1000;
 /** The prose outside must hold this many times the article's characters. */
 const OUTWEIGH = 2;
 
-/** The block holding both the blurb and the prose beside it; undefined when the article is the content. */
-export function beyondBlurb(article: Node, best: Node | undefined, body: Node): Node | undefined {
+/**
+ * The block holding both the blurb and the prose beside it; undefined when the article is the content.
+ * A short declared `<main>` (`main` set) with far more prose outside it may be joined by the body
+ * itself when that prose follows it: a page has one main, and what goes on after it is its template's
+ * (a calculator's hero in `<main>`, its explanation in the next `<section>` after `</main>`; a
+ * streamed page's sections after its shell's `<main>`), not another page's, unless `named` says a
+ * block holding it is boilerplate by its class or id.
+ */
+export function beyondBlurb(
+  article: Node,
+  best: Node | undefined,
+  body: Node,
+  main = false,
+  named: (n: Node) => boolean = () => false,
+): Node | undefined {
   if (!best || article.chars >= BLURB_CHARS) return undefined;
   if (best.chars - best.linkChars < article.chars * OUTWEIGH) return undefined;
   const above = new Set<Node>();
@@ -21,6 +34,27 @@ export function beyondBlurb(article: Node, best: Node | undefined, body: Node): 
   let common: Node | undefined = best;
   while (common && !above.has(common)) common = common.parent;
   // Inside the article (its own best paragraph block), or holding it: the article is the content.
-  if (!common || common === article || common === best || common === body) return undefined;
+  if (!common || common === article || common === best || (common === body && !main)) return undefined;
+  // What goes on after a short <main> continues it; prose before it is the template's (a promo bar),
+  // and so is prose whose class or id names it (a sign-in dialog's panels after the <main>).
+  if (main && (!follows(best, article, common) || namedUpTo(best, common, named))) return undefined;
   return common;
+}
+
+/** Whether `n` or an element above it, below `top`, is `named`. */
+function namedUpTo(n: Node, top: Node, named: (n: Node) => boolean): boolean {
+  for (let p: Node | undefined = n; p && p !== top; p = p.parent) if (named(p)) return true;
+  return false;
+}
+
+/** Whether `later` comes after `earlier` in the page, both inside `common` and neither holding the other. */
+function follows(later: Node, earlier: Node, common: Node): boolean {
+  const childOf = (n: Node): Node | undefined => {
+    let c: Node | undefined = n;
+    while (c && c.parent !== common) c = c.parent;
+    return c;
+  };
+  const a = childOf(earlier);
+  const b = childOf(later);
+  return a !== undefined && b !== undefined && common.kids.indexOf(b) > common.kids.indexOf(a);
 }

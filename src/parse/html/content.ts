@@ -47,7 +47,8 @@ export function mainContent(
     main = { root: tree.body(), pruneLinks: false, selected: true };
     text = render(main, { ...opts, markdown: false });
   }
-  return { text: detach(text), markdown: md ? detach(render(main, { ...opts, markdown: true })) : undefined };
+  // render's strings are the parser's own (never views of the page): no copy here.
+  return { text, markdown: md ? render(main, { ...opts, markdown: true }) : undefined };
 }
 
 /** The outermost elements a selector matches (nested matches count once, as in the text). */

@@ -137,6 +137,16 @@ const hintOf = (attrs: Readonly<Record<string, string>>): string => {
   return lower.includes('no') ? lower.replace(NEGATED, ' ') : lower;
 };
 
+/**
+ * Whether an element is boilerplate by its tag or role (an `<aside>` revealed for its text) or its
+ * class or id holds a word of boilerplate (kept or not for its prose).
+ */
+const namedBoilerplateWords = (n: Node): boolean => {
+  if (namedBoilerplate(n.tag, n.attrs)) return true;
+  const hint = hintOf(n.attrs);
+  return hint !== '' && UNLIKELY.test(hint);
+};
+
 /** Boilerplate by its tag or ARIA role, shown or not. */
 function namedBoilerplate(tag: string, attrs: Readonly<Record<string, string>>): boolean {
   if (BOILERPLATE_TAGS.has(tag)) return true;
@@ -248,13 +258,25 @@ function elements(n: Node, out: Node[] = []): Node[] {
   return out;
 }
 
+/**
+ * Kept elements that are or hold a main signal (FLAG.HAS_MAIN), depth first: `elements` filtered,
+ * walking only the subtrees that hold one (the walk of every element was 1.5% of a large page's parse).
+ */
+function mainSignals(n: Node, out: Node[] = []): Node[] {
+  for (const k of n.kids) {
+    if (typeof k === 'string' || k.flags & FLAG.DROP || !(k.flags & FLAG.HAS_MAIN)) continue;
+    out.push(k);
+    if (k.kids.length > 0) mainSignals(k, out);
+  }
+  return out;
+}
+
 /** The declared main container: articleBody, a dominant article, main / role=main. */
 function declared(body: Node, titles: readonly Set<string>[]): Node | undefined {
   let articleBody: Node | undefined;
   let main: Node | undefined;
   const articles: Node[] = [];
-  for (const n of elements(body)) {
-    if (!(n.flags & FLAG.HAS_MAIN)) continue;
+  for (const n of mainSignals(body)) {
     if (n.attrs.itemprop?.toLowerCase().includes('articlebody')) {
       if (!articleBody || n.chars > articleBody.chars) articleBody = n;
     } else if (n.tag === 'article' || n.attrs.role?.toLowerCase() === 'article') {
@@ -341,8 +363,8 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
   // A declared body often leaves its lead (standfirst, teaser) and title just before it, outside.
   // A short article beside far more prose (a summary card before its transcript): both (blurb.ts).
   const both =
-    sig && !isDeclaredMain(sig) && sig.chars < BLURB_CHARS
-      ? beyondBlurb(sig, bestCandidate(body), body)
+    sig && !isGeneratorMain(sig) && sig.chars < BLURB_CHARS
+      ? beyondBlurb(sig, bestCandidate(body), body, isDeclaredMain(sig), namedBoilerplateWords)
       : undefined;
   if (both) return { root: both, pruneLinks: pruneOf(both), pruneTeasers: teaserShare(both) < 0.8 };
   if (sig) {

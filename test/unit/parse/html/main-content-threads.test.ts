@@ -99,4 +99,69 @@ describe('main content: a declared article that is only a blurb', () => {
 <div class="about"><p>${REPLY_3}</p><p>${REPLY_3.replace('logs', 'notes')}</p></div></main></body></html>`;
     expect(text(html)).not.toContain(REPLY_3);
   });
+
+  // A calculator page (bankrate's, WCXB dev 4649): <main> holds the title and one lead paragraph, the
+  // explanation follows in sections after </main>, the calculator itself is left to a script.
+  const explained = (
+    lead: string,
+  ) => `<html><body><header><nav><a href="/">Home</a> <a href="/retirement/">Retirement</a></nav></header>
+<div id="main-content"><main class="CalculatorTemplate"><section id="calculatorHero"><h1>Retirement calculator</h1>
+<p class="text-base">${lead}</p></section><section id="calculatorSection"><div id="calculator"></div></section></main></div>
+<section id="calculatorContentSection"><div class="wysiwyg">${[OPENING, REPLY_1, REPLY_2, REPLY_3, OPENING.replace('7.1', '7.2'), REPLY_1, REPLY_2].map((p) => `<p>${p}</p>`).join('\n')}</div>
+<div class="wysiwyg"><h3>Definitions</h3><ul><li>${REPLY_1.replace('Windows', 'Linux')}</li><li>${REPLY_2.replace('Linux', 'BSD')}</li></ul></div></section>
+<footer><p>© 2025 Example. All rights reserved.</p><a href="/privacy">Privacy</a></footer></body></html>`;
+
+  it('a short <main> with far more prose after it keeps both (a template that closes <main> early)', () => {
+    const t = text(
+      explained(
+        'Do you know how much you will need to save to ensure a secure retirement? Use this retirement calculator to determine whether you are on track to meet your retirement goals. View your retirement savings balance and calculate your withdrawals for each year.',
+      ),
+    );
+    expect(t).toContain('Do you know how much you will need to save');
+    expect(t).toContain(REPLY_3);
+    expect(t).toContain(REPLY_2.replace('Linux', 'BSD'));
+    expect(t).not.toContain('All rights reserved');
+  });
+
+  it('a short <main> after a promotion bar of prose keeps the <main> alone (what precedes it is the template)', () => {
+    const terms =
+      'The custom skincare set offer is valid through March 31 while supplies last. Discount applies to the products in the set only and cannot be combined with other offers, nor applied to past purchases or gift cards. Items in the set may be returned within thirty days as a whole set only, in their original packaging, with the receipt of purchase.';
+    const slides = `<div class="promo-bar__slide">${[
+      OPENING,
+      REPLY_1,
+      REPLY_2,
+      REPLY_3,
+      OPENING,
+      REPLY_1,
+      REPLY_2,
+    ]
+      .map((p) => `<p>${p}</p>`)
+      .join('')}</div>`;
+    const html = `<html><body><div id="promoBar" class="promo-bar hide"><div class="promo-bar__carousel">${slides}</div></div>
+<main id="main" role="main"><section class="page"><div class="page__rte rte"><p><span>${terms}</span></p></div></section></main>
+<aside id="bag" class="bag"><form><p>Your bag is empty.</p></form></aside></body></html>`;
+    const t = text(html);
+    expect(t).toContain(terms);
+    expect(t).not.toContain(REPLY_3);
+  });
+
+  it("a short <main> followed by a sign-in dialog's panels of prose keeps the <main> alone (zdf.de's login dialog)", () => {
+    const lead =
+      'New York ist das Epizentrum der Corona-Pandemie in den USA. Auch der Sport ist zum Stillstand gekommen, die Anteilnahme in den Top-Ligen ist groß, wie es weitergeht, weiß niemand. Die Ligen haben ihre Spielzeiten unterbrochen, die Spieler sind zu Hause.';
+    const panels = [OPENING, REPLY_1, REPLY_2, REPLY_3, OPENING, REPLY_1, REPLY_2]
+      .map((p) => `<p>${p}</p>`)
+      .join('');
+    const html = `<html><body><div class="page"><main id="skip-main" class="main"><div class="post-page"><h1>US-Sport in der Krise</h1><p>${lead}</p></div></main></div>
+<div id="aria-login-dialog" class="b-dialog x-dialog-login"><div class="b-login"><div class="panel-wrapper">${panels}</div></div></div></body></html>`;
+    const t = text(html);
+    expect(t).toContain(lead);
+    expect(t).not.toContain(REPLY_3);
+  });
+
+  it('a <main> holding the article is kept alone, the prose beside it not joined', () => {
+    const body = [OPENING, REPLY_1, REPLY_2, REPLY_3, OPENING, REPLY_1, REPLY_2, REPLY_3].join(' ');
+    const t = text(explained(body));
+    expect(t).toContain(body);
+    expect(t).not.toContain(OPENING.replace('7.1', '7.2'));
+  });
 });
