@@ -311,6 +311,13 @@ async function statusBulkRate(n) {
 const sizes = (process.argv[2] ?? '1e6,3e6,10e6').split(',').map(Number);
 const { config } = loadConfig({ env: {}, sets: [`opensearch.status.index.name=${index}`] });
 const plan = planIndices(config).filter((p) => p.role === 'status');
+// FRONTIER_UNSORTED=1: the status index without its sort (the A/B of what the sort costs writes).
+if (process.env.FRONTIER_UNSORTED === '1')
+  for (const p of plan) {
+    const settings = /** @type {Record<string, unknown>} */ (p.body.settings.index);
+    delete settings['sort.field'];
+    delete settings['sort.order'];
+  }
 const exists = (await client.indices.exists({ index })).body === true;
 if (!exists) await ensureIndices(client, plan);
 // A bulk load, not a crawl: no refresh while it runs (set back to the mapping's after).
