@@ -1,6 +1,6 @@
 import type { Client } from '@opensearch-project/opensearch';
 import { CrawlerError } from '../../util/errors.js';
-import { keyQuery, oldestKeysOf, type SpoutQueryParams } from './query.js';
+import { keyQuery, oldestDueQuery, oldestKeysOf, type SpoutQueryParams } from './query.js';
 
 /*
  * The `per-key` form of the spout's timed query: it reads a bounded number of documents whatever the
@@ -27,29 +27,6 @@ const SCAN_PAGES_MORE = 3;
 
 /** The status index's sort, which makes the first step stop early (mappings/status.json). */
 export const STATUS_INDEX_SORT = ['nextFetchDate', 'url'] as const;
-const SORT = [{ nextFetchDate: { order: 'asc' } }, { url: { order: 'asc' } }];
-
-/** The oldest due URLs of keys other than `without`, `size` of them, with their keys only. */
-export function oldestPageQuery(
-  p: Omit<SpoutQueryParams, 'maxBuckets' | 'maxUrlsPerBucket'>,
-  size: number,
-  without: readonly string[],
-): object {
-  const filter = [
-    { range: { nextFetchDate: { lte: p.queryDate } } },
-    ...p.filterQueries.map((q) => ({ query_string: { query: q } })),
-  ];
-  return {
-    size,
-    track_total_hits: false,
-    _source: false,
-    stored_fields: '_none_',
-    docvalue_fields: ['key'],
-    query: { bool: { filter, ...(without.length > 0 ? { must_not: [{ terms: { key: without } }] } : {}) } },
-    sort: SORT,
-    ...(p.timeoutSecs >= 0 ? { timeout: `${p.timeoutSecs}s` } : {}),
-  };
-}
 
 /** The answer of the per-key form: one response of the `_msearch` per chosen key, oldest key first (hitsOf reads it). */
 export interface PerKeyAnswer {
@@ -79,7 +56,7 @@ export async function selectPerKey(
   const size = params.maxBuckets * SCAN_PER_BUCKET;
   const keys = new Set<string>();
   for (let page = 0; page <= SCAN_PAGES_MORE && keys.size < params.maxBuckets; page++) {
-    const body = oldestPageQuery(params, size, [...keys]);
+    const body = oldestDueQuery(params, size, { tieBreak: 'url', without: [...keys] });
     const res = await client.search({ ...search, body: body as never });
     answers.push(res.body);
     const found = oldestKeysOf(res.body);

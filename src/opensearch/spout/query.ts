@@ -73,20 +73,24 @@ export function aggregationQuery(p: SpoutQueryParams, ...more: object[]): object
 /**
  * The oldest due URLs, `size` of them, with their keys only: the first page of a sort the date
  * index answers without visiting every due URL (keys-first's first step). Ties are ordered by key,
- * as the aggregation orders keys of the same oldest date.
+ * as the aggregation orders keys of the same oldest date; per-key orders them by url (the status
+ * index's own sort, so each segment stops after the page) and leaves out the keys it named already.
  */
 export function oldestDueQuery(
   p: Omit<SpoutQueryParams, 'maxBuckets' | 'maxUrlsPerBucket'>,
   size: number,
+  by: { tieBreak: 'key' | 'url'; without?: readonly string[] } = { tieBreak: 'key' },
 ): object {
+  const query = filter(p) as { bool: Record<string, unknown> };
+  if (by.without && by.without.length > 0) query.bool.must_not = [{ terms: { key: by.without } }];
   return {
     size,
     track_total_hits: false,
     _source: false,
     stored_fields: '_none_',
     docvalue_fields: ['key'],
-    query: filter(p),
-    sort: [{ nextFetchDate: { order: 'asc' } }, { key: { order: 'asc' } }],
+    query,
+    sort: [{ nextFetchDate: { order: 'asc' } }, { [by.tieBreak]: { order: 'asc' } }],
     ...(p.timeoutSecs >= 0 ? { timeout: `${p.timeoutSecs}s` } : {}),
   };
 }
