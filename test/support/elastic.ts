@@ -1,6 +1,10 @@
+import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { Client } from '@opensearch-project/opensearch';
 import { leaseId } from '../../src/opensearch/lease.js';
+import type { Child } from './child.js';
+import { deleteIndices } from './opensearch.js';
 import type { Site } from './site.js';
 
 /*
@@ -122,4 +126,35 @@ export function fetchedTwiceWithin(
     }
   }
   return out;
+}
+
+/** True while a spawned member has neither exited nor been killed. */
+export const alive = (c: Child): boolean => c.proc.exitCode === null && c.proc.signalCode === null;
+
+/**
+ * The end of an elastic-crawl test: each member's stderr into ELASTIC_TEST_LOGS (when set, for a
+ * look after a failure), members still running killed, the test web and client closed, the crawl's
+ * indices deleted (status, content, transitions, leases).
+ */
+export async function endMembers(t: {
+  children: readonly Child[];
+  logPrefix: string;
+  site: Site;
+  client: Client;
+  names: { status: string; content: string };
+  leases: string;
+}): Promise<void> {
+  const dir = process.env.ELASTIC_TEST_LOGS;
+  if (dir)
+    for (const c of t.children)
+      writeFileSync(join(dir, `${t.logPrefix}-${c.proc.pid}.log`), c.stderr.join('\n'));
+  for (const c of t.children) if (alive(c)) c.proc.kill('SIGKILL');
+  await t.site.close();
+  await t.client.close();
+  await deleteIndices(
+    t.names.status,
+    t.names.content,
+    `${t.names.content.replace(/-content$/, '')}-transitions`,
+    t.leases,
+  );
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, type Child, spawnCrawler, until } from '../../support/child.js';
 import { fastCrawlSettings, testClient, writeConf } from '../../support/crawl.js';
 import {
+  endMembers,
   fair,
   fetchedCount,
   holders,
@@ -12,7 +13,7 @@ import {
   routeChains,
   slowPage,
 } from '../../support/elastic.js';
-import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
+import { uniqueIndexNames } from '../../support/opensearch.js';
 import { Site } from '../../support/site.js';
 
 // An elastic crawl (`crawler run --join`) of three members on this machine: they share the status
@@ -51,7 +52,6 @@ const settings = {
   'status.transitions.index.name': TRANSITIONS,
 };
 
-const alive = (c: Child) => c.proc.exitCode === null && c.proc.signalCode === null;
 const children: Child[] = [];
 
 beforeAll(async () => {
@@ -64,21 +64,7 @@ beforeAll(async () => {
   for (const h of HOSTS) for (const i of [SECOND - 2, SECOND - 1]) firstEnds(h, i);
 }, 120_000);
 
-afterAll(async () => {
-  // What the members said, for a look after a failure.
-  const dir = process.env.ELASTIC_TEST_LOGS;
-  if (dir)
-    for (const c of children) writeFileSync(join(dir, `member-${c.proc.pid}.log`), c.stderr.join('\n'));
-  for (const c of children) if (alive(c)) c.proc.kill('SIGKILL');
-  await site.close();
-  await client.close();
-  await deleteIndices(
-    names.status,
-    names.content,
-    `${names.content.replace(/-content$/, '')}-transitions`,
-    LEASES,
-  );
-});
+afterAll(() => endMembers({ children, logPrefix: 'member', site, client, names, leases: LEASES }));
 
 describe('crawler run --join', () => {
   it('a member SIGKILLed for good: the others adopt its shards, nothing is lost, hosts stay polite', async () => {

@@ -1,10 +1,15 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, type Child, spawnCrawler, until } from '../../support/child.js';
 import { fastCrawlSettings, testClient, writeConf } from '../../support/crawl.js';
-import { fair, fetchedCount, holders, impoliteFetches, routeChains } from '../../support/elastic.js';
-import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
+import {
+  endMembers,
+  fair,
+  fetchedCount,
+  holders,
+  impoliteFetches,
+  routeChains,
+} from '../../support/elastic.js';
+import { uniqueIndexNames } from '../../support/opensearch.js';
 import { Site } from '../../support/site.js';
 
 // Handovers of an elastic crawl keep every host polite (issue 45 point 2): hosts whose robots.txt asks
@@ -35,7 +40,6 @@ const settings = {
   'opensearch.connect.timeout': 60_000,
 };
 
-const alive = (c: Child) => c.proc.exitCode === null && c.proc.signalCode === null;
 const children: Child[] = [];
 
 beforeAll(async () => {
@@ -52,20 +56,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(async () => {
-  const dir = process.env.ELASTIC_TEST_LOGS;
-  if (dir)
-    for (const c of children) writeFileSync(join(dir, `polite-${c.proc.pid}.log`), c.stderr.join('\n'));
-  for (const c of children) if (alive(c)) c.proc.kill('SIGKILL');
-  await site.close();
-  await client.close();
-  await deleteIndices(
-    names.status,
-    names.content,
-    `${names.content.replace(/-content$/, '')}-transitions`,
-    LEASES,
-  );
-});
+afterAll(() => endMembers({ children, logPrefix: 'polite', site, client, names, leases: LEASES }));
 
 describe('crawler run --join: politeness across handovers', () => {
   it("members that join mid-crawl never fetch a host sooner than its robots.txt Crawl-delay after another's fetch", async () => {

@@ -1,8 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseId } from '../../../src/opensearch/lease.js';
 import { buildCli, type Child, spawnCrawler, until } from '../../support/child.js';
 import { fastCrawlSettings, testClient, writeConf } from '../../support/crawl.js';
+import { slowPage } from '../../support/elastic.js';
 import { deleteIndices, uniqueIndexNames } from '../../support/opensearch.js';
 import { robots, Site } from '../../support/site.js';
 
@@ -16,19 +16,6 @@ const PAGES = 400;
 const created: string[] = [];
 const LEASES = uniqueIndexNames('fence-leases').status.replace(/-status$/, '');
 const TTL_MS = 6000;
-
-/** A page that answers after `ms`, so that a crawl always has fetches (and writes) in flight. */
-const slowPage =
-  (title: string, links: readonly string[], ms: number) =>
-  (_n: number, _q: IncomingMessage, res: ServerResponse) => {
-    setTimeout(() => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(
-        `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
-          `<p>Text of ${title}, long enough to be indexed.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`,
-      );
-    }, ms).unref();
-  };
 
 beforeAll(async () => {
   buildCli();
