@@ -302,7 +302,9 @@ export class ElasticMember {
 
   /** When the last of the carried hosts' delays runs out (local clock ms; 0: none). */
   private carriedUntil(): number {
-    return Math.max(0, ...this.carried.map((h) => h.notBefore));
+    let until = 0;
+    for (const h of this.carried) until = Math.max(until, h.notBefore);
+    return until;
   }
 
   private async startGeneration(shards: readonly number[]): Promise<void> {
@@ -364,11 +366,9 @@ export class ElasticMember {
     const secs = Math.max(0.001, (now - this.lastBeat.at) / 1000);
     const pagesPerSec = Math.round(((fetched - this.lastBeat.fetched) / secs) * 100) / 100;
     this.lastBeat = { at: now, fetched };
-    const politeMs = Math.max(
-      this.serverDelayMs(),
-      this.gen?.crawl.crawler.maxDelayMs() ?? 0,
-      ...this.carried.map((h) => h.delayMs),
-    );
+    // A loop, not a spread: a member may carry the delays of more hosts than a call takes arguments.
+    let politeMs = Math.max(this.serverDelayMs(), this.gen?.crawl.crawler.maxDelayMs() ?? 0);
+    for (const h of this.carried) politeMs = Math.max(politeMs, h.delayMs);
     return {
       settings: this.settings,
       shards: this.shards,

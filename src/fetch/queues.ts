@@ -208,8 +208,7 @@ export class FetchQueues<T> {
   /** The queue's delay as its host's health has it now (for a URL deferred by that delay). */
   currentDelayOf(key: string): number {
     const q = this.queues.get(key);
-    if (!q) return this.settings.delayMs;
-    return q.health ? q.health.delayMs(baseDelay(q)) : baseDelay(q);
+    return q ? delayOf(q) : this.settings.delayMs;
   }
 
   /** Removes and returns the URLs waiting in a queue (its host just got paused). */
@@ -272,7 +271,7 @@ export class FetchQueues<T> {
   /** The longest delay of any queue now (at least fetcher.server.delay): what a taker should wait. */
   maxDelayMs(): number {
     let max = this.settings.delayMs;
-    for (const q of this.queues.values()) max = Math.max(max, this.currentDelayOf(q.key));
+    for (const q of this.queues.values()) max = Math.max(max, delayOf(q));
     return max;
   }
 
@@ -359,3 +358,6 @@ export class FetchQueues<T> {
 }
 
 const baseDelay = <T>(q: Queue<T>) => (q.maxThreads > 1 ? q.minCrawlDelayMs : q.crawlDelayMs);
+
+/** The delay a queue's host gets now: its base delay, stretched while the host is failing. */
+const delayOf = <T>(q: Queue<T>): number => (q.health ? q.health.delayMs(baseDelay(q)) : baseDelay(q));
