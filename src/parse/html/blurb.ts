@@ -11,22 +11,24 @@ import type { Node } from './tree.js';
 export const BLURB_CHARS = 1000;
 /** The prose outside must hold this many times the article's characters. */
 const OUTWEIGH = 2;
+/** An article that is no declared `<main>`: only the blurb rule applies. */
+const NOT_DECLARED = { main: false, named: () => false };
 
 /**
  * The block holding both the blurb and the prose beside it; undefined when the article is the content.
- * A short declared `<main>` (`main` set) with far more prose outside it may be joined by the body
+ * A short declared `<main>` (`declared.main` set) with far more prose outside it may be joined by the body
  * itself when that prose follows it: a page has one main, and what goes on after it is its template's
  * (a calculator's hero in `<main>`, its explanation in the next `<section>` after `</main>`; a
  * streamed page's sections after its shell's `<main>`), not another page's, unless `named` says a
- * block holding it is boilerplate by its class or id.
+ * block holding it is boilerplate by its class or id (`declared.named`).
  */
 export function beyondBlurb(
   article: Node,
   best: Node | undefined,
   body: Node,
-  main = false,
-  named: (n: Node) => boolean = () => false,
+  declared: { readonly main: boolean; readonly named: (n: Node) => boolean } = NOT_DECLARED,
 ): Node | undefined {
+  const { main, named } = declared;
   if (!best || article.chars >= BLURB_CHARS) return undefined;
   if (best.chars - best.linkChars < article.chars * OUTWEIGH) return undefined;
   const above = new Set<Node>();

@@ -364,7 +364,10 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
   // A short article beside far more prose (a summary card before its transcript): both (blurb.ts).
   const both =
     sig && !isGeneratorMain(sig) && sig.chars < BLURB_CHARS
-      ? beyondBlurb(sig, bestCandidate(body), body, isDeclaredMain(sig), namedBoilerplateWords)
+      ? beyondBlurb(sig, bestCandidate(body), body, {
+          main: isDeclaredMain(sig),
+          named: namedBoilerplateWords,
+        })
       : undefined;
   if (both) return { root: both, pruneLinks: pruneOf(both), pruneTeasers: teaserShare(both) < 0.8 };
   if (sig) {
