@@ -17,7 +17,7 @@ export const daemonKeys = {
   'opensearch.status.query.timeout': num(-1, 'seconds a spout query may take on the cluster; -1 = no limit'),
   'opensearch.status.query.form': oneOf(
     ['collapse', 'aggregation', 'keys-first', 'per-key'],
-    'aggregation',
+    'per-key',
     "spout query: collapse on key with inner hits, StormCrawler's terms + top_hits aggregation, keys-first (the aggregation over the keys a sorted page of the oldest due URLs names) or per-key (those keys' URLs by routed per-key queries: bounded in a status index sorted by nextFetchDate)",
   ),
   'spout.ttl.purgatory': num(

@@ -72,7 +72,7 @@ export class KeyRefill {
     try {
       for (let page = 0; page < KEY_QUERY_PAGES && added < want; page++) {
         const body = keyQuery(
-          { queryDate: isoDate(started), filterQueries: o.filterQueries, timeoutSecs: o.queryTimeoutSecs },
+          { filterQueries: o.filterQueries, timeoutSecs: o.queryTimeoutSecs },
           key,
           want,
           work.cursorOf(key),
@@ -80,7 +80,7 @@ export class KeyRefill {
         const res = await this.client.search({ index: o.index, routing: key, body: body as never });
         this.failures.up();
         this.count++;
-        const hits = keyHitsOf(res.body);
+        const hits = keyHitsOf(res.body, isoDate(started));
         added += this.shares.take(key, hits, want - added);
         const last = hits[hits.length - 1]?.sort;
         if (last) work.setCursor(key, last);

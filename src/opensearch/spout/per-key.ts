@@ -1,16 +1,15 @@
 import type { Client } from '@opensearch-project/opensearch';
 import { CrawlerError } from '../../util/errors.js';
-import { keyQuery, oldestDueQuery, oldestKeysOf, type SpoutQueryParams } from './query.js';
+import { keyHitsOf, keyQuery, oldestDueQuery, oldestKeysOf, type SpoutQueryParams } from './query.js';
 
 /*
  * The `per-key` form of the spout's timed query: it reads a bounded number of documents whatever the
  * status index holds, when the index is sorted by nextFetchDate then url (mappings/status.json):
- * 1. a page of the oldest due URLs, sorted as the index is, so each shard stops after the page's
- *    size (Lucene's early termination), names up to max.buckets keys in the order of their oldest
- *    due URL (the keys the aggregation would choose);
- * 2. one `_msearch` of each chosen key's oldest due URLs (routed to its shard; the date range is a
- *    range of document numbers in a sorted index, so the key's postings are read from its oldest due
- *    URL on, max.urls.per.bucket of them).
+ * 1. a page of the oldest due URLs, sorted by the index's first sort field, so each segment stops
+ *    after the page's size (Lucene's early termination), names up to max.buckets keys in the order
+ *    of their oldest due URL (the keys the aggregation would choose);
+ * 2. one `_msearch` of each chosen key's oldest URLs (routed to its shard, sorted as the index is:
+ *    each segment stops after max.urls.per.bucket of the key's postings), those not due dropped.
  * About max.buckets x SCAN_PER_BUCKET documents per shard and max.urls.per.bucket per key (measured at
  * 1 M: 1,000-1,300 documents visited per shard for a page of 1,000; 9 for a key query of 2). Without the index
  * sort the same queries visit every due URL (the spout warns: `indexSortWarning`).
@@ -56,7 +55,7 @@ export async function selectPerKey(
   const size = params.maxBuckets * SCAN_PER_BUCKET;
   const keys = new Set<string>();
   for (let page = 0; page <= SCAN_PAGES_MORE && keys.size < params.maxBuckets; page++) {
-    const body = oldestDueQuery(params, size, { tieBreak: 'url', without: [...keys] });
+    const body = oldestDueQuery(params, size, { tieBreak: 'none', without: [...keys] });
     const res = await client.search({ ...search, body: body as never });
     answers.push(res.body);
     const found = oldestKeysOf(res.body);
@@ -76,7 +75,9 @@ export async function selectPerKey(
     if (r.error) throw new ItemError(r.status ?? 500, r.error);
     answers.push(r);
   }
-  return { body: { perKey: responses }, answers };
+  // The key queries have no date range (keyQuery): each key's hits not due yet are dropped here.
+  const perKey = responses.map((r) => ({ hits: { hits: keyHitsOf(r, params.queryDate) } }));
+  return { body: { perKey }, answers };
 }
 
 /**

@@ -20,11 +20,16 @@ function urls(host: string, count: number, from: number): [string, number][] {
   return Array.from({ length: count }, (_, i) => [`http://${host}/${i}`, from + i * MIN]);
 }
 
-// big.test holds the 500 oldest due URLs; then 30 hosts with a few each; late.test is not due.
-const DOCS: [string, number][] = [
+// big.test holds the 500 oldest due URLs; then 30 hosts with a few each; late.test is not due;
+// mixed.test has one due URL, two not due yet and one ERROR (no nextFetchDate: never due).
+const DOCS: [string, number | null][] = [
   ...urls('big.test', 500, NOW - 2000 * MIN),
   ...Array.from({ length: 30 }, (_, h) => urls(`h${h}.test`, 3, NOW - 1000 * MIN + h * 7 * MIN)).flat(),
   ...urls('late.test', 5, NOW + 60 * MIN),
+  ['http://mixed.test/0', NOW - 10 * MIN],
+  ['http://mixed.test/1', NOW + MIN],
+  ['http://mixed.test/2', NOW + 2 * MIN],
+  ['http://mixed.test/error', null],
 ];
 
 beforeAll(async () => {
@@ -33,7 +38,7 @@ beforeAll(async () => {
     const key = new URL(url).hostname;
     return [
       { index: { _index: names.status, _id: documentId(url), routing: key } },
-      toStatusSource(url, 'DISCOVERED', Metadata.of({ depth: '1' }), at, key),
+      toStatusSource(url, at === null ? 'ERROR' : 'DISCOVERED', Metadata.of({ depth: '1' }), at, key),
     ];
   });
   const res = await client.bulk({ body, refresh: true });
@@ -126,10 +131,14 @@ describe('the per-key spout query', () => {
     const all = await urlsOf('per-key', params(50));
     const emitted = all.buckets.flat();
     expect(emitted.some((u) => u.startsWith('http://late.test/'))).toBe(false);
-    // 31 due keys, 3 URLs each at most: big.test's 3 oldest and every small host's 3.
-    expect(all.buckets).toHaveLength(31);
-    expect(emitted).toHaveLength(31 * 3);
+    // 32 due keys, 3 URLs each at most: big.test's 3 oldest, every small host's 3, and mixed.test's
+    // one due URL (its key query, sorted by date with no date range, also finds the two not due
+    // yet and the ERROR without a date: dropped).
+    expect(all.buckets).toHaveLength(32);
+    expect(all.buckets.at(-1)).toEqual(['http://mixed.test/0']);
+    expect(emitted).toHaveLength(31 * 3 + 1);
     expect(new Set(emitted).size).toBe(emitted.length);
+    expect(all.buckets).toEqual((await urlsOf('aggregation', params(50))).buckets);
   });
 });
 
