@@ -13,7 +13,6 @@ import {
 } from '../support/elastic.js';
 import {
   crawlOn,
-  forward,
   GATEWAY,
   type Machine,
   type MachineCrawler,
@@ -23,6 +22,12 @@ import {
   teardown,
 } from '../support/netns.js';
 import { deleteIndices, isolationSettings, uniqueIndexNames } from '../support/opensearch.js';
+import {
+  leaseTimeline,
+  type RecordingProxy,
+  recordingProxy,
+  writesUnderAnotherLease,
+} from '../support/os-proxy.js';
 import { Site } from '../support/site.js';
 
 // An elastic crawl across four machines (network namespaces on a bridge, test/support/netns.ts):
@@ -30,7 +35,9 @@ import { Site } from '../support/site.js';
 // past the TTL and healed, a fourth joining mid-crawl, one leaving with SIGTERM. After each change
 // the shares are fair again; at the end every page of the web is FETCHED, and the web's own log
 // shows no page fetched by two machines within the crawl delay and no host fetched by two machines
-// closer than its delay. `npm run test:elastic` (root, `ip netns`).
+// closer than its delay; and OpenSearch's side (a recording proxy between the machines and the node,
+// and the lease holders read every 200 ms) shows no machine writing a URL's state while another held
+// its shard. `npm run test:elastic` (root, `ip netns`).
 
 const WEB = Array.from({ length: 8 }, (_, i) => `${NET}.${11 + i}`);
 const PAGES = 120;
@@ -45,7 +52,7 @@ const TRANSITIONS = `${names.status}-transitions`;
 const site = new Site();
 const client = testClient();
 const crawlers: MachineCrawler[] = [];
-let stopForward: (() => Promise<void>) | undefined;
+let proxy: RecordingProxy | undefined;
 let machines: Machine[] = [];
 
 const settings = {
@@ -104,7 +111,7 @@ beforeAll(async () => {
   buildCli();
   makeBridge(WEB);
   machines = [1, 2, 3, 4].map(makeMachine);
-  stopForward = await forward({ host: GATEWAY, port: PORT }, PORT);
+  proxy = await recordingProxy({ host: GATEWAY, port: PORT }, PORT, names.status);
   await site.start(WEB);
   routeChains(site, WEB, PAGES, 100);
 }, 120_000);
@@ -121,7 +128,7 @@ afterAll(async () => {
   }
   await Promise.all(crawlers.map((c) => c.exited));
   await site.close();
-  await stopForward?.();
+  await proxy?.close();
   teardown();
   await client.close();
   await deleteIndices(names.status, names.content, TRANSITIONS, LEASES);
@@ -133,6 +140,7 @@ describe('an elastic crawl across machines', () => {
     const seeds = WEB.flatMap((h) => ['--seed', `${site.origin(h)}/p0`]);
     const [m1, m2, m3, m4] = machines as [Machine, Machine, Machine, Machine];
     const times: Record<string, number> = {};
+    const timeline = leaseTimeline(client, LEASES, names.status, SHARDS, 200);
     const c1 = crawlOn(m1, ['run', '--join', '--conf', conf, ...seeds]);
     crawlers.push(c1);
     await until(async () => (await shares()).every(Boolean), 90_000, 'the first machine to hold every shard');
@@ -189,6 +197,23 @@ describe('an elastic crawl across machines', () => {
     expect(impoliteFetches(site, DELAY_S * 1000, byMachine)).toEqual([]);
     for (const h of WEB)
       for (let i = 0; i < PAGES; i++) expect(site.hosts.get(h)!.count(`/p${i}`)).toBeGreaterThan(0);
+    // Fenced, by OpenSearch's side: no URL's state written by a machine while another held its shard.
+    await timeline.stop();
+    const writes = proxy!.writes;
+    const shardOf = new Map<string, number>();
+    for (const key of new Set(writes.flatMap((w) => (w.routing ? [w.routing] : [])))) {
+      const res = await client.searchShards({ index: names.status, routing: key });
+      shardOf.set(key, (res.body as { shards: { shard: number }[][] }).shards[0]![0]!.shard);
+    }
+    const pidAt = new Map([m1, m2, m3, m4].map((m, i) => [m.address, [c1, c2, c3, c4][i]!.proc.pid!]));
+    const isMember = (address: string, member: string) =>
+      new RegExp(`-${pidAt.get(address)}-[0-9a-f]+$`).test(member);
+    const fencedOff = writesUnderAnotherLease(writes, timeline.readings, shardOf, isMember);
+    console.log(
+      `elastic faults: ${writes.length} status writes checked against ${timeline.readings.length} lease readings, ${fencedOff.length} under another member's lease`,
+    );
+    expect(writes.length).toBeGreaterThan(WEB.length * PAGES);
+    expect(fencedOff).toEqual([]);
     for (const c of [c1, c2]) c.proc.kill('SIGTERM');
     expect(await c1.exited).toBe(0);
     expect(await c2.exited).toBe(0);

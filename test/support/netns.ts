@@ -1,5 +1,4 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -7,7 +6,7 @@ import { fileURLToPath } from 'node:url';
  * Crawler "machines" for the tests of an elastic crawl: each a network namespace (`ip netns`) with a
  * veth pair to a bridge in the test's own namespace, its own address in a /24 of 198.18.0.0/15 and its own
  * host name (a UTS namespace). OpenSearch and the test web are reached through the bridge: the web
- * listens on bridge addresses, and OpenSearch (on loopback) through a forwarder on the bridge. A
+ * listens on bridge addresses, and OpenSearch (on loopback) through a proxy on the bridge (os-proxy.ts). A
  * partition is the machine's link set down. Needs root; everything made is removed by `teardown`
  * (also left-overs of an earlier run that died).
  */
@@ -89,34 +88,6 @@ export function makeMachine(n: number): Machine {
     partition(cut) {
       ip('link', 'set', outside, cut ? 'down' : 'up');
     },
-  };
-}
-
-/** Forwards `listen` (an address on the bridge) to OpenSearch on loopback. */
-export async function forward(
-  listen: { host: string; port: number },
-  to: number,
-): Promise<() => Promise<void>> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((inbound) => {
-    const outbound = createConnection({ host: '127.0.0.1', port: to });
-    for (const s of [inbound, outbound]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {
-        inbound.destroy();
-        outbound.destroy();
-      });
-    }
-    inbound.pipe(outbound).pipe(inbound);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port, listen.host, resolve);
-  });
-  return async () => {
-    for (const s of sockets) s.destroy();
-    await new Promise<void>((r) => server.close(() => r()));
   };
 }
 
