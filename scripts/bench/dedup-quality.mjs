@@ -113,7 +113,7 @@ export function verdict(a, b) {
     b.hashes ??= shingleHashes(b.text);
     return exactJaccard(a.hashes, b.hashes);
   };
-  return decide(b.url, 'b', b.fp, [cand], verify, DUPLICATE_SIMILARITY);
+  return decide({ url: b.url, selfId: 'b', fp: b.fp }, [cand], verify, DUPLICATE_SIMILARITY);
 }
 
 /** @typedef {{ corpus: string, path: string, url: string, text: string, fp: any, set: Set<number>, hashes?: Int32Array }} Page */

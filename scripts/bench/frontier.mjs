@@ -111,7 +111,7 @@ function statusDoc(i) {
     md.setValues('error.cause', ['404']);
     md.setValues('fetch.statusCode', ['404']);
   }
-  return { url, host, source: toStatusSource(url, status, md, next, host) };
+  return { url, host, source: toStatusSource({ url, status, metadata: md, nextFetchDate: next }, host) };
 }
 
 /** @param {number} from @param {number} to */
@@ -287,7 +287,10 @@ async function statusBulkRate(n) {
       const md = new Metadata();
       md.setValues('fetch.statusCode', ['200']);
       md.setValues('depth', ['2']);
-      const doc = toStatusSource(old.url, 'FETCHED', md, NOW + DAY, old.key);
+      const doc = toStatusSource(
+        { url: old.url, status: 'FETCHED', metadata: md, nextFetchDate: NOW + DAY },
+        old.key,
+      );
       action = { op: 'index', index, id: documentId(old.url), routing: old.key, doc };
     } else {
       const d = statusDoc(100_000_000 + Math.floor(rnd() * 1e9));

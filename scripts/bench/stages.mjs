@@ -214,9 +214,15 @@ async function bulkStage(o) {
       md.setValue('depth', '3');
       /** @type {(op: 'create' | 'index') => object} */
       const head = (op) => ({ [op]: { _index: index, _id: documentId(url), routing: key } });
-      yield [head('create'), toStatusSource(url, 'DISCOVERED', md, now, key)];
+      yield [
+        head('create'),
+        toStatusSource({ url, status: 'DISCOVERED', metadata: md, nextFetchDate: now }, key),
+      ];
       md.setValue('fetch.statusCode', '200');
-      yield [head('index'), toStatusSource(url, 'FETCHED', md, now + 86_400_000, key)];
+      yield [
+        head('index'),
+        toStatusSource({ url, status: 'FETCHED', metadata: md, nextFetchDate: now + 86_400_000 }, key),
+      ];
     }
   }
   const gen = actions();

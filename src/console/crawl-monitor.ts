@@ -1,11 +1,10 @@
 import type { Client } from '@opensearch-project/opensearch';
-import type { Config } from '../config/schema.js';
 import { processFamilies } from '../metrics/prometheus.js';
 import type { MetricsRegistry } from '../metrics/registry.js';
 import type { TransitionRecord } from '../model/transition.js';
 import { systemClock } from '../util/clock.js';
 import { type LiveStatus, type Logger, liveStatus } from '../util/log.js';
-import { Monitor, type MonitorSource, originOf } from './monitor.js';
+import { Monitor, type MonitorConfig, type MonitorSource, originOf } from './monitor.js';
 import { consoleSettings } from './server.js';
 import { Tail, transitionEntry } from './state.js';
 
@@ -21,7 +20,7 @@ export class CrawlMonitor {
   readonly onTransition = (r: TransitionRecord) => this.tail.push(r);
 
   constructor(
-    private readonly config: Config,
+    private readonly config: MonitorConfig,
     private readonly log: Logger,
     private readonly share: { readonly instance: number; readonly instances: number },
   ) {

@@ -1,12 +1,11 @@
 import type { Client } from '@opensearch-project/opensearch';
-import type { Config } from '../config/schema.js';
 import { combine, processFamilies } from '../metrics/prometheus.js';
 import { type MetricFamily, type MetricsRegistry, Registry } from '../metrics/registry.js';
 import type { TransitionRecord } from '../model/transition.js';
 import type { MemberRow } from '../opensearch/member-rows.js';
 import { systemClock } from '../util/clock.js';
 import { type LiveStatus, type Logger, liveStatus } from '../util/log.js';
-import { Monitor, type MonitorSource, originOf } from './monitor.js';
+import { Monitor, type MonitorConfig, type MonitorSource, originOf } from './monitor.js';
 import { consoleSettings } from './server.js';
 import { Tail, transitionEntry } from './state.js';
 
@@ -48,7 +47,7 @@ export class MemberMonitor {
   readonly onTransition = (r: TransitionRecord) => this.tail.push(r);
 
   constructor(
-    private readonly config: Config,
+    private readonly config: MonitorConfig,
     private readonly log: Logger,
     private readonly member: { readonly id: string; rows(): Promise<MemberRow[]> },
   ) {

@@ -6,12 +6,13 @@ import type { MetricFamily, MetricsRegistry } from '../metrics/registry.js';
 import { MetricsSeries, type ReadingSource } from '../metrics/series.js';
 import { type Origin, SeriesWriter } from '../metrics/series-writer.js';
 import { StatusCounts } from '../metrics/status-counts.js';
-import { urlReport } from '../opensearch/url-report.js';
+import { type UrlReportConfig, urlReport } from '../opensearch/url-report.js';
 import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import { type LiveStatus, type Logger, tapWarnings } from '../util/log.js';
 import {
   type Chart,
+  type ConsoleConfig,
   type ConsoleView,
   consoleSettings,
   type RunningConsole,
@@ -43,8 +44,13 @@ export interface MonitorSource {
   members?(): Promise<NonNullable<ConsoleState['members']>>;
 }
 
+/** The keys a monitor reads: its listener, the metrics series, the indices it counts and explains. */
+export type MonitorConfig = ConsoleConfig &
+  UrlReportConfig &
+  Pick<Config, 'metrics.interval' | 'metrics.retention.days' | 'opensearch.metrics.index.name'>;
+
 export interface MonitorParts {
-  readonly config: Config;
+  readonly config: MonitorConfig;
   readonly log: Logger;
   readonly clock: Clock;
   readonly client: Client;

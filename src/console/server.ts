@@ -45,6 +45,9 @@ export interface ConsoleSettings {
   readonly explicit: boolean;
 }
 
+/** The keys of the console's listener. */
+export type ConsoleConfig = Pick<Config, 'console.port' | 'console.host' | 'console.token'>;
+
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 export function isLoopback(host: string): boolean {
@@ -57,7 +60,7 @@ export function isLoopback(host: string): boolean {
  * explicit token of 16 characters at least (a random one printed in a log is no protection on a
  * shared network). Undefined when the console is off (console.port 0).
  */
-export function consoleSettings(config: Config): ConsoleSettings | undefined {
+export function consoleSettings(config: ConsoleConfig): ConsoleSettings | undefined {
   const port = config['console.port'];
   if (port === 0) return undefined;
   if (port > 65535)

@@ -1,11 +1,10 @@
-import type { Config } from '../config/schema.js';
 import { combine, processFamilies } from '../metrics/prometheus.js';
 import { Registry } from '../metrics/registry.js';
 import { WorkerMetrics, type WorkerReport } from '../metrics/workers.js';
-import { createClient } from '../opensearch/client.js';
+import { type ConnectionConfig, createClient } from '../opensearch/client.js';
 import { systemClock } from '../util/clock.js';
 import { type Logger, liveStatus } from '../util/log.js';
-import { Monitor, originOf } from './monitor.js';
+import { Monitor, type MonitorConfig, originOf } from './monitor.js';
 import type { TransitionEntry } from './state.js';
 import { Tail } from './state.js';
 
@@ -25,7 +24,7 @@ export class SupervisorMonitor {
   private closeClient: (() => Promise<void>) | undefined;
 
   constructor(
-    private readonly config: Config,
+    private readonly config: MonitorConfig & ConnectionConfig,
     private readonly log: Logger,
     private readonly share: {
       readonly instance: number;

@@ -41,9 +41,21 @@ export interface PageChecksParts extends PageChecks {
   close(): void;
 }
 
+/** The keys of the page checks: near-duplicates, soft 404s and what they read of a page's metadata. */
+export type PageChecksConfig = Pick<
+  Config,
+  | 'dedup.mode'
+  | 'dedup.duplicate.similarity'
+  | 'soft404.enabled'
+  | 'soft404.probe.after'
+  | 'soft404.probe.interval'
+  | 'protocol.md.prefix'
+  | 'indexer.text.maxlength'
+>;
+
 /** The checks; `store` is asked for only when they are on. */
 function buildPageChecks(
-  config: Config,
+  config: PageChecksConfig,
   deps: {
     readonly store: ChecksStore;
     readonly parser: PageParser;
@@ -113,9 +125,9 @@ function buildPageChecks(
  * (`checksStore` then gives none). Their keys are checked by the schema alone.
  */
 export const pageChecksFeature = {
-  check: (_config: Config) => undefined,
+  check: (_config: PageChecksConfig) => undefined,
   build(
-    config: Config,
+    config: PageChecksConfig,
     base: {
       readonly checksStore: () => ChecksStore | undefined;
       readonly parser: PageParser;

@@ -124,13 +124,12 @@ export function bodiesAlike(fp: PageFingerprint, c: Candidate, threshold: number
  * shorter URL stays canonical, so both sides decide the same.
  */
 export function decide(
-  url: string,
-  selfId: string,
-  fp: PageFingerprint,
+  page: { readonly url: string; readonly selfId: string; readonly fp: PageFingerprint },
   candidates: Iterable<Candidate>,
   verify: Verify,
   threshold: number = DUPLICATE_SIMILARITY,
 ): Decision {
+  const { url, selfId, fp } = page;
   let self = false;
   let best: { url: string; distance: number; similarity: number } | undefined;
   let near: { url: string; similarity: number } | undefined;

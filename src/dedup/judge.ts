@@ -304,9 +304,7 @@ export class PageJudge {
     const mineText: { readonly text: string; shingles?: Int32Array } | undefined =
       text === undefined ? undefined : { text };
     const d = decide(
-      page.url,
-      it.selfId,
-      fp,
+      { url: page.url, selfId: it.selfId, fp },
       candidates,
       (c) => (mineText ? exact.between(mineText, c.id) : undefined),
       this.options.duplicateSimilarity ?? DUPLICATE_SIMILARITY,

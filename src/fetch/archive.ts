@@ -44,7 +44,8 @@ export interface Archive {
 }
 
 /**
- * Archives one answer for the fetcher. Resolves to undefined when it may go on (its metadata then
+ * Archives one answer for the fetcher: `answer.metadata` is what was sent, `answer.outcomeMetadata`
+ * what the status update will carry. Resolves to undefined when it may go on (its outcome metadata then
  * says where it was written), or to a deferral when the archive failed for good: its status
  * document keeps its state, due now (defer.cause warc.write.failed), so the URL comes back once the
  * crawl runs again with a working disk.
@@ -52,11 +53,14 @@ export interface Archive {
 export async function archiveAnswer(
   archive: Archive,
   item: FetchItem,
-  metadata: Metadata,
-  response: { readonly statusCode: number; readonly exchange?: Exchange },
-  outcomeMetadata: Metadata,
+  answer: {
+    readonly metadata: Metadata;
+    readonly response: { readonly statusCode: number; readonly exchange?: Exchange };
+    readonly outcomeMetadata: Metadata;
+  },
   now: number,
 ): Promise<StatusOutcome | undefined> {
+  const { metadata, response, outcomeMetadata } = answer;
   const { statusCode, exchange } = response;
   if (!exchange) return undefined;
   let at: ArchiveLocation | undefined;

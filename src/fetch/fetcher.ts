@@ -266,7 +266,7 @@ export class Fetcher {
       if (rules.unavailable) {
         // Only a fresh lookup sent a request whose delay the host is owed.
         asap = rules.fromCache;
-        this.hosts.robotsUnavailable(key, item, rules.unavailable, !rules.fromCache, started);
+        this.hosts.robotsUnavailable(key, item, rules.unavailable, { fresh: !rules.fromCache, started });
         return;
       }
       const md = item.metadata.copy();
@@ -302,7 +302,7 @@ export class Fetcher {
           code === 429 || code === 503
             ? retryAfterMs(response.headers['retry-after']?.[0], clock.now())
             : undefined;
-        if (this.hosts.answer(key, item, code, retryAfter, started)) return;
+        if (this.hosts.answer(key, item, { code, retryAfter, started })) return;
       } else {
         this.hosts.success(key, `HTTP ${code}`);
       }
@@ -318,7 +318,12 @@ export class Fetcher {
       });
       // WARC output: archived before it goes on; a failed archive gives the URL up unchanged.
       const givenUp = this.deps.archive
-        ? await archiveAnswer(this.deps.archive, item, md, response, outcome.metadata, clock.now())
+        ? await archiveAnswer(
+            this.deps.archive,
+            item,
+            { metadata: md, response, outcomeMetadata: outcome.metadata },
+            clock.now(),
+          )
         : undefined;
       if (givenUp) return sink.status(givenUp);
       if (outcome.kind === 'fetched') {

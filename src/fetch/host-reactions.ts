@@ -47,10 +47,9 @@ export class HostReactions {
   answer(
     key: string,
     item: FetchItem,
-    code: number,
-    retryAfter: number | undefined,
-    started: number,
+    reply: { readonly code: number; readonly retryAfter: number | undefined; readonly started: number },
   ): boolean {
+    const { code, retryAfter, started } = reply;
     const health = this.d.queues.healthOf(key);
     if (!health) return false;
     const now = this.d.clock.now();
@@ -134,7 +133,7 @@ export class HostReactions {
   }
 
   /**
-   * robots.txt could not be read: the URL is disallowed for now and deferred until robots.txt is
+   * robots.txt could not be read (`attempt.fresh`: just now, not a cached failure): the URL is disallowed for now and deferred until robots.txt is
    * asked again (when its cached verdict expires, or after the host's delay when no answer came), or
    * until the host's pause ends if it is down. A fresh failure counts against the host.
    */
@@ -142,9 +141,9 @@ export class HostReactions {
     key: string,
     item: FetchItem,
     u: RobotsUnavailableView,
-    fresh: boolean,
-    started: number,
+    attempt: { readonly fresh: boolean; readonly started: number },
   ): void {
+    const { fresh, started } = attempt;
     const now = this.d.clock.now();
     const reason = `robots.txt ${u.reason}`;
     const health = this.d.queues.healthOf(key);

@@ -143,13 +143,17 @@ export function fingerprint(
     l2 ^= d;
     l3 ^= c;
     if (++pending === BATCH) {
-      all.addCounts(pending, h0, h1, h2, h3, l0, l1, l2, l3);
+      all.addCount(pending);
+      all.addUpper(h0, h1, h2, h3);
+      all.addLower(l0, l1, l2, l3);
       h0 = h1 = h2 = h3 = l0 = l1 = l2 = l3 = pending = 0;
     }
     if (anyEx !== 0 && minus) minus.add(v, lo);
     mins.add(v);
   }
-  all.addCounts(pending, h0, h1, h2, h3, l0, l1, l2, l3);
+  all.addCount(pending);
+  all.addUpper(h0, h1, h2, h3);
+  all.addLower(l0, l1, l2, l3);
   const hash = simhashOf(all);
   const blind = minus && minus.total > 0 ? simhashOf(all, minus) : undefined;
   const minhash = mins.signature();

@@ -31,29 +31,26 @@ export class Counters {
   }
 
   /**
-   * Adds `n` features counted apart in four planes per half (`h0`-`h3`: bits 0-3 of the counts of
-   * the upper half, `l0`-`l3` of the lower).
+   * Adds `n` features counted apart in four planes per half: `addUpper` takes bits 0-3 of the counts
+   * of the upper half, `addLower` of the lower (three calls, no object: the caller keeps its counts
+   * in locals).
    */
-  addCounts(
-    n: number,
-    h0: number,
-    h1: number,
-    h2: number,
-    h3: number,
-    l0: number,
-    l1: number,
-    l2: number,
-    l3: number,
-  ): void {
+  addCount(n: number): void {
     this.total += n;
-    rippleAdd(this.hi, h0, 0);
-    rippleAdd(this.hi, h1, 1);
-    rippleAdd(this.hi, h2, 2);
-    rippleAdd(this.hi, h3, 3);
-    rippleAdd(this.lo, l0, 0);
-    rippleAdd(this.lo, l1, 1);
-    rippleAdd(this.lo, l2, 2);
-    rippleAdd(this.lo, l3, 3);
+  }
+
+  addUpper(p0: number, p1: number, p2: number, p3: number): void {
+    rippleAdd(this.hi, p0, 0);
+    rippleAdd(this.hi, p1, 1);
+    rippleAdd(this.hi, p2, 2);
+    rippleAdd(this.hi, p3, 3);
+  }
+
+  addLower(p0: number, p1: number, p2: number, p3: number): void {
+    rippleAdd(this.lo, p0, 0);
+    rippleAdd(this.lo, p1, 1);
+    rippleAdd(this.lo, p2, 2);
+    rippleAdd(this.lo, p3, 3);
   }
 }
 

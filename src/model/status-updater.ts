@@ -78,6 +78,18 @@ export interface StatusUpdaterOptions {
   readonly validators?: readonly string[];
 }
 
+/** What an update ends with, for `finish`: the status, the whole metadata, its schedule and notes. */
+interface Finishing {
+  readonly status: Status;
+  /** The metadata before the transfer's filter (what the transition log's `dropped` is read from). */
+  readonly full: Metadata;
+  readonly schedule: Schedule;
+  readonly problems: readonly string[];
+  readonly now: number;
+  readonly storedAsIs: boolean;
+  readonly reachedMaxFetchErrors?: boolean;
+}
+
 export type StatusUpdaterConfig = SchedulerConfig &
   MetadataTransferConfig &
   Pick<
@@ -145,13 +157,27 @@ export class StatusUpdater {
       md.setValue(MD.deferMessage, deferral.message);
       // Whole milliseconds, as the date would be once written.
       const schedule = { nextFetchDate: Math.trunc(deferral.until), rule: MD.storeAsIs };
-      return this.finish(event, event.status, md, schedule, problems, now, { storedAsIs: true });
+      return this.finish(event, {
+        status: event.status,
+        full: md,
+        schedule,
+        problems,
+        now,
+        storedAsIs: true,
+      });
     }
     if (asIs !== undefined) {
       const at = parseInstant(asIs);
       if (at !== undefined) {
         const schedule = { nextFetchDate: at, rule: MD.storeAsIs };
-        return this.finish(event, event.status, md, schedule, problems, now, { storedAsIs: true });
+        return this.finish(event, {
+          status: event.status,
+          full: md,
+          schedule,
+          problems,
+          now,
+          storedAsIs: true,
+        });
       }
       // Removed so that a persisted bad value cannot keep failing every later update.
       md.remove(MD.storeAsIs);
@@ -203,7 +229,12 @@ export class StatusUpdater {
     if (schedule.problem !== undefined) problems.push(schedule.problem);
     const next = schedule.nextFetchDate;
     const rounded = next === null ? null : roundDate(next, this.options.roundDate);
-    return this.finish(event, status, md, { ...schedule, nextFetchDate: rounded }, problems, now, {
+    return this.finish(event, {
+      status,
+      full: md,
+      schedule: { ...schedule, nextFetchDate: rounded },
+      problems,
+      now,
       storedAsIs: false,
       reachedMaxFetchErrors,
     });
@@ -226,15 +257,8 @@ export class StatusUpdater {
     return this.options.cache?.stats();
   }
 
-  private finish(
-    event: StatusEvent,
-    status: Status,
-    full: Metadata,
-    schedule: Schedule,
-    problems: readonly string[],
-    now: number,
-    how: { storedAsIs: boolean; reachedMaxFetchErrors?: boolean },
-  ): StatusUpdate {
+  private finish(event: StatusEvent, how: Finishing): StatusUpdate {
+    const { status, full, schedule, problems, now } = how;
     const kept = this.transfer.filter(full);
     if (isFailure(status)) {
       for (const k of FAILURE_KEYS) {

@@ -7,6 +7,20 @@ import { embeddedUrl, occupiedMessage, startEmbedded, startingMessage, whoAnswer
 /** Which set of connection settings: StormCrawler's `opensearch.<type>.*` falling back to `opensearch.*`. */
 export type ConnectionType = 'status' | 'indexer' | 'transitions';
 
+/** The keys a connection is made from (the opensearch.* and opensearch.<type>.* families). */
+export type ConnectionConfig = Pick<
+  Config,
+  | 'patterned'
+  | 'origin'
+  | 'opensearch.addresses'
+  | 'opensearch.sniff'
+  | 'opensearch.embedded'
+  | 'opensearch.user'
+  | 'opensearch.password'
+  | 'opensearch.disable.tls.validation'
+  | 'opensearch.connect.timeout'
+>;
+
 export interface Connection {
   readonly client: Client;
   /** The first address, for messages. */
@@ -23,7 +37,7 @@ export function normaliseAddress(address: string): string {
 }
 
 function typed(
-  config: Config,
+  config: ConnectionConfig,
   type: ConnectionType,
   name: 'addresses' | 'user' | 'password',
 ): string | undefined {
@@ -32,7 +46,7 @@ function typed(
 }
 
 /** `opensearch.<type>.sniff`, falling back to `opensearch.sniff`. */
-export function sniffFor(config: Config, type: ConnectionType): boolean {
+export function sniffFor(config: ConnectionConfig, type: ConnectionType): boolean {
   const hit = config.patterned.find((e) => e.key === `opensearch.${type}.sniff`);
   return hit === undefined ? config['opensearch.sniff'] : hit.value === true;
 }
@@ -40,7 +54,7 @@ export function sniffFor(config: Config, type: ConnectionType): boolean {
 /** How often a sniffing client asks the cluster for its nodes (the Java client's Sniffer default). */
 const SNIFF_INTERVAL_MS = 5 * 60_000;
 
-export function addressesFor(config: Config, type: ConnectionType): string[] {
+export function addressesFor(config: ConnectionConfig, type: ConnectionType): string[] {
   const own = typed(config, type, 'addresses');
   // Nothing configured: the embedded node's address, whose port OPENSEARCH_PORT sets.
   const list =
@@ -53,13 +67,13 @@ export function addressesFor(config: Config, type: ConnectionType): string[] {
 }
 
 /** True when the user configured no cluster at all, so the embedded node may be started for them. */
-export function embeddedAllowed(config: Config): boolean {
+export function embeddedAllowed(config: ConnectionConfig): boolean {
   if (!config['opensearch.embedded']) return false;
   if (config.origin.has('opensearch.addresses')) return false;
   return !config.patterned.some((e) => /^opensearch\.\w+\.addresses$/.test(e.key));
 }
 
-export function createClient(config: Config, type: ConnectionType = 'status'): Connection {
+export function createClient(config: ConnectionConfig, type: ConnectionType = 'status'): Connection {
   const nodes = addressesFor(config, type);
   const user = typed(config, type, 'user') ?? config['opensearch.user'];
   const password = typed(config, type, 'password') ?? config['opensearch.password'];
@@ -110,7 +124,7 @@ async function probe(conn: Connection): Promise<ProbeFailure | undefined> {
  * instead when the port is taken by something else.
  */
 export async function connect(
-  config: Config,
+  config: ConnectionConfig,
   log: Logger,
   type: ConnectionType = 'status',
 ): Promise<Connection> {
@@ -143,6 +157,6 @@ export async function connect(
 }
 
 /** True when `url` is the embedded node's address and the user configured no cluster. */
-export function usesEmbedded(config: Config, url: string): boolean {
+export function usesEmbedded(config: ConnectionConfig, url: string): boolean {
   return embeddedAllowed(config) && url === embeddedUrl();
 }

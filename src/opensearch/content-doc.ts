@@ -125,14 +125,17 @@ export function contentUrl(url: string, md: Metadata, canonicalKey: string): str
  * limit as the text), and `trimmed` (the reason) when the fetch cut the body at a limit.
  */
 export function contentDocument(
-  url: string,
-  md: Metadata,
-  text: string,
+  page: {
+    readonly url: string;
+    readonly metadata: Metadata;
+    readonly text: string;
+    readonly markdown?: string;
+  },
   o: IndexerOptions,
   mapping: readonly Mapping[],
   now: number,
-  markdown?: string,
 ): { id: string; doc: Record<string, unknown> } {
+  const { url, metadata: md, text, markdown } = page;
   const target = contentUrl(url, md, o.canonicalKey);
   const doc: Record<string, unknown> = { url };
   if (target !== url) doc.canonical = target;

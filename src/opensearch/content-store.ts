@@ -55,13 +55,10 @@ export class ContentWriter {
     }
     await d.bulk.ready();
     const { id, doc } = contentDocument(
-      url,
-      metadata,
-      text,
+      { url, metadata, text, markdown: page.markdown },
       d.options,
       this.mapping,
       d.clock.now(),
-      page.markdown,
     );
     void d.bulk.add({ op: 'index', index: d.index, id, doc }).then((result) => {
       if (result.ok) {

@@ -1,9 +1,8 @@
 import type { Client } from '@opensearch-project/opensearch';
 import { distance } from '../config/nearest.js';
-import type { Config } from '../config/schema.js';
 import type { Logger } from '../util/log.js';
 import { count } from '../util/plural.js';
-import { ensureIndices, type IndexOutcome, planIndices } from './indices.js';
+import { ensureIndices, type IndexOutcome, type IndicesConfig, planIndices } from './indices.js';
 
 /** Other status indices named at most in the line (the closest names first). */
 const NAMED_AT_MOST = 5;
@@ -21,7 +20,7 @@ export interface StatusIndexInfo {
  */
 export async function ensureCrawlIndices(
   client: Client,
-  config: Config,
+  config: IndicesConfig,
   log: Logger,
 ): Promise<IndexOutcome[]> {
   const outcomes = await ensureIndices(client, planIndices(config));

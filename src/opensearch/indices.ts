@@ -7,6 +7,19 @@ import { MAPPINGS_DIR } from './paths.js';
 /** The indices whose definitions are in mappings/ (metrics: the daily metrics indices, src/metrics). */
 export type IndexRole = 'status' | 'content' | 'transitions' | 'hosts' | 'metrics';
 
+/** The keys that name the crawl's indices and size them. */
+export type IndicesConfig = Pick<
+  Config,
+  | 'opensearch.status.index.name'
+  | 'opensearch.status.shards'
+  | 'opensearch.status.replicas'
+  | 'opensearch.indexer.index.name'
+  | 'opensearch.indexer.shards'
+  | 'opensearch.indexer.replicas'
+  | 'opensearch.hosts.index.name'
+  | 'status.transitions.index.name'
+>;
+
 export interface IndexBody {
   settings: { index: Record<string, unknown> };
   mappings: Record<string, unknown>;
@@ -46,7 +59,7 @@ export function replicaSettings(replicas: number | 'auto'): Record<string, unkno
  * The indices with names and shard/replica counts from the config: status, content, the hosts index
  * (one document per host: soft-404 probes) and the transitions index when one is named.
  */
-export function planIndices(config: Config): IndexPlan[] {
+export function planIndices(config: IndicesConfig): IndexPlan[] {
   const plan = (role: IndexRole, name: string, shards: number, replicas: number | 'auto'): IndexPlan => {
     const body = readMapping(role);
     body.settings.index.number_of_shards = shards;
@@ -80,7 +93,7 @@ export function planIndices(config: Config): IndexPlan[] {
  * feature's facts under an object of its own (`render`...). Small: one shard. Not in `planIndices`:
  * the features that use it create it when they first write (a crawl that renders nothing never does).
  */
-export function planHostsIndex(config: Config): IndexPlan {
+export function planHostsIndex(config: IndicesConfig): IndexPlan {
   const body = readMapping('hosts');
   delete body.settings.index.number_of_replicas;
   Object.assign(body.settings.index, replicaSettings(config['opensearch.status.replicas']));

@@ -76,13 +76,17 @@ export function decodeMetadataKey(key: string): string {
   return key.replaceAll('%2E', '.');
 }
 
+/** The status document of `update`, routed by its partition `key`. */
 export function toStatusSource(
-  url: string,
-  status: Status,
-  metadata: Metadata,
-  nextFetchDate: number | null,
+  update: {
+    readonly url: string;
+    readonly status: Status;
+    readonly metadata: Metadata;
+    readonly nextFetchDate: number | null;
+  },
   key: string,
 ): StatusSource {
+  const { url, status, metadata, nextFetchDate } = update;
   const md: Record<string, string[]> = {};
   for (const [k, values] of metadata.entries()) md[encodeMetadataKey(k)] = [...values];
   const source: StatusSource = { url, status, metadata: md, key };

@@ -8,6 +8,18 @@ import { DedupIndex } from './dedup-index.js';
 import { hostRenderRecord } from './render-decisions.js';
 import { documentId, fromStatusSource, partitionKey, type StoredStatus } from './status-doc.js';
 
+/** The keys a URL's report reads: the indices' names, the partition, the failure and dedup rules. */
+export type UrlReportConfig = Pick<
+  Config,
+  | 'opensearch.status.index.name'
+  | 'opensearch.indexer.index.name'
+  | 'opensearch.hosts.index.name'
+  | 'status.transitions.index.name'
+  | 'partition.url.mode'
+  | 'max.fetch.errors'
+  | 'dedup.mode'
+>;
+
 function when(ms: number, now: number): string {
   const d = Math.round((ms - now) / 60_000);
   if (d <= 0) return `due now (since ${new Date(ms).toISOString()})`;
@@ -58,7 +70,7 @@ export function explainFailure(
  */
 export async function urlReport(
   client: Client,
-  cfg: Config,
+  cfg: UrlReportConfig,
   url: string,
   now: number,
 ): Promise<{

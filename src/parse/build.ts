@@ -1,7 +1,7 @@
-import type { Config } from '../config/schema.js';
 import type { Logger } from '../util/log.js';
 import type { PageParser } from './types.js';
 import { ParserPool } from './worker/pool.js';
+import type { ParserThreadConfig } from './worker/protocol.js';
 
 /**
  * The parser of a crawl: the inline parser (built first, it checks the parse settings with the
@@ -9,7 +9,7 @@ import { ParserPool } from './worker/pool.js';
  * each build their own. `close` stops the threads after the crawl.
  */
 export async function startParser(
-  config: Config,
+  config: ParserThreadConfig,
   inline: PageParser,
   log: Logger,
 ): Promise<{ readonly parser: PageParser; close(): Promise<void> }> {

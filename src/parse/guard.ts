@@ -35,7 +35,7 @@ function wideText(content: Buffer, contentType: string | undefined): boolean {
 function refused(input: ParseInput, cause: string, message: string): ParseStatus {
   const md: Metadata = input.metadata.copy();
   md.setValue(MD.errorCause, cause);
-  return failed(input.url, md, 'ERROR', ERROR_SOURCE.contentType, message);
+  return failed(input.url, md, 'ERROR', { source: ERROR_SOURCE.contentType, message });
 }
 
 /**

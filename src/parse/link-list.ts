@@ -50,7 +50,7 @@ export function parseLinkList(input: ParseInput, deps: LinkListDeps, kind: LinkL
     const hours = kind.hours(deps.settings);
     const list: LinkList = {
       base: new URL(input.url),
-      collector: new OutlinkCollector(input.url, input.metadata, deps.transfer, deps.urlFilter, {
+      collector: new OutlinkCollector(input, deps, {
         max: -1,
         trackAnchors: false,
       }),

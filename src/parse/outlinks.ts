@@ -64,14 +64,22 @@ export class OutlinkCollector {
   /** Links that did not resolve to http(s) or that the URL filters rejected. */
   rejected = 0;
 
+  readonly pageUrl: string;
+  private readonly pageMetadata: Metadata;
+  private readonly transfer: MetadataTransfer;
+  private readonly urlFilter: OutlinkFilter;
+
+  /** `page`: the page the links are on; `deps`: what an outlink's metadata and verdict come from. */
   constructor(
-    readonly pageUrl: string,
-    private readonly pageMetadata: Metadata,
-    private readonly transfer: MetadataTransfer,
-    private readonly urlFilter: OutlinkFilter,
+    page: { readonly url: string; readonly metadata: Metadata },
+    deps: { readonly transfer: MetadataTransfer; readonly urlFilter: OutlinkFilter },
     private readonly options: OutlinkOptions,
   ) {
-    this.source = new URL(pageUrl);
+    this.pageUrl = page.url;
+    this.pageMetadata = page.metadata;
+    this.transfer = deps.transfer;
+    this.urlFilter = deps.urlFilter;
+    this.source = new URL(page.url);
   }
 
   /** Resolves `href` against `base`; undefined when it is not an http(s) URL. */

@@ -11,18 +11,20 @@ export function failed(
   url: string,
   md: Metadata,
   status: 'ERROR' | 'FETCH_ERROR',
-  source: string,
-  message: string,
+  error: { readonly source: string; readonly message: string },
 ): ParseStatus {
-  md.setValue(MD.errorSource, source);
-  md.setValue(MD.errorMessage, message);
+  md.setValue(MD.errorSource, error.source);
+  md.setValue(MD.errorMessage, error.message);
   detachMetadata(md);
   return { kind: 'status', url, status, metadata: md, outlinks: [] };
 }
 
 /** StormCrawler's message for an exception while parsing. */
 export function parsingFailed(url: string, md: Metadata, e: unknown): ParseStatus {
-  return failed(url, md, 'ERROR', ERROR_SOURCE.parsing, `Exception while parsing ${url}: ${describe(e)}`);
+  return failed(url, md, 'ERROR', {
+    source: ERROR_SOURCE.parsing,
+    message: `Exception while parsing ${url}: ${describe(e)}`,
+  });
 }
 
 const describe = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : errorMessage(e));
@@ -40,13 +42,10 @@ export function runFilters(
   if (!filters || filters.filters.length === 0) return undefined;
   const failure = filters.run(url, doc, context);
   if (!failure) return undefined;
-  return failed(
-    url,
-    context.metadata,
-    'ERROR',
-    ERROR_SOURCE.filtering,
-    `Exception while running parse filter ${failure.filter} on ${url}: ${failure.message}`,
-  );
+  return failed(url, context.metadata, 'ERROR', {
+    source: ERROR_SOURCE.filtering,
+    message: `Exception while running parse filter ${failure.filter} on ${url}: ${failure.message}`,
+  });
 }
 
 /** A plain mutable context for filters over a page without links to add. */

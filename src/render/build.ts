@@ -1,5 +1,5 @@
-import type { Config } from '../config/schema.js';
 import type { FetchProtocol } from '../fetch/ports.js';
+import type { ParserThreadConfig } from '../parse/worker/protocol.js';
 import type { HttpProtocol } from '../protocol/http/client.js';
 import { loadURLFilters } from '../urlfilters/load.js';
 import type { Clock } from '../util/clock.js';
@@ -10,7 +10,7 @@ import { pageInspector } from './inspect.js';
 import { endedChildrenCpuMs } from './processes.js';
 import { RenderingProtocol } from './protocol.js';
 import { Renderer } from './renderer.js';
-import { renderSettings } from './settings.js';
+import { type RenderConfig, renderSettings } from './settings.js';
 
 export interface Rendering {
   /** What the fetcher uses: the rendering protocol, or the HTTP protocol itself when off. */
@@ -21,13 +21,16 @@ export interface Rendering {
   close(): Promise<void>;
 }
 
+/** What rendering is built from: its own keys, and the parser's and URL filters' (its samples parse pages). */
+export type RenderBuildConfig = RenderConfig & ParserThreadConfig;
+
 /**
  * The rendering of a crawl, from its configuration: checks the keys (ConfigError), looks for a
  * browser and starts none (the first page to render starts it). Without a browser, or with nothing
  * that may be rendered, the crawl fetches as without this feature and one log line says so.
  */
 export function buildRendering(
-  config: Config,
+  config: RenderBuildConfig,
   deps: {
     http: HttpProtocol;
     /** Where adaptive rendering keeps its per-host decisions (the hosts index, from the layer above). */
@@ -142,7 +145,7 @@ export function buildRendering(
 export const renderFeature = {
   check: renderSettings,
   build(
-    config: Config,
+    config: RenderBuildConfig,
     base: {
       readonly http: HttpProtocol;
       readonly renderDecisions: () => DecisionStore;

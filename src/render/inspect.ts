@@ -1,8 +1,8 @@
-import type { Config } from '../config/schema.js';
 import type { Metadata } from '../model/metadata.js';
 import { ParseFilters } from '../parse/parsefilters/chain.js';
 import { createPageParser } from '../parse/stage.js';
 import type { OutlinkFilter } from '../parse/types.js';
+import type { ParserThreadConfig } from '../parse/worker/protocol.js';
 import type { Clock } from '../util/clock.js';
 import type { PageView } from './compare.js';
 
@@ -19,7 +19,7 @@ export type Inspector = (
  * and links exactly as the crawl will: links a normaliser makes equal are equal, links the filters
  * drop do not count. Only samples pay for it.
  */
-export function pageInspector(config: Config, filter: OutlinkFilter, clock: Clock): Inspector {
+export function pageInspector(config: ParserThreadConfig, filter: OutlinkFilter, clock: Clock): Inspector {
   const parser = createPageParser(config, { filter, clock, filters: ParseFilters.none });
   const prefix = config['protocol.md.prefix'];
   return (url, metadata, headers, content) => {

@@ -67,8 +67,29 @@ const RESOURCE_TYPES = [
   'other',
 ];
 
+/** The keys rendering reads: playwright.*, render.adaptive.*, the delegator's routes, the fetch timeout. */
+export type RenderConfig = Pick<
+  Config,
+  | 'playwright.cdp.url'
+  | 'playwright.remote.ws'
+  | 'playwright.skip.resource.types'
+  | 'playwright.executable'
+  | 'playwright.load.event'
+  | 'playwright.pages.max'
+  | 'playwright.page.max.renders'
+  | 'playwright.browser.max.renders'
+  | 'playwright.sandbox'
+  | 'playwright.subrequests.max'
+  | 'http.timeout'
+  | 'protocol.delegator.config'
+  | 'render.adaptive'
+  | 'render.adaptive.samples'
+  | 'render.adaptive.scan.pages'
+  | 'render.adaptive.recheck'
+>;
+
 /** Reads and checks the keys; throws ConfigError naming the key. Looks for the browser, starts none. */
-export function renderSettings(config: Config): RenderSettings {
+export function renderSettings(config: RenderConfig): RenderSettings {
   const cdpUrl = config['playwright.cdp.url'].trim();
   const remoteWs = config['playwright.remote.ws'].trim();
   if (cdpUrl !== '' && remoteWs !== '')

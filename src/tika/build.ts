@@ -9,8 +9,21 @@ import { DocumentStage } from './stage.js';
 /** The embedded server's watchdog fires this long after the crawler gave up on a document. */
 const WATCHDOG_MARGIN_MS = 5_000;
 
+/** The keys of the Tika stage. */
+export type TikaConfig = Pick<
+  Config,
+  | 'tika.enabled'
+  | 'tika.server.url'
+  | 'tika.embedded.port'
+  | 'tika.embedded.heap'
+  | 'tika.max.concurrent'
+  | 'parser.tika.timeout'
+  | 'textextractor.skip.after'
+  | 'http.decoded.limit'
+>;
+
 /** The Tika settings of a configuration, checked; a ConfigError names a bad key. */
-export function tikaOptions(config: Config): TikaServiceOptions {
+export function tikaOptions(config: TikaConfig): TikaServiceOptions {
   const timeoutMs = config['parser.tika.timeout'];
   const problems: string[] = [];
   if (timeoutMs <= 0) problems.push(`parser.tika.timeout: must be more than 0 ms (got ${timeoutMs})`);
@@ -51,7 +64,7 @@ export interface Documents {
  * reached (or the embedded one started) when the first document arrives.
  */
 export function buildDocuments(
-  config: Config,
+  config: TikaConfig,
   parser: Pick<InlineParser, 'parseDocument'>,
   log: Logger,
   clock: Clock,
@@ -71,7 +84,7 @@ export function buildDocuments(
 export const tikaFeature = {
   check: tikaOptions,
   build(
-    config: Config,
+    config: TikaConfig,
     base: {
       readonly inline: Pick<InlineParser, 'parseDocument'>;
       readonly log: Logger;

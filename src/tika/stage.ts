@@ -99,5 +99,5 @@ function failure(
 ): ParseStatus {
   const md = doc.metadata.copy();
   md.setValue(MD.errorCause, cause);
-  return failed(doc.url, md, status, ERROR_SOURCE.tika, message);
+  return failed(doc.url, md, status, { source: ERROR_SOURCE.tika, message });
 }

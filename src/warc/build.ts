@@ -1,7 +1,6 @@
-import type { Config } from '../config/schema.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
-import { openWarcOutput } from './output.js';
+import { openWarcOutput, type WarcConfig } from './output.js';
 import { statusCodeFilter } from './records.js';
 
 /*
@@ -11,14 +10,14 @@ import { statusCodeFilter } from './records.js';
 
 export const warcFeature = {
   /** warc.status.codes, when warc.enabled: a ConfigError names it. Starts nothing. */
-  check(config: Config): void {
+  check(config: Pick<WarcConfig, 'warc.enabled' | 'warc.status.codes'>): void {
     if (config['warc.enabled']) statusCodeFilter(config['warc.status.codes']);
   },
   /**
    * Recovers the .open files a killed run left (each logged) and opens the output; undefined with
    * warc.enabled false. A write that failed for good stops the crawl, and the crawl's close throws it.
    */
-  async build(config: Config, base: { readonly clock: Clock; readonly log: Logger }) {
+  async build(config: WarcConfig, base: { readonly clock: Clock; readonly log: Logger }) {
     const warc = await openWarcOutput(config, base.clock, base.log);
     if (!warc) return undefined;
     return {

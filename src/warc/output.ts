@@ -3,7 +3,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
-import { userAgent } from '../protocol/http/user-agent.js';
+import { type AgentSettings, userAgent } from '../protocol/http/user-agent.js';
 import type { Clock } from '../util/clock.js';
 import { CrawlerError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -35,12 +35,28 @@ const AGENT_KEYS = [
   'http.agent.email',
 ] as const;
 
+/** The keys of the WARC output, and the agent's (its warcinfo records name the crawler). */
+export type WarcConfig = AgentSettings &
+  Pick<
+    Config,
+    | 'warc.enabled'
+    | 'warc.dir'
+    | 'warc.prefix'
+    | 'warc.version'
+    | 'warc.rotation.size'
+    | 'warc.rotation.interval'
+    | 'warc.request.records'
+    | 'warc.status.codes'
+    | 'warc.write.attempts'
+    | 'http.robots.file.skip'
+  >;
+
 /**
  * The fields of every file's warcinfo record: the WARC specification's named fields (software,
  * hostname, format, conformsTo, operator, http-header-user-agent, http-header-from, robots,
  * isPartOf, description) and the operator's http.agent.* keys as set.
  */
-export function warcinfoFields(config: Config, host: string): Record<string, string> {
+export function warcinfoFields(config: WarcConfig, host: string): Record<string, string> {
   const version = config['warc.version'];
   const email = config['http.agent.email'].trim();
   const url = config['http.agent.url'].trim();
@@ -72,7 +88,7 @@ export class WarcOutput {
   private stop: (() => void) | undefined;
 
   constructor(
-    config: Config,
+    config: WarcConfig,
     clock: Clock,
     private readonly log: Logger,
     writer: Writer,
@@ -147,7 +163,7 @@ export class WarcOutput {
  * is touched.
  */
 export async function openWarcOutput(
-  config: Config,
+  config: WarcConfig,
   clock: Clock,
   log: Logger,
 ): Promise<WarcOutput | undefined> {

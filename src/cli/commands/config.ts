@@ -1,6 +1,5 @@
 import { checkCrawlSettings } from '../../app/compose.js';
-import type { Config } from '../../config/schema.js';
-import { KEYS } from '../../config/schema.js';
+import { type ConfigRow, configRows } from '../../config/rows.js';
 import type { Command, ParsedValues } from '../command.js';
 
 export const configCommand: Command = {
@@ -15,7 +14,7 @@ export const configCommand: Command = {
     'An empty http.agent.name is only reported: run refuses to start without one.',
   async run({ values, config, out, log }) {
     const cfg = config();
-    print(cfg, values, out);
+    print(configRows(cfg, Boolean(values.changed)), values, out);
     // The same checks as crawler run, after the listing, so that the values can be read first.
     await checkCrawlSettings(cfg, { nameRequired: false });
     if (cfg['http.agent.name'].trim() === '') {
@@ -27,15 +26,7 @@ export const configCommand: Command = {
   },
 };
 
-function print(cfg: Config, values: ParsedValues, out: (line: string) => void): void {
-  const rows: [string, unknown, string][] = [];
-  for (const key of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
-    const origin = cfg.origin.get(key) ?? 'default';
-    if (values.changed && origin === 'default') continue;
-    const shown = key.endsWith('password') && cfg[key] ? '***' : cfg[key];
-    rows.push([key, shown, origin]);
-  }
-  for (const e of cfg.patterned) rows.push([e.key, e.value, cfg.origin.get(e.key) ?? '?']);
+function print(rows: readonly ConfigRow[], values: ParsedValues, out: (line: string) => void): void {
   if (values.json) {
     out(JSON.stringify(Object.fromEntries(rows.map(([k, v]) => [k, v])), null, 2));
     return;

@@ -48,7 +48,7 @@ export function parseFeed(input: ParseInput, deps: LinkListDeps): ParseStatus {
 function broken(input: ParseInput, md: Metadata, message: string): ParseStatus {
   if (rootElement(input.content.toString('latin1', 0, FEED_SNIFF_BYTES))?.toLowerCase() === 'html')
     md.remove(MD.isFeed);
-  return failed(input.url, md, 'ERROR', ERROR_SOURCE.feed, message);
+  return failed(input.url, md, 'ERROR', { source: ERROR_SOURCE.feed, message });
 }
 
 function readEntries(input: ParseInput, md: Metadata, list: LinkList, deps: LinkListDeps): void {

@@ -21,10 +21,14 @@ export interface PageContent {
 export function mainContent(
   tree: TreeBuilder,
   s: TextSettings,
-  included: number,
-  base: URL | undefined,
-  titles: readonly (string | undefined)[] = [],
+  page: {
+    readonly included: number;
+    readonly base: URL | undefined;
+    /** The page's titles (title, meta title, og:title), for the extractor's title test. */
+    readonly titles?: readonly (string | undefined)[];
+  },
 ): PageContent {
+  const { included, base, titles = [] } = page;
   const md = s.markdown !== false;
   const opts = { base, maxLength: s.maxLength };
   if (included >= 0) {

@@ -169,7 +169,11 @@ export class HtmlExtractor implements Partial<Handler> {
     this.out.mainText = this.text.mainResult();
     if (!this.tree) return;
     const titles = [this.out.title, this.out.metaTitle, this.ogTitle];
-    const main = mainContent(this.tree, this.textSettings, this.text.includedIndex(), this.base?.(), titles);
+    const main = mainContent(this.tree, this.textSettings, {
+      included: this.text.includedIndex(),
+      base: this.base?.(),
+      titles,
+    });
     if (main.text !== undefined) this.out.text = main.text;
     if (this.textSettings.mainText) this.out.mainText = this.out.text;
     this.out.markdown = main.markdown;

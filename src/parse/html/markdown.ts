@@ -51,15 +51,23 @@ class Renderer {
   readonly top: string[] = [];
   readonly levels: number[] = [];
 
+  private readonly pruneLinks: boolean;
+  /** Inside a declared block: its tables and lists (in a `<main>`, all its blocks) keep their links. */
+  private readonly declared: 'main' | 'article' | undefined;
+  private readonly pruneTeasers: boolean;
+  /** Only excluded tags are skipped (what an include selector matched is kept whole). */
+  private readonly selected: boolean;
+
+  /** `main`: how the extractor chose the content, which says what is pruned. */
   constructor(
     private readonly o: RenderOptions,
-    private readonly pruneLinks: boolean,
-    /** Inside a declared block: its tables and lists (in a `<main>`, all its blocks) keep their links. */
-    private readonly declared: 'main' | 'article' | undefined,
-    private readonly pruneTeasers: boolean,
-    /** Only excluded tags are skipped (what an include selector matched is kept whole). */
-    private readonly selected = false,
-  ) {}
+    main: Pick<MainContent, 'pruneLinks' | 'declared' | 'pruneTeasers' | 'selected'>,
+  ) {
+    this.pruneLinks = main.pruneLinks;
+    this.declared = main.declared;
+    this.pruneTeasers = main.pruneTeasers === true;
+    this.selected = main.selected ?? false;
+  }
 
   private get full(): boolean {
     return this.o.maxLength > 0 && this.length >= this.o.maxLength;
@@ -416,7 +424,7 @@ function prefixLines(s: string, prefix: string, blank: string): string {
  * its own (src/parse/strings.ts `detach`), never a view of the page.
  */
 export function render(main: MainContent, o: RenderOptions): string {
-  const r = new Renderer(o, main.pruneLinks, main.declared, main.pruneTeasers === true, main.selected);
+  const r = new Renderer(o, main);
   const out = r.top;
   if (main.only) r.blocks(main.root, out, main.only);
   else r.block(main.root, out);

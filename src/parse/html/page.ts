@@ -85,7 +85,10 @@ function parse(
     const document = s.documents?.claim(mime, content);
     if (document !== undefined) return handOff(url, md, document);
     if (s.treatNonHtmlAsError)
-      return failed(url, md, 'ERROR', ERROR_SOURCE.contentType, `Exception content-type ${mime} for ${url}`);
+      return failed(url, md, 'ERROR', {
+        source: ERROR_SOURCE.contentType,
+        message: `Exception content-type ${mime} for ${url}`,
+      });
     return finish(input, md, deps, { text: '', robots, collector: undefined, base: undefined });
   }
 
@@ -102,7 +105,7 @@ function parse(
   const ex = extractHtml(decode(content, charset), s.text, dom, (href) => baseUrlOf(url, href));
   if (!s.robotsMetaSkip && ex.robots !== undefined) applyDirectives(robots, [ex.robots]);
   const base = baseUrlOf(url, ex.baseHref);
-  const collector = new OutlinkCollector(url, input.metadata, deps.transfer, deps.urlFilter, {
+  const collector = new OutlinkCollector(input, deps, {
     max: s.maxOutlinksPerPage,
     trackAnchors: s.trackAnchors,
   });

@@ -34,7 +34,7 @@ export function parseSitemap(input: ParseInput, deps: SitemapDeps): ParseStatus 
     read: (input, md, list) => readEntries(input, md, list, deps),
     broken: (input, md, message) => {
       md.remove(MD.isSitemap);
-      return failed(input.url, md, 'FETCH_ERROR', ERROR_SOURCE.sitemap, message);
+      return failed(input.url, md, 'FETCH_ERROR', { source: ERROR_SOURCE.sitemap, message });
     },
   });
 }

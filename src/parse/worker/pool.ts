@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Config } from '../../config/schema.js';
 import { CrawlerError } from '../../util/errors.js';
 import type { Logger } from '../../util/log.js';
 import type { PageParser, ParseInput, ParseResult } from '../types.js';
-import { fromWire, type WorkerMessage } from './protocol.js';
+import { fromWire, type ParserThreadConfig, type WorkerMessage } from './protocol.js';
 
 interface Pending {
   resolve: (r: ParseResult) => void;
@@ -47,11 +46,11 @@ export class ParserPool implements PageParser {
   private closed = false;
 
   private constructor(
-    private readonly config: Config,
+    private readonly config: ParserThreadConfig,
     private readonly log: Logger,
   ) {}
 
-  static async start(config: Config, threads: number, log: Logger): Promise<ParserPool> {
+  static async start(config: ParserThreadConfig, threads: number, log: Logger): Promise<ParserPool> {
     const pool = new ParserPool(config, log);
     await Promise.all(Array.from({ length: threads }, () => pool.spawn()));
     log.info({ threads }, `parsing on ${threads} worker thread${threads === 1 ? '' : 's'}`);

@@ -1,7 +1,13 @@
 import { Metadata, type MetadataJSON } from '../../model/metadata.js';
+import type { MetadataTransferConfig } from '../../model/metadata-transfer.js';
+import type { FilterConfig } from '../../urlfilters/params.js';
+import type { ParseConfig } from '../settings.js';
 import type { ParseResult, SitemapStats } from '../types.js';
 
 /** A page sent to a parser thread. The content is copied (a Buffer may share its memory). */
+/** The keys a parser thread builds its URL filters and page parser from (as the main thread does). */
+export type ParserThreadConfig = ParseConfig & MetadataTransferConfig & Partial<FilterConfig>;
+
 export interface ParseRequest {
   readonly id: number;
   readonly url: string;

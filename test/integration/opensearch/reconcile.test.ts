@@ -33,7 +33,7 @@ async function write(url: string, status: Status, content: { id?: string; fetchT
       id: documentId(url),
       routing: HOST,
       refresh: true,
-      body: toStatusSource(url, status, new Metadata(), Date.now() + YEAR, HOST),
+      body: toStatusSource({ url, status, metadata: new Metadata(), nextFetchDate: Date.now() + YEAR }, HOST),
     });
     if (content) {
       await client.index({

@@ -55,7 +55,10 @@ async function put(
     index,
     id: documentId(url),
     routing: key,
-    body: toStatusSource(url, 'DISCOVERED', Metadata.of(md), at, key) as never,
+    body: toStatusSource(
+      { url, status: 'DISCOVERED', metadata: Metadata.of(md), nextFetchDate: at },
+      key,
+    ) as never,
   });
   return res.body._version as number;
 }
@@ -206,7 +209,10 @@ describe('few keys due', () => {
   beforeAll(async () => {
     const body = urls.flatMap((url, i) => [
       { index: { _index: timed.status, _id: documentId(url), routing: 'few.test' } },
-      toStatusSource(url, 'DISCOVERED', new Metadata(), NOW - 100 * MIN + i, 'few.test'),
+      toStatusSource(
+        { url, status: 'DISCOVERED', metadata: new Metadata(), nextFetchDate: NOW - 100 * MIN + i },
+        'few.test',
+      ),
     ]);
     await client.bulk({ body, refresh: true });
   });

@@ -38,7 +38,15 @@ beforeAll(async () => {
     const key = new URL(url).hostname;
     return [
       { index: { _index: names.status, _id: documentId(url), routing: key } },
-      toStatusSource(url, at === null ? 'ERROR' : 'DISCOVERED', Metadata.of({ depth: '1' }), at, key),
+      toStatusSource(
+        {
+          url,
+          status: at === null ? 'ERROR' : 'DISCOVERED',
+          metadata: Metadata.of({ depth: '1' }),
+          nextFetchDate: at,
+        },
+        key,
+      ),
     ];
   });
   const res = await client.bulk({ body, refresh: true });

@@ -47,10 +47,12 @@ beforeAll(async () => {
     return [
       { index: { _index: names.status, _id: documentId(url), routing: key } },
       toStatusSource(
-        url,
-        at === null ? 'ERROR' : 'FETCHED',
-        Metadata.of({ depth: '1', 'a.b': 'x' }),
-        at,
+        {
+          url,
+          status: at === null ? 'ERROR' : 'FETCHED',
+          metadata: Metadata.of({ depth: '1', 'a.b': 'x' }),
+          nextFetchDate: at,
+        },
         key,
       ),
     ];
@@ -149,7 +151,10 @@ describe('a URL settled while the index does not show its write yet', () => {
           index: lagging.status,
           id: documentId(url),
           routing: 'lag.test',
-          body: toStatusSource(url, status, new Metadata(), at, 'lag.test') as never,
+          body: toStatusSource(
+            { url, status, metadata: new Metadata(), nextFetchDate: at },
+            'lag.test',
+          ) as never,
         });
       await write('DISCOVERED', NOW - MIN);
       await client.indices.refresh({ index: lagging.status });

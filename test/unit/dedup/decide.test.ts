@@ -51,83 +51,119 @@ const exactly =
 
 describe('decide', () => {
   it('a page whose text shares 85% or more of its shingles with an indexed one is its duplicate, with the exact similarity', () => {
-    expect(decide('http://h/b', 'id:http://h/b', fp(H), [cand('http://h/a', NEAR)], exactly())).toEqual({
+    expect(
+      decide(
+        { url: 'http://h/b', selfId: 'id:http://h/b', fp: fp(H) },
+        [cand('http://h/a', NEAR)],
+        exactly(),
+      ),
+    ).toEqual({
       kind: 'duplicate',
       of: 'http://h/a',
       distance: 1,
       similarity: 0.95,
     });
-    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', FAR)], exactly()).kind).toBe('canonical');
+    expect(
+      decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, [cand('http://h/a', FAR)], exactly()).kind,
+    ).toBe('canonical');
   });
 
   it('a page the estimates call near but whose texts share 60-85% is similar, never a duplicate', () => {
-    const d = decide('http://h/b', 'x', fp(H), [cand('http://h/a', NEAR)], exactly({ 'http://h/a': 0.7 }));
+    const d = decide(
+      { url: 'http://h/b', selfId: 'x', fp: fp(H) },
+      [cand('http://h/a', NEAR)],
+      exactly({ 'http://h/a': 0.7 }),
+    );
     expect(d).toEqual({ kind: 'similar', of: 'http://h/a', similarity: 0.7 });
     // The most similar of several is named.
     const two = [cand('http://h/a', NEAR), cand('http://h/c', H)];
-    expect(decide('http://h/b', 'x', fp(H), two, exactly({ 'http://h/a': 0.62, 'http://h/c': 0.8 }))).toEqual(
-      {
-        kind: 'similar',
-        of: 'http://h/c',
-        similarity: 0.8,
-      },
-    );
+    expect(
+      decide(
+        { url: 'http://h/b', selfId: 'x', fp: fp(H) },
+        two,
+        exactly({ 'http://h/a': 0.62, 'http://h/c': 0.8 }),
+      ),
+    ).toEqual({
+      kind: 'similar',
+      of: 'http://h/c',
+      similarity: 0.8,
+    });
   });
 
   it('no estimate decides alone: under 0.6, or without the candidate text, the page is a canonical', () => {
     const c = [cand('http://h/a', H)];
-    expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': 0.59 })).kind).toBe('canonical');
-    expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': undefined })).kind).toBe('canonical');
+    expect(
+      decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, c, exactly({ 'http://h/a': 0.59 })).kind,
+    ).toBe('canonical');
+    expect(
+      decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, c, exactly({ 'http://h/a': undefined })).kind,
+    ).toBe('canonical');
   });
 
   it('the duplicate threshold is a setting, and texts 10% apart in length are only similar', () => {
     const c = [cand('http://h/a', H)];
-    expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': 0.88 }), 0.9).kind).toBe('similar');
-    expect(decide('http://h/b', 'x', fp(H, 850), c, exactly()).kind).toBe('similar');
-    expect(decide('http://h/b', 'x', fp(H, 920), c, exactly()).kind).toBe('duplicate');
+    expect(
+      decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, c, exactly({ 'http://h/a': 0.88 }), 0.9).kind,
+    ).toBe('similar');
+    expect(decide({ url: 'http://h/b', selfId: 'x', fp: fp(H, 850) }, c, exactly()).kind).toBe('similar');
+    expect(decide({ url: 'http://h/b', selfId: 'x', fp: fp(H, 920) }, c, exactly()).kind).toBe('duplicate');
   });
 
   it('main texts that match on pages whose whole texts differ are similar, not duplicates', () => {
     // The extraction kept the same part of two different pages (a table's caption, not the table).
     const other = { bodyMinhash: BODY_FAR };
-    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, other)], exactly())).toEqual({
+    expect(
+      decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, [cand('http://h/a', H, other)], exactly()),
+    ).toEqual({
       kind: 'similar',
       of: 'http://h/a',
       similarity: 0.95,
     });
     // Whole texts 10% apart in length, or a document without a body signature: not a duplicate either.
     expect(
-      decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { bodyTokens: 2400 })], exactly()).kind,
+      decide(
+        { url: 'http://h/b', selfId: 'x', fp: fp(H) },
+        [cand('http://h/a', H, { bodyTokens: 2400 })],
+        exactly(),
+      ).kind,
     ).toBe('similar');
     const { bodyMinhash: _, ...old } = cand('http://h/a', H);
-    expect(decide('http://h/b', 'x', fp(H), [old], exactly()).kind).toBe('similar');
+    expect(decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, [old], exactly()).kind).toBe('similar');
   });
 
   it('ignores texts of very different length, other kinds, duplicates of others and itself', () => {
     const v = exactly();
-    expect(decide('http://h/b', 'x', fp(H, 1000), [cand('http://h/a', H, { tokens: 600 })], v).kind).toBe(
-      'canonical',
-    );
-    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { kind: 'exact' })], v).kind).toBe(
-      'canonical',
-    );
     expect(
-      decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { duplicateOf: 'http://h/z' })], v).kind,
+      decide({ url: 'http://h/b', selfId: 'x', fp: fp(H, 1000) }, [cand('http://h/a', H, { tokens: 600 })], v)
+        .kind,
     ).toBe('canonical');
-    expect(decide('http://h/b', 'id:http://h/b', fp(H), [cand('http://h/b', H)], v).kind).toBe('canonical');
+    expect(
+      decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, [cand('http://h/a', H, { kind: 'exact' })], v)
+        .kind,
+    ).toBe('canonical');
+    expect(
+      decide(
+        { url: 'http://h/b', selfId: 'x', fp: fp(H) },
+        [cand('http://h/a', H, { duplicateOf: 'http://h/z' })],
+        v,
+      ).kind,
+    ).toBe('canonical');
+    expect(
+      decide({ url: 'http://h/b', selfId: 'id:http://h/b', fp: fp(H) }, [cand('http://h/b', H)], v).kind,
+    ).toBe('canonical');
   });
 
   it('two indexed canonicals that duplicate each other: the shorter URL stays canonical, from either side', () => {
     const short = cand('http://h/a', H);
     const long = cand('http://h/a?print=1', NEAR);
     const v = exactly();
-    expect(decide(short.url, short.id, fp(H), [short, long], v).kind).toBe('canonical');
-    expect(decide(long.url, long.id, fp(NEAR), [short, long], v)).toMatchObject({
+    expect(decide({ url: short.url, selfId: short.id, fp: fp(H) }, [short, long], v).kind).toBe('canonical');
+    expect(decide({ url: long.url, selfId: long.id, fp: fp(NEAR) }, [short, long], v)).toMatchObject({
       kind: 'duplicate',
       of: short.url,
     });
     // A page not indexed yet defers to an indexed canonical, whatever its URL.
-    expect(decide('http://h/', 'id:new', fp(H), [long], v)).toMatchObject({
+    expect(decide({ url: 'http://h/', selfId: 'id:new', fp: fp(H) }, [long], v)).toMatchObject({
       kind: 'duplicate',
       of: long.url,
     });
@@ -140,16 +176,21 @@ describe('decide', () => {
       return 1;
     };
     // Same simhash, different texts (the simhash alone once dropped real pages).
-    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { minhash: SIG[FAR]! })], v).kind).toBe(
-      'canonical',
-    );
+    expect(
+      decide(
+        { url: 'http://h/b', selfId: 'x', fp: fp(H) },
+        [cand('http://h/a', H, { minhash: SIG[FAR]! })],
+        v,
+      ).kind,
+    ).toBe('canonical');
     // Same signature but simhashes far apart.
-    expect(decide('http://h/b', 'x', fp(H), [cand('http://h/a', FAR, { minhash: SIG_H })], v).kind).toBe(
-      'canonical',
-    );
+    expect(
+      decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, [cand('http://h/a', FAR, { minhash: SIG_H })], v)
+        .kind,
+    ).toBe('canonical');
     // A document from before signatures: never a canonical of anything.
     const { minhash: _, ...old } = cand('http://h/a', H);
-    expect(decide('http://h/b', 'x', fp(H), [old], v).kind).toBe('canonical');
+    expect(decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, [old], v).kind).toBe('canonical');
     expect(compared).toBe(0);
   });
 
@@ -158,17 +199,21 @@ describe('decide', () => {
     const short = { kind: 'exact', hash: H, tokens: 30, urlBlind: H, body } as const;
     const same = { kind: 'exact', tokens: 30, bodyMinhash: BODY_H, bodyTokens: 410 } as const;
     const v = exactly();
-    expect(decide('u', 'x', short, [cand('v', H, same)], v)).toMatchObject({
+    expect(decide({ url: 'u', selfId: 'x', fp: short }, [cand('v', H, same)], v)).toMatchObject({
       kind: 'duplicate',
       distance: 0,
     });
-    expect(decide('u', 'x', short, [cand('v', NEAR, same)], v).kind).toBe('canonical');
+    expect(decide({ url: 'u', selfId: 'x', fp: short }, [cand('v', NEAR, same)], v).kind).toBe('canonical');
     // The same extracted text (a shared description) on pages whose bodies differ: kept.
     const otherBody = { ...same, bodyMinhash: BODY_FAR };
-    expect(decide('u', 'x', short, [cand('v', H, otherBody)], v).kind).toBe('canonical');
-    expect(decide('u', 'x', short, [cand('v', H, { ...same, bodyTokens: 600 })], v).kind).toBe('canonical');
+    expect(decide({ url: 'u', selfId: 'x', fp: short }, [cand('v', H, otherBody)], v).kind).toBe('canonical');
+    expect(
+      decide({ url: 'u', selfId: 'x', fp: short }, [cand('v', H, { ...same, bodyTokens: 600 })], v).kind,
+    ).toBe('canonical');
     // A candidate without a body signature (a document from before them) decides nothing.
-    expect(decide('u', 'x', short, [cand('v', H, { kind: 'exact', tokens: 30 })], v).kind).toBe('canonical');
+    expect(
+      decide({ url: 'u', selfId: 'x', fp: short }, [cand('v', H, { kind: 'exact', tokens: 30 })], v).kind,
+    ).toBe('canonical');
   });
 
   it("a long text's whole-body estimate may fall BODY_TOLERANCE under the threshold; a short text's may not", () => {
@@ -179,14 +224,18 @@ describe('decide', () => {
     expect(bodySimilarity(BODY_H, near)).toBeCloseTo(0.845, 3);
     expect(BODY_TOLERANCE).toBe(0.01);
     const c = [cand('http://h/a', H, { bodyMinhash: near })];
-    expect(decide('http://h/b', 'x', fp(H), c, exactly()).kind).toBe('duplicate');
+    expect(decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, c, exactly()).kind).toBe('duplicate');
     // 0.01 lower (an estimate of 0.834): similar.
     const lower = BODY_H.split('')
       .map((d, i) => (i < 159 ? ((Number.parseInt(d, 16) + 1) & 15).toString(16) : d))
       .join('');
     expect(bodySimilarity(BODY_H, lower)).toBeLessThan(0.84);
     expect(
-      decide('http://h/b', 'x', fp(H), [cand('http://h/a', H, { bodyMinhash: lower })], exactly()).kind,
+      decide(
+        { url: 'http://h/b', selfId: 'x', fp: fp(H) },
+        [cand('http://h/a', H, { bodyMinhash: lower })],
+        exactly(),
+      ).kind,
     ).toBe('similar');
     const short = {
       kind: 'exact',
@@ -196,12 +245,17 @@ describe('decide', () => {
       body: { minhash: BODY_H, tokens: 400 },
     } as const;
     const same = { kind: 'exact', tokens: 30, bodyTokens: 400 } as const;
-    expect(decide('u', 'x', short, [cand('v', H, { ...same, bodyMinhash: BODY_H })], exactly()).kind).toBe(
-      'duplicate',
-    );
-    expect(decide('u', 'x', short, [cand('v', H, { ...same, bodyMinhash: near })], exactly()).kind).toBe(
-      'canonical',
-    );
+    expect(
+      decide(
+        { url: 'u', selfId: 'x', fp: short },
+        [cand('v', H, { ...same, bodyMinhash: BODY_H })],
+        exactly(),
+      ).kind,
+    ).toBe('duplicate');
+    expect(
+      decide({ url: 'u', selfId: 'x', fp: short }, [cand('v', H, { ...same, bodyMinhash: near })], exactly())
+        .kind,
+    ).toBe('canonical');
   });
 
   it('reads the fingerprint SimhashParseFilter left in the metadata', () => {

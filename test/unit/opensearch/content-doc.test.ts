@@ -32,7 +32,12 @@ describe('content documents', () => {
       domain: 'example.com',
       format: 'html',
     });
-    const { id, doc } = contentDocument('https://www.example.com/p', md, '  some text ', options, mapping, 0);
+    const { id, doc } = contentDocument(
+      { url: 'https://www.example.com/p', metadata: md, text: '  some text ' },
+      options,
+      mapping,
+      0,
+    );
     expect(id).toBe(documentId('https://www.example.com/p'));
     expect(doc).toEqual({
       url: 'https://www.example.com/p',
@@ -51,7 +56,12 @@ describe('content documents', () => {
     expect(contentUrl('https://www.example.com/p?x=1', md, 'canonical')).toBe(
       'https://www.example.com/canonical',
     );
-    const { id, doc } = contentDocument('https://www.example.com/p?x=1', md, '', options, mapping, 0);
+    const { id, doc } = contentDocument(
+      { url: 'https://www.example.com/p?x=1', metadata: md, text: '' },
+      options,
+      mapping,
+      0,
+    );
     expect(id).toBe(documentId('https://www.example.com/canonical'));
     expect(doc.url).toBe('https://www.example.com/p?x=1');
     expect(doc.canonical).toBe('https://www.example.com/canonical');
@@ -68,9 +78,7 @@ describe('content documents', () => {
 
   it('cut the text at indexer.text.maxlength', () => {
     const { doc } = contentDocument(
-      'http://a.test/',
-      new Metadata(),
-      'abcdef',
+      { url: 'http://a.test/', metadata: new Metadata(), text: 'abcdef' },
       { ...options, textMaxLength: 3 },
       mapping,
       0,
@@ -80,17 +88,28 @@ describe('content documents', () => {
 
   it('hold the Markdown when the parser wrote one, cut at the same limit; none otherwise', () => {
     const o = { ...options, textMaxLength: 5 };
-    const { doc } = contentDocument('http://a.test/', new Metadata(), 'abcdef', o, mapping, 0, '# Title');
+    const { doc } = contentDocument(
+      { url: 'http://a.test/', metadata: new Metadata(), text: 'abcdef', markdown: '# Title' },
+      o,
+      mapping,
+      0,
+    );
     expect(doc.markdown).toBe('# Tit');
     expect(
-      contentDocument('http://a.test/', new Metadata(), 'abc', options, mapping, 0).doc,
+      contentDocument({ url: 'http://a.test/', metadata: new Metadata(), text: 'abc' }, options, mapping, 0)
+        .doc,
     ).not.toHaveProperty('markdown');
   });
 
   it('map key[n], prefix* and leave out blank fields when asked', () => {
     const md = Metadata.of({ 'parse.title': ['first', 'second'], 'og.a': 'x', 'og.b': 'y', empty: ' ' });
     const m = parseMapping(['parse.title[1]=title', 'og.*', 'empty']);
-    const { doc } = contentDocument('http://a.test/', md, '', { ...options, ignoreEmptyFields: true }, m, 0);
+    const { doc } = contentDocument(
+      { url: 'http://a.test/', metadata: md, text: '' },
+      { ...options, ignoreEmptyFields: true },
+      m,
+      0,
+    );
     expect(doc).toMatchObject({ title: 'second', 'og.a': 'x', 'og.b': 'y' });
     expect(doc).not.toHaveProperty('empty');
     expect(doc).not.toHaveProperty('content');

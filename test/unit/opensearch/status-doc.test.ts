@@ -20,7 +20,10 @@ describe('status documents', () => {
     const md = Metadata.of({ 'url.path': 'https://www.example.com/', depth: '1', 'fetch.error.count': '1' });
     const at = Date.UTC(2025, 6, 1, 12, 11, 12);
     expect(
-      toStatusSource('https://www.example.com/a.html', 'FETCH_ERROR', md, at, 'www.example.com'),
+      toStatusSource(
+        { url: 'https://www.example.com/a.html', status: 'FETCH_ERROR', metadata: md, nextFetchDate: at },
+        'www.example.com',
+      ),
     ).toEqual({
       url: 'https://www.example.com/a.html',
       status: 'FETCH_ERROR',
@@ -28,9 +31,12 @@ describe('status documents', () => {
       key: 'www.example.com',
       nextFetchDate: '2025-07-01T12:11:12.000Z',
     });
-    expect(toStatusSource('http://a.test/', 'ERROR', new Metadata(), null, 'a.test')).not.toHaveProperty(
-      'nextFetchDate',
-    );
+    expect(
+      toStatusSource(
+        { url: 'http://a.test/', status: 'ERROR', metadata: new Metadata(), nextFetchDate: null },
+        'a.test',
+      ),
+    ).not.toHaveProperty('nextFetchDate');
   });
 
   it('read back, also when written by StormCrawler with single strings', () => {
