@@ -27,7 +27,15 @@ export class StatusWriter implements StatusStore {
   async write(update: StatusUpdate): Promise<WriteResult> {
     const d = this.deps;
     const key = partitionKey(update.url, d.partition, update.fullMetadata);
-    const doc = toStatusSource(update.url, update.status, update.metadata, update.nextFetchDate, key);
+    // The status index is the crawl's name: each document says so (`crawl`, as the metrics points).
+    const doc = toStatusSource(
+      update.url,
+      update.status,
+      update.metadata,
+      update.nextFetchDate,
+      key,
+      d.index,
+    );
     const create = update.status === 'DISCOVERED' && !update.storedAsIs;
     const result = await d.bulk.add({
       op: create ? 'create' : 'index',

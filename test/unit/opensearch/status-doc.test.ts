@@ -33,6 +33,18 @@ describe('status documents', () => {
     );
   });
 
+  it('name their crawl (its status index, as the metrics points do) when the writer gives it', () => {
+    const doc = toStatusSource('http://a.test/', 'DISCOVERED', new Metadata(), 0, 'a.test', 'status-b');
+    expect(doc).toEqual({
+      url: 'http://a.test/',
+      status: 'DISCOVERED',
+      metadata: {},
+      key: 'a.test',
+      crawl: 'status-b',
+      nextFetchDate: '1970-01-01T00:00:00.000Z',
+    });
+  });
+
   it('read back, also when written by StormCrawler with single strings', () => {
     const doc = fromStatusSource({
       url: 'http://a.test/',
