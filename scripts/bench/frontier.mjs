@@ -355,9 +355,15 @@ for (const size of sizes) {
   // FRONTIER_STORE=1: the store per document once merged into one segment (so that two loads of
   // the same documents compare by their fields, not by how far merging had got).
   if (process.env.FRONTIER_STORE === '1') {
-    await client.indices.forcemerge({ index, max_num_segments: 1 });
-    await mergesDone();
-    const st = await indexStats();
+    // One segment per shard: the merge is asked for again until the stats (after a refresh) show it.
+    const shards = Number(plan[0]?.body.settings.index.number_of_shards ?? 1);
+    let st = await indexStats();
+    for (let i = 0; i < 10 && st.segments > shards; i++) {
+      await client.indices.forcemerge({ index, max_num_segments: 1, flush: true });
+      await mergesDone();
+      await client.indices.refresh({ index });
+      st = await indexStats();
+    }
     console.log(
       JSON.stringify({
         size,
