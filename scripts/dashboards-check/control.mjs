@@ -64,7 +64,13 @@ export async function checkControl({ base, g, dashboards, crawls, shots, timeout
     const body = req.postData() ?? '';
     // The control's own requests (the crawls it offers) aggregate the crawl field: not a panel's.
     if (!isDataRequest(r.url()) || !r.ok() || /"field":"crawl"/.test(body)) return;
-    data.push(r.json().then((j) => ({ key: keyOf(body), label: labelOf(body), ...countData(j) })));
+    // An answer of a page left before it was read (the control's page, on the way to the next view) is none.
+    data.push(
+      r.json().then(
+        (j) => ({ key: keyOf(body), label: labelOf(body), ...countData(j) }),
+        () => null,
+      ),
+    );
   });
 
   /** Opens `url`, waits for every panel, and returns the panels' data requests and problems. */
@@ -79,7 +85,7 @@ export async function checkControl({ base, g, dashboards, crawls, shots, timeout
       panels.push({ title: title.trim().split('\n').pop().trim(), problem: await problemOf(p) });
     }
     await page.screenshot({ path: join(shots, `${shot}.png`), fullPage: true });
-    const requests = await Promise.all(data);
+    const requests = (await Promise.all(data)).filter((q) => q !== null);
     const hits = new Map();
     // A panel that asks twice (a re-render) gets the same answer: one per request body.
     for (const q of requests) hits.set(q.key, { label: q.label, hits: q.hits });
