@@ -30,7 +30,11 @@ const port = Number(process.env.OPENSEARCH_PORT ?? 9200);
 const timeoutMs = Number(opt.timeout) * 1000;
 const TICK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
-/** Fields of /proc/PID/stat after the command name: [state, ppid, ...]; undefined when gone. */
+/**
+ * Fields of /proc/PID/stat after the command name: [state, ppid, ...]; undefined when gone.
+ * @param {number | string} pid
+ * @returns {string[] | undefined}
+ */
 function stat(pid) {
   try {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -40,11 +44,14 @@ function stat(pid) {
   }
 }
 /** CPU seconds of a process and of its children it has waited for (utime+stime+cutime+cstime). */
-const cpuOf = (f) => (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICK;
+const cpuOf = (/** @type {string[]} */ f) =>
+  (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICK;
 
 /** CPU seconds of every descendant of this process, live or reaped, and of the embedded node's JVM. */
 function machineCpu() {
+  /** @type {Map<number, number>} */
   const parent = new Map();
+  /** @type {Map<number, string[]>} */
   const fields = new Map();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -53,12 +60,12 @@ function machineCpu() {
     parent.set(Number(d), Number(f[1]));
     fields.set(Number(d), f);
   }
-  const isDescendant = (pid) => {
+  const isDescendant = (/** @type {number} */ pid) => {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p))
       if (p === process.pid) return true;
     return false;
   };
-  const self = stat(process.pid);
+  const self = stat(process.pid) ?? [];
   let total = (Number(self[13]) + Number(self[14])) / TICK; // reaped children
   for (const [pid, f] of fields) if (isDescendant(pid)) total += cpuOf(f);
   const pidFile = join(opt.dir, `.opensearch/node-${port}/opensearch.pid`);
@@ -68,15 +75,17 @@ function machineCpu() {
   return { total: total + jvmCpu, jvm: jvmCpu };
 }
 
+/** @param {string} cmd @param {string[]} args @param {string} [cwd] */
 function run(cmd, args, cwd) {
   const r = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
 }
 
 /** The loopback site: files of `opt.site`, as a static server a person would start. */
+/** @type {Record<string, string>} */
 const TYPES = { '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.txt': 'text/plain' };
 const site = createServer((req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(
+  const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
     /^(\.\.[/\\])+/,
     '',
   );
@@ -86,17 +95,23 @@ const site = createServer((req, res) => {
   res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
   createReadStream(file).pipe(res);
 });
-await new Promise((r) => site.listen(0, '127.0.0.1', r));
-const seed = `http://127.0.0.1:${site.address().port}/`;
+await new Promise((r) => site.listen(0, '127.0.0.1', () => r(undefined)));
+const seed = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (site.address()).port}/`;
+/** @type {NodeJS.ProcessEnv} */
 const env = { ...process.env, OPENSEARCH_PORT: String(port) };
 delete env.OPENSEARCH_URL;
 
-/** Starts `npx crawler ARGS` in its own process group and resolves when `until(output)` holds. */
+/**
+ * Starts `npx crawler ARGS` in its own process group and resolves when `until(output)` holds.
+ * @param {string[]} args
+ * @param {(out: string) => unknown} until
+ */
 function crawler(args, until) {
   const child = spawn('npx', ['crawler', ...args], { cwd: opt.dir, env, detached: true });
   let out = '';
   const exited = new Promise((r) => child.on('exit', (code, signal) => r({ code, signal })));
   const seen = new Promise((resolve, reject) => {
+    /** @type {NodeJS.Timeout | undefined} */
     let poll;
     const timer = setTimeout(() => {
       clearInterval(poll);
@@ -119,7 +134,7 @@ function crawler(args, until) {
   });
   /** Ctrl-C as a terminal sends it: to the whole process group. */
   const interrupt = async () => {
-    process.kill(-child.pid, 'SIGINT');
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGINT');
     return exited;
   };
   return { seen, interrupt, output: () => out };
@@ -127,7 +142,7 @@ function crawler(args, until) {
 
 const fetchedCount = async () => {
   const res = await fetch(`http://127.0.0.1:${port}/status/_count?q=status:FETCHED`).catch(() => undefined);
-  return res?.ok ? (await res.json()).count : 0;
+  return res?.ok ? /** @type {{ count: number }} */ (await res.json()).count : 0;
 };
 
 rmSync(opt.dir, { recursive: true, force: true });
@@ -142,7 +157,10 @@ const installed = at();
 const line = ['run', '--seed', seed, '--set', 'http.agent.name=mybot'];
 // The refusal's line names the setting; the run then says every URL was refused and how to go on.
 const HINT = /refused: --set (http\.filter\.ipaddress\.allow=[^\s"\\]+)/;
-const first = crawler(line, (out) => /every URL was refused/.test(out) && HINT.exec(out)?.[1]);
+const first = crawler(
+  line,
+  (/** @type {string} */ out) => /every URL was refused/.test(out) && HINT.exec(out)?.[1],
+);
 const hint = await first.seen;
 const refused = at();
 const firstExit = await first.interrupt();
