@@ -5,16 +5,20 @@
 // then every visualisation and dashboard of both sets opened in headless Chromium for the first time.
 // It counts import conflicts, answers of 409 (and any other >= 400), saved-object writes on open,
 // hits and buckets of each visualisation's data requests, panels showing an error or "No results
-// found", and writes screenshots. Exit 0 only when all of these are clean.
+// found, and writes screenshots. Then on each of our two dashboards it chooses each crawl of --crawls
+// in the dashboard's "Crawl" control (scripts/dashboards-check/control.mjs): every panel must show
+// that crawl's documents and none of the other's. Exit 0 only when all of these are clean.
 //
-//   node scripts/dashboards-check.mjs --sc DIR [--crawl] [--from ISO --to ISO] [--shots DIR] [--json FILE]
+//   node scripts/dashboards-check.mjs --sc DIR [--crawl] [--crawls A,B] [--from ISO --to ISO]
+//        [--order ours-first|theirs-first|both] [--shots DIR] [--json FILE]
 //
 // DIR holds StormCrawler's importDashboards.sh, status.ndjson and metrics.ndjson (external/opensearch/
 // dashboards in apache/stormcrawler). DASHBOARDS_URL (default http://127.0.0.1:5601) is a running
-// Dashboards over the cluster the crawl wrote to; --crawl first crawls a loopback site into
-// OPENSEARCH_URL (default http://127.0.0.1:9200) with `crawler run --once` (npm run build first;
-// scripts/dashboards-check/crawl.mjs says what the site holds). Without --crawl the time range is
-// --from/--to (default: the last hour). How to build a Dashboards from source: README "Dashboards".
+// Dashboards over the cluster the crawl wrote to; --crawl first crawls two loopback sites into
+// OPENSEARCH_URL (default http://127.0.0.1:9200) with `crawler run --once`, as the crawls of --crawls
+// (default status,status-b: status indices; 12 pages on 127.0.0.1, then 5 on 127.0.0.2; npm run build
+// first; scripts/dashboards-check/crawl.mjs says what the sites hold). Without --crawl the time range
+// is --from/--to (default: the last hour). How to build a Dashboards from source: README "Dashboards".
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAll } from './dashboards-check/browser.mjs';
+import { checkControl } from './dashboards-check/control.mjs';
 import { crawlSite } from './dashboards-check/crawl.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -29,6 +34,7 @@ const { values: opt } = parseArgs({
   options: {
     sc: { type: 'string' },
     crawl: { type: 'boolean', default: false },
+    crawls: { type: 'string', default: 'status,status-b' },
     from: { type: 'string' },
     to: { type: 'string' },
     order: { type: 'string', default: 'both' },
@@ -125,8 +131,16 @@ const summarise = (answers) => ({
   success: answers.every((a) => a.success === true),
 });
 
+const crawls = opt.crawls.split(',').filter((c) => c !== '');
 let range = { start: opt.from, end: opt.to };
-if (opt.crawl) range = await crawlSite({ opensearch, tikaPort: Number(process.env.TIKA_PORT ?? 9998), log });
+if (opt.crawl) {
+  const tikaPort = Number(process.env.TIKA_PORT ?? 9998);
+  const first = await crawlSite({ opensearch, tikaPort, crawl: crawls[0], log });
+  let end = first.end;
+  for (const [i, crawl] of crawls.slice(1).entries())
+    ({ end } = await crawlSite({ opensearch, tikaPort, crawl, host: `127.0.0.${i + 2}`, size: 5, log }));
+  range = { start: first.start, end };
+}
 const minutes = (iso, m) => new Date(Date.parse(iso) + m * 60_000).toISOString();
 const from = range.start ? minutes(range.start, -5) : minutes(new Date().toISOString(), -60);
 const to = range.end ? minutes(range.end, 5) : minutes(new Date().toISOString(), 5);
@@ -166,6 +180,23 @@ for (const order of orders) {
   const badPanels = seen.dash.flatMap((d) =>
     d.panels.filter((p) => p.problem).map((p) => ({ dashboard: d.title, ...p })),
   );
+  const ourDashboards = ours
+    .filter((o) => o.type === 'dashboard')
+    .map((o) => ({ id: o.id, title: o.attributes.title }));
+  const control = await checkControl({
+    base,
+    g,
+    dashboards: ourDashboards,
+    crawls,
+    shots: join(opt.shots, order),
+    log,
+  });
+  const controlWrong = control.flatMap((d) =>
+    [
+      ...d.rows.filter((r) => !r.ok).map((r) => `${d.title}: ${r.label}`),
+      ...d.problems.map((p) => `${d.title}: ${p.title} with ${p.crawl} chosen: ${p.problem}`),
+    ].concat(d.missing > 0 ? [`${d.title}: ${d.missing} panels sent no data request`] : []),
+  );
   const answers409 = seen.failures.filter((f) => f.status === 409);
   const result = {
     order,
@@ -181,14 +212,19 @@ for (const order of orders) {
     panels: seen.dash.reduce((n, d) => n + d.panels.length, 0),
     badPanels,
     dashboards: seen.dash,
+    control,
+    controlWrong,
   };
   report.orders.push(result);
   log(
     `  ${order}: conflicts ${imports.reduce((n, i) => n + i.conflicts.length, 0)}, missing/replaced ${wrong.length}, ` +
       `409s ${answers409.length}, other >=400 ${seen.failures.length - answers409.length}, writes on open ${seen.writes.length}, ` +
       `visualisations with data ${result.visualizationsWithData}/${seen.vis.length}, ` +
-      `dashboard panels with a problem ${badPanels.length}/${result.panels}`,
+      `dashboard panels with a problem ${badPanels.length}/${result.panels}, ` +
+      `crawl control: ${control.reduce((n, d) => n + d.rows.filter((r) => r.ok).length, 0)}/` +
+      `${control.reduce((n, d) => n + d.rows.length, 0)} panel requests filtered right`,
   );
+  for (const w of controlWrong) log(`  CONTROL: ${w}`);
   for (const v of noData)
     log(`  NO DATA: ${v.title} (${v.hits} hits, ${v.buckets} buckets) ${v.problem ?? ''}`);
   for (const p of badPanels) log(`  PANEL: ${p.dashboard} / ${p.title}: ${p.problem}`);
@@ -198,7 +234,8 @@ for (const order of orders) {
     wrong.length === 0 &&
     seen.failures.length === 0 &&
     noData.length === 0 &&
-    badPanels.length === 0;
+    badPanels.length === 0 &&
+    controlWrong.length === 0;
 }
 if (opt.json) writeFileSync(opt.json, `${JSON.stringify(report, null, 2)}\n`);
 log(`\nscreenshots in ${opt.shots}; ${clean ? 'all clean' : 'problems above'}`);

@@ -11,8 +11,10 @@
 //
 //   npm run build && OPENSEARCH_URL=http://127.0.0.1:9340 node scripts/bench/frontier.mjs 1e6,3e6,10e6
 //
-// FRONTIER_LOAD_ONLY=1 only loads. Prints one JSON line per size (and writes them to .bench/frontier.jsonl); keeps the index unless
-// FRONTIER_DELETE=1 (a later run with larger sizes goes on from the documents present).
+// FRONTIER_LOAD_ONLY=1 only loads; FRONTIER_STORE=1 force-merges after loading and prints the store
+// per document; FRONTIER_NO_CRAWL=1 loads documents without their `crawl` field. Prints one JSON line
+// per size (and writes them to .bench/frontier.jsonl); keeps the index unless FRONTIER_DELETE=1 (a
+// later run with larger sizes goes on from the documents present).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Client } from '@opensearch-project/opensearch';
@@ -36,6 +38,9 @@ const WORDS = 'news,blog,article,product,category,tag,page,about,search,2024,202
   ',',
 );
 const index = process.env.FRONTIER_INDEX ?? 'bench-frontier-status';
+// Each document names its crawl (the status index), as the crawl's status writer does;
+// FRONTIER_NO_CRAWL=1 leaves the field out (the A/B of what it costs).
+const CRAWL = process.env.FRONTIER_NO_CRAWL === '1' ? undefined : index;
 const opensearchUrl = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
 const client = new Client({ node: opensearchUrl, requestTimeout: 600_000 });
 const NOW = Date.parse('2026-12-06T00:00:00Z');
@@ -111,7 +116,11 @@ function statusDoc(i) {
     md.setValues('error.cause', ['404']);
     md.setValues('fetch.statusCode', ['404']);
   }
-  return { url, host, source: toStatusSource({ url, status, metadata: md, nextFetchDate: next }, host) };
+  return {
+    url,
+    host,
+    source: toStatusSource({ url, status, metadata: md, nextFetchDate: next }, host, CRAWL),
+  };
 }
 
 /** @param {number} from @param {number} to */
@@ -286,6 +295,7 @@ async function statusBulkRate(n) {
       const doc = toStatusSource(
         { url: old.url, status: 'FETCHED', metadata: md, nextFetchDate: NOW + DAY },
         old.key,
+        CRAWL,
       );
       action = { op: 'index', index, id: documentId(old.url), routing: old.key, doc };
     } else {
@@ -345,6 +355,27 @@ for (const size of sizes) {
       }),
     );
     loaded = size;
+  }
+  // FRONTIER_STORE=1: the store per document once merged into one segment (so that two loads of
+  // the same documents compare by their fields, not by how far merging had got).
+  if (process.env.FRONTIER_STORE === '1') {
+    // One segment per shard: the merge is asked for again until the stats (after a refresh) show it.
+    const shards = Number(plan[0]?.body.settings.index.number_of_shards ?? 1);
+    let st = await indexStats();
+    for (let i = 0; i < 10 && st.segments > shards; i++) {
+      await client.indices.forcemerge({ index, max_num_segments: 1, flush: true });
+      await mergesDone();
+      await client.indices.refresh({ index });
+      st = await indexStats();
+    }
+    console.log(
+      JSON.stringify({
+        size,
+        crawlField: CRAWL !== undefined,
+        ...st,
+        storeBytesPerDoc: st.storeBytes / st.docs,
+      }),
+    );
   }
   // FRONTIER_LOAD_ONLY=1: load to the size and stop (a long load runs while the query is developed).
   if (process.env.FRONTIER_LOAD_ONLY === '1') continue;

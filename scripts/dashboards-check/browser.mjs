@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 /** The real binary: Debian's /usr/bin/chromium is a shell wrapper playwright cannot drive. */
-const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
+export const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
 const READ_ONLY = /\/api\/saved_objects\/(_find|_bulk_get|_resolve_import_errors)|\/_bulk_resolve/;
 
 /** Hits and buckets in one data answer (the search strategy's or the legacy msearch's). */
@@ -44,11 +44,11 @@ const MISSING = `(() => {
   return h.includes('notFound=') ? new URLSearchParams(h.slice(h.indexOf('?'))).get('notFoundMessage') : null;
 })()`;
 
-const isDataRequest = (url) =>
+export const isDataRequest = (url) =>
   /\/internal\/search\/|\/internal\/_msearch|\/api\/metrics\/vis\/data/.test(url);
 
 /** Text of the first problem a panel shows, or null. "No results found" is itself a .visError. */
-async function problemOf(panel) {
+export async function problemOf(panel) {
   return panel.evaluate((el) => {
     const text = el.textContent || '';
     if (/No results found/i.test(text)) return 'No results found';
@@ -63,7 +63,7 @@ async function problemOf(panel) {
  * Waits until every `selector` element holds a rendered thing that says it is done, and no data
  * request is in flight (Dashboards polls, so the network is never idle).
  */
-async function settle(page, selector, inFlight, timeoutMs) {
+export async function settle(page, selector, inFlight, timeoutMs) {
   await page.waitForSelector(selector, { timeout: timeoutMs });
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -89,6 +89,7 @@ export function spoutOptions(config: Config, shards?: readonly number[]): SpoutO
 
 export function indexerOptions(config: Config): IndexerOptions {
   return {
+    crawl: config['opensearch.status.index.name'],
     textMaxLength: config['indexer.text.maxlength'],
     mdMapping: config['indexer.md.mapping'],
     canonicalKey: config['indexer.canonical.name'],

@@ -87,7 +87,9 @@ export function buildStores(o: StoresOptions): StoreSet {
   });
   const transitionsName = settings.transitionsIndex;
   const transitionsBulk = transitionsName === '' ? undefined : bulk('indexer', 'transitions');
-  const transitions = transitionsBulk && new TransitionsIndex(transitionsBulk, transitionsName, clock, log);
+  const transitions =
+    transitionsBulk &&
+    new TransitionsIndex(transitionsBulk, transitionsName, settings.statusIndex, clock, log);
   const writer = new StatusWriter({
     bulk: statusBulk,
     index: settings.statusIndex,

@@ -7,6 +7,11 @@ import { isoDate } from '../model/values.js';
 import { documentId } from './status-doc.js';
 
 export interface IndexerOptions {
+  /**
+   * The crawl's name, its status index (opensearch.status.index.name), written as `crawl` in each
+   * document: a content index may be shared by several crawls (its default name is the same for all).
+   */
+  readonly crawl: string;
   /** indexer.text.maxlength; -1 = all. */
   readonly textMaxLength: number;
   /** indexer.md.mapping entries: `key[=field]`, `key[n][=field]`, `prefix*`. */
@@ -119,7 +124,7 @@ export function contentUrl(url: string, md: Metadata, canonicalKey: string): str
 }
 
 /**
- * The content document of a FETCHED page: url (the page's own, so deletion can find it), canonical,
+ * The content document of a FETCHED page: url (the page's own, so deletion can find it), crawl, canonical,
  * title/description/keywords and other fields from indexer.md.mapping, text, host, fetch time,
  * signature, `markdown` (the main content as Markdown, when the parser wrote it; cut at the same
  * limit as the text), and `trimmed` (the reason) when the fetch cut the body at a limit.
@@ -137,7 +142,7 @@ export function contentDocument(
 ): { id: string; doc: Record<string, unknown> } {
   const { url, metadata: md, text, markdown } = page;
   const target = contentUrl(url, md, o.canonicalKey);
-  const doc: Record<string, unknown> = { url };
+  const doc: Record<string, unknown> = { url, crawl: o.crawl };
   if (target !== url) doc.canonical = target;
   const trimmed = text.trim();
   const content = o.textMaxLength >= 0 ? trimmed.slice(0, o.textMaxLength) : trimmed;

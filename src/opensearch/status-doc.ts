@@ -53,12 +53,17 @@ export function canonicalHost(url: string): string | undefined {
   return host;
 }
 
-/** The `_source` of a status document, StormCrawler's shape. */
+/**
+ * The `_source` of a status document, StormCrawler's shape, plus `crawl`: the crawl's name (its
+ * status index), the same value as the metrics points' `crawl`, so that one Dashboards control
+ * chooses a crawl on every panel (status, transitions, content and metrics documents alike).
+ */
 export interface StatusSource {
   url: string;
   status: Status;
   metadata: Record<string, string[]>;
   key: string;
+  crawl?: string;
   nextFetchDate?: string;
 }
 
@@ -85,11 +90,13 @@ export function toStatusSource(
     readonly nextFetchDate: number | null;
   },
   key: string,
+  crawl?: string,
 ): StatusSource {
   const { url, status, metadata, nextFetchDate } = update;
   const md: Record<string, string[]> = {};
   for (const [k, values] of metadata.entries()) md[encodeMetadataKey(k)] = [...values];
   const source: StatusSource = { url, status, metadata: md, key };
+  if (crawl !== undefined) source.crawl = crawl;
   // "Never" is the absence of the field: the spout's range query then never selects the document.
   if (nextFetchDate !== null) source.nextFetchDate = isoDate(nextFetchDate);
   return source;

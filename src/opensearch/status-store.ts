@@ -27,7 +27,8 @@ export class StatusWriter implements StatusStore {
   async write(update: StatusUpdate): Promise<WriteResult> {
     const d = this.deps;
     const key = partitionKey(update.url, d.partition, update.fullMetadata);
-    const doc = toStatusSource(update, key);
+    // The status index is the crawl's name: each document says so (`crawl`, as the metrics points).
+    const doc = toStatusSource(update, key, d.index);
     const create = update.status === 'DISCOVERED' && !update.storedAsIs;
     const result = await d.bulk.add({
       op: create ? 'create' : 'index',

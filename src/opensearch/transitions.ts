@@ -5,8 +5,15 @@ import type { Logger } from '../util/log.js';
 import type { BulkWriter } from './bulk-writer.js';
 import { encodeMetadataKey } from './status-doc.js';
 
-/** The document of one transition: the record, its host, and a timestamp for Dashboards. */
-export function transitionDocument(record: TransitionRecord, now: number): Record<string, unknown> {
+/**
+ * The document of one transition: the record, its host, the crawl (its status index: a transitions
+ * index may be shared by several crawls) and a timestamp for Dashboards.
+ */
+export function transitionDocument(
+  record: TransitionRecord,
+  now: number,
+  crawl: string,
+): Record<string, unknown> {
   const metadata: Record<string, readonly string[]> = {};
   for (const [k, v] of Object.entries(record.metadata)) metadata[encodeMetadataKey(k)] = v;
   let host = '';
@@ -15,7 +22,7 @@ export function transitionDocument(record: TransitionRecord, now: number): Recor
   } catch {
     // A malformed URL's record keeps an empty host.
   }
-  return { ...record, metadata, host, timestamp: new Date(now).toISOString() };
+  return { ...record, metadata, host, crawl, timestamp: new Date(now).toISOString() };
 }
 
 /**
@@ -26,13 +33,20 @@ export class TransitionsIndex {
   constructor(
     private readonly bulk: BulkWriter,
     private readonly index: string,
+    /** The crawl's name: its status index (opensearch.status.index.name). */
+    private readonly crawl: string,
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {}
 
   record(record: TransitionRecord): void {
     void this.bulk
-      .add({ op: 'index', index: this.index, id: '', doc: transitionDocument(record, this.clock.now()) })
+      .add({
+        op: 'index',
+        index: this.index,
+        id: '',
+        doc: transitionDocument(record, this.clock.now(), this.crawl),
+      })
       .then((r) => {
         if (!r.ok && !r.closed)
           this.log.warn({ url: record.url, err: r.error }, 'transition record not written');

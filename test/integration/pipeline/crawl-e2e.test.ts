@@ -201,4 +201,19 @@ describe('an end-to-end crawl of two hosts through inject and run --once rounds'
       await client.close();
     }
   });
+
+  it('every status, content and transitions document names its crawl: the status index', async () => {
+    const client = testClient();
+    try {
+      for (const index of [names.status, names.content, `${names.status}-transitions`]) {
+        await client.indices.refresh({ index });
+        const all = await client.count({ index });
+        const named = await client.count({ index, body: { query: { term: { crawl: names.status } } } });
+        expect(all.body.count, index).toBeGreaterThan(0);
+        expect(named.body.count, index).toBe(all.body.count);
+      }
+    } finally {
+      await client.close();
+    }
+  });
 });

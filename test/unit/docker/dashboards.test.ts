@@ -30,7 +30,7 @@ const objects = files.flatMap(objectsOf);
 
 /** Which mapping file an index pattern's title stands for. */
 const MAPPING_OF: Record<string, string> = {
-  status: 'status',
+  'status*': 'status',
   content: 'content',
   'transitions*': 'transitions',
   'metrics*': 'metrics',
@@ -84,7 +84,7 @@ describe('OpenSearch Dashboards saved objects', () => {
       objectsOf('crawler.ndjson')
         .filter((o) => o.type === 'index-pattern')
         .map((o) => o.attributes.title),
-    ).toEqual(['status', 'content', 'transitions*', 'metrics*']);
+    ).toEqual(['status*', 'content', 'transitions*', 'metrics*']);
     expect(objects.filter((o) => o.type === 'dashboard').map((o) => o.attributes.title)).toEqual([
       'Crawl status (os-crawler)',
       'Crawl metrics (os-crawler)',
@@ -222,6 +222,37 @@ describe('OpenSearch Dashboards saved objects', () => {
     }
   });
 
+  it("both dashboards have a control that chooses the crawl, on a field every panel's documents carry", () => {
+    const controlOf = (dashboard: SavedObject) =>
+      dashboard.references
+        .map((r) => objects.find((o) => o.id === r.id)!)
+        .filter((o) => visState(o).type === 'input_control_vis');
+    for (const dashboard of objects.filter((o) => o.type === 'dashboard')) {
+      const controls = controlOf(dashboard);
+      expect(controls.length, dashboard.id).toBe(1);
+      const params = (visState(controls[0]!) as unknown as { params: { controls: { fieldName: string }[] } })
+        .params;
+      expect(params.controls.map((c) => c.fieldName)).toEqual(['crawl']);
+      // An input control's filter applies to every panel: each panel's index pattern must know the
+      // field (mapped, in its field list), or choosing a crawl would empty the panel.
+      for (const r of dashboard.references) {
+        const vis = objects.find((o) => o.id === r.id)!;
+        const pattern = patternOf(vis);
+        expect(fieldsOf(MAPPING_OF[pattern.attributes.title as string]!).has('crawl'), vis.id).toBe(true);
+        const listed = JSON.parse(pattern.attributes.fields as string) as {
+          name: string;
+          aggregatable: boolean;
+        }[];
+        expect(listed.find((f) => f.name === 'crawl')?.aggregatable, pattern.id).toBe(true);
+      }
+    }
+    // Crawl status's control lists the crawls of the status indices (status*), Crawl metrics' those of the series.
+    const status = objects.find((o) => o.id === 'crawler-crawl-status')!;
+    expect(patternOf(controlOf(status)[0]!).attributes.title).toBe('status*');
+    const metrics = objects.find((o) => o.id === 'crawler-crawl-metrics')!;
+    expect(patternOf(controlOf(metrics)[0]!).attributes.title).toBe('metrics*');
+  });
+
   it('every aggregation is labelled (no raw field names as headers or legends)', () => {
     for (const o of visualizations)
       for (const agg of visState(o).aggs) expect(agg.params.customLabel, `${o.id} ${agg.type}`).toBeTruthy();
@@ -243,18 +274,11 @@ describe('OpenSearch Dashboards saved objects', () => {
       expect(names.length, o.id).toBeGreaterThan(0);
       for (const n of names) expect(written(n), `${o.id} asks for ${n}`).toBe(true);
     }
-    // Crawl metrics has a control to choose the crawl (the field crawl of every point).
-    const control = visualizations.find((o) => visState(o).type === 'input_control_vis');
-    expect(patternOf(control!).attributes.title).toBe('metrics*');
-    expect(
-      (visState(control!) as unknown as { params: { controls: { fieldName: string }[] } }).params.controls[0]
-        ?.fieldName,
-    ).toBe('crawl');
-    // The fetched pages of the Crawl status dashboard come from the series, not from page fetch times.
-    // Of the crawl the dashboard's index patterns name ("status"), not of every crawl on the cluster.
+    // The fetched pages of the Crawl status dashboard come from the series, not from page fetch times;
+    // of the crawl its control chooses (no crawl named in the query).
     const fetched = objects.find((o) => o.id === 'crawler-fetched-over-time')!;
     expect(patternOf(fetched).attributes.title).toBe('metrics*');
-    expect(query(fetched).query).toBe('name:"fetcher_counter.fetched" and crawl:"status"');
+    expect(query(fetched).query).toBe('name:"fetcher_counter.fetched"');
     // FETCH_ERROR by a key every FETCH_ERROR carries under the default metadata.persist.
     const fetchErrors = objects.find((o) => o.id === 'crawler-fetch-error-by-cause')!;
     expect(visState(fetchErrors).aggs.map((a) => a.params.field)).toContain('metadata.error%2Ecause');

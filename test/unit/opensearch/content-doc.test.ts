@@ -10,6 +10,7 @@ import {
 import { documentId } from '../../../src/opensearch/status-doc.js';
 
 const options: IndexerOptions = {
+  crawl: 'status',
   textMaxLength: -1,
   mdMapping: [
     'parse.title=title',
@@ -25,7 +26,7 @@ const options: IndexerOptions = {
 const mapping = parseMapping(options.mdMapping);
 
 describe('content documents', () => {
-  it('hold the url, mapped metadata, text, host and fetch time', () => {
+  it('hold the url, the crawl (its status index), mapped metadata, text, host and fetch time', () => {
     const md = Metadata.of({
       'parse.title': 'Hello',
       'parse.keywords': ['a', 'b'],
@@ -41,6 +42,7 @@ describe('content documents', () => {
     expect(id).toBe(documentId('https://www.example.com/p'));
     expect(doc).toEqual({
       url: 'https://www.example.com/p',
+      crawl: 'status',
       content: 'some text',
       host: 'www.example.com',
       fetchTime: '1970-01-01T00:00:00.000Z',

@@ -39,6 +39,22 @@ describe('status documents', () => {
     ).not.toHaveProperty('nextFetchDate');
   });
 
+  it('name their crawl (its status index, as the metrics points do) when the writer gives it', () => {
+    const doc = toStatusSource(
+      { url: 'http://a.test/', status: 'DISCOVERED', metadata: new Metadata(), nextFetchDate: 0 },
+      'a.test',
+      'status-b',
+    );
+    expect(doc).toEqual({
+      url: 'http://a.test/',
+      status: 'DISCOVERED',
+      metadata: {},
+      key: 'a.test',
+      crawl: 'status-b',
+      nextFetchDate: '1970-01-01T00:00:00.000Z',
+    });
+  });
+
   it('read back, also when written by StormCrawler with single strings', () => {
     const doc = fromStatusSource({
       url: 'http://a.test/',
