@@ -67,3 +67,68 @@ export class ShingleSet {
     this.mask = capacity - 1;
   }
 }
+
+/**
+ * How often each 32-bit shingle hash occurred in one text so far (one text at a time, like
+ * ShingleSet): open addressing in two Int32Arrays, keys and counts, 0 meaning an empty slot (the key
+ * 0 counted apart). For the whole body's bag signature (body.ts): the k-th occurrence of a shingle
+ * is a value of its own there.
+ */
+export class ShingleCounts {
+  private keys = new Int32Array(tableCapacity(0));
+  private counts = new Int32Array(tableCapacity(0));
+  private mask = this.keys.length - 1;
+  private size = 0;
+  private zeros = 0;
+
+  /** Empties it for about `expected` hashes (it grows past that) and returns it. */
+  reset(expected = 0): this {
+    this.empty(tableCapacity(expected));
+    this.size = 0;
+    this.zeros = 0;
+    return this;
+  }
+
+  /** Counts one more occurrence of `key` and returns how many there are now (1 the first time). */
+  bump(key: number): number {
+    key |= 0;
+    if (key === 0) return ++this.zeros;
+    if (2 * (this.size + 1) > this.mask + 1) this.grow();
+    const keys = this.keys;
+    const mask = this.mask;
+    for (let i = key & mask; ; i = (i + 1) & mask) {
+      const k = keys[i]!;
+      if (k === 0) {
+        keys[i] = key;
+        this.counts[i] = 1;
+        this.size++;
+        return 1;
+      }
+      if (k === key) return ++this.counts[i]!;
+    }
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys.slice(0, this.mask + 1);
+    const oldCounts = this.counts.slice(0, this.mask + 1);
+    this.empty(2 * oldKeys.length);
+    const keys = this.keys;
+    const mask = this.mask;
+    for (let o = 0; o < oldKeys.length; o++) {
+      const key = oldKeys[o]!;
+      if (key === 0) continue;
+      let i = key & mask;
+      while (keys[i] !== 0) i = (i + 1) & mask;
+      keys[i] = key;
+      this.counts[i] = oldCounts[o]!;
+    }
+  }
+
+  private empty(capacity: number): void {
+    if (this.keys.length < capacity) {
+      this.keys = new Int32Array(capacity);
+      this.counts = new Int32Array(capacity);
+    } else this.keys.fill(0, 0, capacity);
+    this.mask = capacity - 1;
+  }
+}
