@@ -112,12 +112,6 @@ export function bodyFingerprint(html: Buffer | string, bag = BODY_BAG): { tokens
   const b = typeof html === 'string' ? Buffer.from(html) : html;
   const mins = hasher.reset();
   const seen = bag ? counts.reset(b.length >>> 4) : undefined;
-  const add = (v: number) => {
-    if (seen === undefined) return mins.add(v);
-    // The k-th occurrence of a shingle is a value of its own: the bag's Jaccard, estimated.
-    const k = seen.bump(v);
-    mins.add(k === 1 ? v : fmixInt(v ^ Math.imul(k, 0x9e3779b1)));
-  };
   let i = b.indexOf(BODY_OPEN);
   if (i < 0) i = b.indexOf(BODY_OPEN_UPPER);
   if (i < 0) i = 0;
@@ -140,7 +134,12 @@ export function bodyFingerprint(html: Buffer | string, bag = BODY_BAG): { tokens
       // A token: its hash, then the shingle of it and the two before.
       const t = fmixInt(h);
       n++;
-      if (n >= 3) add(fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491));
+      if (n >= 3)
+        addShingle(
+          mins,
+          seen,
+          fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491),
+        );
       t2 = t1;
       t1 = t;
       h = FNV_OFFSET;
@@ -168,7 +167,12 @@ export function bodyFingerprint(html: Buffer | string, bag = BODY_BAG): { tokens
   if (inWord) {
     const t = fmixInt(h);
     n++;
-    if (n >= 3) add(fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491));
+    if (n >= 3)
+      addShingle(
+        mins,
+        seen,
+        fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491),
+      );
     t1 = t;
   }
   // A body of one or two words: one shingle of them.
@@ -178,6 +182,13 @@ export function bodyFingerprint(html: Buffer | string, bag = BODY_BAG): { tokens
 }
 
 const RAW_BYTES = RAW.map((name) => Buffer.from(name));
+
+/** One shingle into the signature: of the bag, the k-th occurrence as a value of its own. */
+function addShingle(mins: BodyHasher, seen: ShingleCounts | undefined, v: number): void {
+  if (seen === undefined) return mins.add(v);
+  const k = seen.bump(v);
+  mins.add(k === 1 ? v : fmixInt(v ^ Math.imul(k, 0x9e3779b1)));
+}
 
 /** Whether the tag name at `at` is `name` (lower case), in any case, and ends there. */
 function byteNameAt(b: Buffer, at: number, name: Buffer): boolean {

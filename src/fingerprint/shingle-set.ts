@@ -70,14 +70,13 @@ export class ShingleSet {
 
 /**
  * How often each 32-bit shingle hash occurred in one text so far (one text at a time, like
- * ShingleSet): open addressing in two Int32Arrays, keys and counts, 0 meaning an empty slot (the key
- * 0 counted apart). For the whole body's bag signature (body.ts): the k-th occurrence of a shingle
- * is a value of its own there.
+ * ShingleSet): open addressing in one Int32Array of (key, count) slots, a key and its count in one
+ * cache line, 0 meaning an empty slot (the key 0 counted apart). For the whole body's bag
+ * signature (body.ts): the k-th occurrence of a shingle is a value of its own there.
  */
 export class ShingleCounts {
-  private keys = new Int32Array(tableCapacity(0));
-  private counts = new Int32Array(tableCapacity(0));
-  private mask = this.keys.length - 1;
+  private table = new Int32Array(2 * tableCapacity(0));
+  private mask = this.table.length / 2 - 1;
   private size = 0;
   private zeros = 0;
 
@@ -94,41 +93,40 @@ export class ShingleCounts {
     key |= 0;
     if (key === 0) return ++this.zeros;
     if (2 * (this.size + 1) > this.mask + 1) this.grow();
-    const keys = this.keys;
+    const table = this.table;
     const mask = this.mask;
     for (let i = key & mask; ; i = (i + 1) & mask) {
-      const k = keys[i]!;
+      const k = table[2 * i]!;
       if (k === 0) {
-        keys[i] = key;
-        this.counts[i] = 1;
+        table[2 * i] = key;
+        table[2 * i + 1] = 1;
         this.size++;
         return 1;
       }
-      if (k === key) return ++this.counts[i]!;
+      if (k === key) return ++table[2 * i + 1]!;
     }
   }
 
+  /** Doubles the part of the table in use, placing its slots again. */
   private grow(): void {
-    const oldKeys = this.keys.slice(0, this.mask + 1);
-    const oldCounts = this.counts.slice(0, this.mask + 1);
-    this.empty(2 * oldKeys.length);
-    const keys = this.keys;
+    const old = this.table.slice(0, 2 * (this.mask + 1));
+    this.empty(old.length);
+    const table = this.table;
     const mask = this.mask;
-    for (let o = 0; o < oldKeys.length; o++) {
-      const key = oldKeys[o]!;
+    for (let o = 0; o < old.length; o += 2) {
+      const key = old[o]!;
       if (key === 0) continue;
       let i = key & mask;
-      while (keys[i] !== 0) i = (i + 1) & mask;
-      keys[i] = key;
-      this.counts[i] = oldCounts[o]!;
+      while (table[2 * i] !== 0) i = (i + 1) & mask;
+      table[2 * i] = key;
+      table[2 * i + 1] = old[o + 1]!;
     }
   }
 
+  /** Uses the first `capacity` slots of the table (a larger one if it has fewer), all empty. */
   private empty(capacity: number): void {
-    if (this.keys.length < capacity) {
-      this.keys = new Int32Array(capacity);
-      this.counts = new Int32Array(capacity);
-    } else this.keys.fill(0, 0, capacity);
+    if (this.table.length < 2 * capacity) this.table = new Int32Array(2 * capacity);
+    else this.table.fill(0, 0, 2 * capacity);
     this.mask = capacity - 1;
   }
 }
