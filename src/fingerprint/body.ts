@@ -185,9 +185,11 @@ const RAW_BYTES = RAW.map((name) => Buffer.from(name));
 
 /** One shingle into the signature: of the bag, the k-th occurrence as a value of its own. */
 function addShingle(mins: BodyHasher, seen: ShingleCounts | undefined, v: number): void {
-  if (seen === undefined) return mins.add(v);
-  const k = seen.bump(v);
-  mins.add(k === 1 ? v : fmixInt(v ^ Math.imul(k, 0x9e3779b1)));
+  if (seen === undefined) mins.add(v);
+  else {
+    const k = seen.bump(v);
+    mins.add(k === 1 ? v : fmixInt(v ^ Math.imul(k, 0x9e3779b1)));
+  }
 }
 
 /** Whether the tag name at `at` is `name` (lower case), in any case, and ends there. */
