@@ -2,8 +2,8 @@
 // Why a copy with 1% or 2% of its words replaced is not called `duplicate` (issue 43): the same copies
 // as dedup-quality.mjs's recall (main texts, and whole pages edited in the HTML), on every EVERY'th
 // page (default 3), each miss put down to the first rule it fails: no shared band key, the exact
-// main-text Jaccard under 0.85, main or body lengths 10% apart, the exact whole-body Jaccard under
-// 0.85, else the body signature's estimate. Prints counts and the body misses' figures.
+// main-text Jaccard under 0.85 (the bag's; then the set's under 0.82), main or body lengths 10%
+// apart, the exact whole-body Jaccard (bag) under 0.85, else the body signature's estimate. Prints counts and the body misses' figures.
 //
 //   npm run build && EVERY=3 DEDUP_DOC_ROOT=... node scripts/bench/dedup-recall-causes.mjs --trafilatura DIR
 // (NOTEXTS=1: the whole pages only; NOPAGES=1: the main texts only)
@@ -13,8 +13,11 @@ import { crawlFingerprint, verdict } from './dedup-quality.mjs';
 import { dist } from './dist.mjs';
 import { rng } from './web.mjs';
 
-const { shingleHashes, MIN_DEDUP_TOKENS, lengthRatio, tokenise } = await dist('fingerprint/fingerprint.js');
-const { jaccard: ej } = await dist('fingerprint/jaccard.js');
+const { shingleHashes, shingleBag, MIN_DEDUP_TOKENS, lengthRatio, tokenise } = await dist(
+  'fingerprint/fingerprint.js',
+);
+const { similarities } = await dist('fingerprint/jaccard.js');
+const { SET_MARGIN, DUPLICATE_SIMILARITY } = await dist('dedup/decide.js');
 const { bodyText } = await dist('fingerprint/body.js');
 const { bandKeys } = await dist('fingerprint/minhash.js');
 const { bodySimilarity } = await dist('fingerprint/body-minhash.js');
@@ -58,26 +61,31 @@ function judge(kind, a, b, bodyA, bodyB) {
     add(`${kind} dup`);
     return;
   }
-  const mj = ej(shingleHashes(a), shingleHashes(b));
+  // The main texts in both readings (the bag decides, the set may be SET_MARGIN under), the body's
+  // exact bag (what its signature estimates).
+  const m = similarities(shingleBag(a), shingleBag(b));
+  const mj = m.bag;
   const bt = [bodyText(bodyA ?? `<body>${a}</body>`), bodyText(bodyB ?? `<body>${b}</body>`)];
-  const bj = ej(shingleHashes(bt[0] ?? ''), shingleHashes(bt[1] ?? ''));
+  const bj = similarities(shingleBag(bt[0] ?? ''), shingleBag(bt[1] ?? '')).bag;
   const best = bodySimilarity(pa.fp.body.minhash, pb.fp.body.minhash);
   const why =
     d === 'nokey'
       ? 'nokey'
-      : mj < 0.85
+      : mj < DUPLICATE_SIMILARITY
         ? 'main<0.85'
-        : lengthRatio(pa.fp.tokens, pb.fp.tokens) < 0.9
-          ? 'mainlen'
-          : lengthRatio(pa.fp.body.tokens, pb.fp.body.tokens) < 0.9
-            ? 'bodylen'
-            : bj < 0.85
-              ? 'bodyExact<0.85'
-              : best < 0.84
-                ? 'bodyEstimate'
-                : 'other';
+        : m.set < DUPLICATE_SIMILARITY - SET_MARGIN
+          ? 'mainSet<0.82'
+          : lengthRatio(pa.fp.tokens, pb.fp.tokens) < 0.9
+            ? 'mainlen'
+            : lengthRatio(pa.fp.body.tokens, pb.fp.body.tokens) < 0.9
+              ? 'bodylen'
+              : bj < 0.85
+                ? 'bodyExact<0.85'
+                : best < 0.84
+                  ? 'bodyEstimate'
+                  : 'other';
   add(`${kind} miss ${why}`);
-  if (why === 'main<0.85') add(`${kind} miss main<0.85: ${tokenChange(a, b)}`);
+  if (why === 'main<0.85' || why === 'mainSet<0.82') add(`${kind} miss ${why}: ${tokenChange(a, b)}`);
   if (why === 'bodyEstimate' || why === 'bodyExact<0.85')
     bodyErr.push(
       `${kind} ${why} mj=${mj.toFixed(3)} bj=${bj.toFixed(3)} est=${best.toFixed(3)} tok=${pa.fp.tokens} btok=${pa.fp.body.tokens}`,

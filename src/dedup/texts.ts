@@ -1,5 +1,5 @@
-import { shingleHashes } from '../fingerprint/fingerprint.js';
-import { jaccard } from '../fingerprint/jaccard.js';
+import { shingleBag } from '../fingerprint/fingerprint.js';
+import { type Similarities, similarities } from '../fingerprint/jaccard.js';
 
 /**
  * The main texts of the canonicals this process decided lately, by content document id: their
@@ -50,20 +50,23 @@ export class ExactSimilarity {
 
   constructor(private readonly textOf: (id: string) => string | undefined) {}
 
-  /** J(page, candidate), or undefined without the candidate's text. */
-  between(page: { readonly text: string; shingles?: Int32Array }, candidateId: string): number | undefined {
+  /** J(page, candidate) in both readings (jaccard.ts), or undefined without the candidate's text. */
+  between(
+    page: { readonly text: string; shingles?: Int32Array },
+    candidateId: string,
+  ): Similarities | undefined {
     let theirs = this.shingles.get(candidateId);
     if (theirs === undefined) {
       const text = this.textOf(candidateId);
       if (text === undefined) return undefined;
-      theirs = shingleHashes(text);
+      theirs = shingleBag(text);
       this.shingles.set(candidateId, theirs);
       this.shingled++;
     }
     if (page.shingles === undefined) {
-      page.shingles = shingleHashes(page.text);
+      page.shingles = shingleBag(page.text);
       this.shingled++;
     }
-    return jaccard(page.shingles, theirs);
+    return similarities(page.shingles, theirs);
   }
 }

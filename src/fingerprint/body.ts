@@ -1,5 +1,6 @@
 import { BodyHasher } from './body-minhash.js';
 import { fmixInt } from './mix.js';
+import { ShingleCounts } from './shingle-set.js';
 
 /**
  * The whole body's text of an HTML page, read straight from its bytes, for the whole-page signature
@@ -71,7 +72,16 @@ const LT = 0x3c;
 const GT = 0x3e;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
+/**
+ * The body signature is of the bag of shingles: the k-th occurrence of a shingle is a value of its
+ * own, so the estimate is of the bag's Jaccard, as the main texts' exact check reads it (jaccard.ts).
+ * Read as a set, a copy with 2% of its words changed of a page whose shingles repeat (tables, code)
+ * fell under the threshold. A body without repeated shingles has the same signature either way; a
+ * bag signature compared with a set one (a document indexed before) reads lower than both.
+ */
+export const BODY_BAG = true;
 const hasher = new BodyHasher();
+const counts = new ShingleCounts();
 const BODY_OPEN = Buffer.from('<body');
 const BODY_OPEN_UPPER = Buffer.from('<BODY');
 const COMMENT_END = Buffer.from('-->');
@@ -98,9 +108,10 @@ const WORD = (() => {
  * digits and of bytes from 0x80 (no Unicode folding, which only the main text's fingerprint needs:
  * both pages compared are read the same way).
  */
-export function bodyFingerprint(html: Buffer | string): { tokens: number; minhash?: string } {
+export function bodyFingerprint(html: Buffer | string, bag = BODY_BAG): { tokens: number; minhash?: string } {
   const b = typeof html === 'string' ? Buffer.from(html) : html;
   const mins = hasher.reset();
+  const seen = bag ? counts.reset(b.length >>> 4) : undefined;
   let i = b.indexOf(BODY_OPEN);
   if (i < 0) i = b.indexOf(BODY_OPEN_UPPER);
   if (i < 0) i = 0;
@@ -123,7 +134,12 @@ export function bodyFingerprint(html: Buffer | string): { tokens: number; minhas
       // A token: its hash, then the shingle of it and the two before.
       const t = fmixInt(h);
       n++;
-      if (n >= 3) mins.add(fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491));
+      if (n >= 3)
+        addShingle(
+          mins,
+          seen,
+          fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491),
+        );
       t2 = t1;
       t1 = t;
       h = FNV_OFFSET;
@@ -151,7 +167,12 @@ export function bodyFingerprint(html: Buffer | string): { tokens: number; minhas
   if (inWord) {
     const t = fmixInt(h);
     n++;
-    if (n >= 3) mins.add(fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491));
+    if (n >= 3)
+      addShingle(
+        mins,
+        seen,
+        fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491),
+      );
     t1 = t;
   }
   // A body of one or two words: one shingle of them.
@@ -161,6 +182,15 @@ export function bodyFingerprint(html: Buffer | string): { tokens: number; minhas
 }
 
 const RAW_BYTES = RAW.map((name) => Buffer.from(name));
+
+/** One shingle into the signature: of the bag, the k-th occurrence as a value of its own. */
+function addShingle(mins: BodyHasher, seen: ShingleCounts | undefined, v: number): void {
+  if (seen === undefined) mins.add(v);
+  else {
+    const k = seen.bump(v);
+    mins.add(k === 1 ? v : fmixInt(v ^ Math.imul(k, 0x9e3779b1)));
+  }
+}
 
 /** Whether the tag name at `at` is `name` (lower case), in any case, and ends there. */
 function byteNameAt(b: Buffer, at: number, name: Buffer): boolean {

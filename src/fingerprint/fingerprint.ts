@@ -163,12 +163,13 @@ export function fingerprint(
 }
 
 /**
- * The distinct word `shingle`-shingles of a text as sorted 32-bit hashes, the same values the
- * fingerprint's shingle set holds: what the exact Jaccard similarity of two texts is measured on
- * (jaccard.ts). A text of fewer tokens than `shingle` has one shingle of all of them (two such
- * texts compare equal only when their tokens are). A new array per call: the caller keeps it.
+ * The word `shingle`-shingles of a text as sorted 32-bit hashes, the same values the fingerprint's
+ * shingle set holds, each as often as it occurs (the bag): what the exact similarity of two texts is
+ * measured on (jaccard.ts reads both the bag's and the set's Jaccard from it). A text of fewer tokens
+ * than `shingle` has one shingle of all of them (two such texts compare equal only when their
+ * tokens are). A new array per call: the caller keeps it.
  */
-export function shingleHashes(text: string, shingle = DEFAULT_FINGERPRINT.shingle): Int32Array {
+export function shingleBag(text: string, shingle = DEFAULT_FINGERPRINT.shingle): Int32Array {
   const k = Math.max(1, shingle);
   const n = scanTokens(text, []);
   const toks = scanned.toks;
@@ -180,7 +181,12 @@ export function shingleHashes(text: string, shingle = DEFAULT_FINGERPRINT.shingl
     for (let j = t - w + 1; j <= t; j++) f = (Math.imul(f, 0x9e3779b1) + toks[j]!) | 0;
     out[t - w + 1] = fmixInt(f ^ 0x2545f491);
   }
-  out.sort();
+  return out.sort();
+}
+
+/** The distinct shingles of `shingleBag`, sorted: the set. */
+export function shingleHashes(text: string, shingle = DEFAULT_FINGERPRINT.shingle): Int32Array {
+  const out = shingleBag(text, shingle);
   let m = 0;
   for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[m - 1]) out[m++] = out[i]!;
   return out.subarray(0, m);

@@ -12,7 +12,7 @@ export const dedupKeys = {
   ),
   'dedup.duplicate.similarity': num(
     0.85,
-    'a page is a duplicate when the exact Jaccard similarity of its main text word 3-shingles to an indexed page reaches this (token counts within 10%); from 0.6 below it, similar (indexed, with similarTo)',
+    'a page is a duplicate when the exact Jaccard similarity of its main text word 3-shingles (as bags: each occurrence counts; the set reading at most 0.03 under) to an indexed page reaches this (token counts within 10%); from 0.6 below it, similar (indexed, with similarTo)',
     0.6,
   ),
   'dedup.fetch.interval.factor': num(

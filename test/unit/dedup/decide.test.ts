@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CandidateSet, RecentCanonicals } from '../../../src/dedup/candidates.js';
-import { BODY_TOLERANCE, type Candidate, decide } from '../../../src/dedup/decide.js';
+import { BODY_TOLERANCE, type Candidate, decide, SET_MARGIN } from '../../../src/dedup/decide.js';
 import { memoryKeys } from '../../../src/dedup/keys.js';
 import { bodySimilarity } from '../../../src/fingerprint/body-minhash.js';
 import { type PageFingerprint, readFingerprint } from '../../../src/fingerprint/page.js';
@@ -43,11 +43,16 @@ const cand = (url: string, hash: string, more: Partial<Candidate> = {}): Candida
   ...more,
 });
 
-/** The exact similarity each candidate's text would have (by URL); 0.95 unless told. */
+/**
+ * The exact similarity each candidate's text would have (by URL), the bag's reading, the set's
+ * equal unless told; 0.95 unless told.
+ */
 const exactly =
-  (sims: Record<string, number | undefined> = {}) =>
-  (c: Candidate) =>
-    c.url in sims ? sims[c.url] : 0.95;
+  (sims: Record<string, number | undefined | { bag: number; set: number }> = {}) =>
+  (c: Candidate) => {
+    const s = c.url in sims ? sims[c.url] : 0.95;
+    return typeof s === 'number' ? { bag: s, set: s } : s;
+  };
 
 describe('decide', () => {
   it('a page whose text shares 85% or more of its shingles with an indexed one is its duplicate, with the exact similarity', () => {
@@ -98,6 +103,28 @@ describe('decide', () => {
     expect(
       decide({ url: 'http://h/b', selfId: 'x', fp: fp(H) }, c, exactly({ 'http://h/a': undefined })).kind,
     ).toBe('canonical');
+  });
+
+  it("the bag's reading decides, the set's no more than SET_MARGIN under the threshold", () => {
+    const c = [cand('http://h/a', H)];
+    // A copy of a table with 2% of its words changed: the bag at 0.88, the set at 0.83.
+    expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': { bag: 0.88, set: 0.83 } }))).toEqual({
+      kind: 'duplicate',
+      of: 'http://h/a',
+      distance: 0,
+      similarity: 0.88,
+    });
+    expect(SET_MARGIN).toBe(0.03);
+    // Pages that share a repeated block, different around it: the set at 0.81, similar.
+    expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': { bag: 0.9, set: 0.81 } }))).toEqual({
+      kind: 'similar',
+      of: 'http://h/a',
+      similarity: 0.9,
+    });
+    // The set's reading alone reaching the threshold does not make a duplicate.
+    expect(
+      decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': { bag: 0.84, set: 0.86 } })).kind,
+    ).toBe('similar');
   });
 
   it('the duplicate threshold is a setting, and texts 10% apart in length are only similar', () => {
@@ -173,7 +200,7 @@ describe('decide', () => {
     let compared = 0;
     const v = () => {
       compared++;
-      return 1;
+      return { bag: 1, set: 1 };
     };
     // Same simhash, different texts (the simhash alone once dropped real pages).
     expect(

@@ -1,9 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { bodyFingerprint, bodyText } from '../../../src/fingerprint/body.js';
 import { bodySimilarity } from '../../../src/fingerprint/body-minhash.js';
-import { shingleHashes } from '../../../src/fingerprint/fingerprint.js';
-import { jaccard } from '../../../src/fingerprint/jaccard.js';
+import { shingleBag, shingleHashes } from '../../../src/fingerprint/fingerprint.js';
+import { jaccard, similarities } from '../../../src/fingerprint/jaccard.js';
 import { article } from '../../support/articles.js';
+
+/** A text whose 3-shingles repeat, like a reference page's table: rows of a few fixed words. */
+function table(rows: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < rows; i++) out.push(`| param${i % 7} | int | optional | the value of param${i % 7} |`);
+  return out.join('\n');
+}
+
+/** The bag (multiset) Jaccard of two texts' word 3-shingles: sum of smaller counts over larger. */
+function slowBagJaccard(a: string, b: string): number {
+  const bag = (t: string) => {
+    const w = t.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+    const out = new Map<string, number>();
+    for (let i = 2; i < w.length; i++) {
+      const s = w.slice(i - 2, i + 1).join(' ');
+      out.set(s, (out.get(s) ?? 0) + 1);
+    }
+    return out;
+  };
+  const x = bag(a);
+  const y = bag(b);
+  let min = 0;
+  let max = 0;
+  for (const k of new Set([...x.keys(), ...y.keys()])) {
+    min += Math.min(x.get(k) ?? 0, y.get(k) ?? 0);
+    max += Math.max(x.get(k) ?? 0, y.get(k) ?? 0);
+  }
+  return min / max;
+}
 
 /** The exact Jaccard of two texts' word 3-shingles, written the slow and obvious way. */
 function slowJaccard(a: string, b: string): number {
@@ -51,6 +80,41 @@ describe('exact Jaccard similarity of word 3-shingles', () => {
   });
 });
 
+describe('the bag (multiset) reading of the exact Jaccard', () => {
+  it('agrees with the counts computed word by word, and its set reading with the set', () => {
+    for (const [a, b] of [
+      [article(1, 600), article(1, 600).replace(/ the /g, ' a ')],
+      [table(60), table(55)],
+      [`${table(40)} ${article(2, 200)}`, `${table(30)} ${article(2, 200)}`],
+    ] as const) {
+      const s = similarities(shingleBag(a), shingleBag(b));
+      expect(s.bag).toBeCloseTo(slowBagJaccard(a, b), 6);
+      expect(s.set).toBeCloseTo(slowJaccard(a, b), 6);
+      expect(jaccard(shingleBag(a), shingleBag(b))).toBeCloseTo(s.bag, 12);
+    }
+    expect(similarities(shingleBag(''), shingleBag(''))).toEqual({ bag: 1, set: 1 });
+    expect(shingleBag('a b c a b c a b c')).toHaveLength(7);
+  });
+
+  it('every 50th word changed gives about 0.89 in the bag reading even when shingles repeat; the set falls under 0.85', () => {
+    const a = table(200);
+    const words = a.split(' ');
+    const b = words.map((w, i) => (i % 50 === 7 && /\w/.test(w) ? `x${i}` : w)).join(' ');
+    const s = similarities(shingleBag(a), shingleBag(b));
+    expect(s.bag).toBeGreaterThan(0.86);
+    expect(s.bag).toBeLessThan(0.92);
+    expect(s.set).toBeLessThan(0.85);
+    // A text whose shingles do not repeat reads alike both ways.
+    const p = article(3, 2000);
+    const q = p
+      .split(' ')
+      .map((w, i) => (i % 50 === 0 ? `${w}q` : w))
+      .join(' ');
+    const t = similarities(shingleBag(p), shingleBag(q));
+    expect(Math.abs(t.bag - t.set)).toBeLessThan(0.01);
+  });
+});
+
 describe('the whole-body text of a short page', () => {
   it('keeps the text outside tags, without scripts, styles and comments, from the body on', () => {
     const html =
@@ -93,5 +157,25 @@ describe('the whole-body text of a short page', () => {
       const se = Math.sqrt((truth * (1 - truth) + (1 - truth) / 16) / 1024) / (15 / 16);
       expect(Math.abs(est - truth), `every ${every}th: J ${truth}, estimated ${est}`).toBeLessThan(4 * se);
     }
+  });
+
+  it('the bag signature estimates the bag Jaccard of bodies whose shingles repeat, the set one their set', () => {
+    const base = `<body><main>${table(300)} ${article(8, 600)}</main></body>`;
+    const words = base.split(' ');
+    const copy = words.map((w, i) => (i % 40 === 5 && /^\w+$/.test(w) ? `changed${i}` : w)).join(' ');
+    const exact = similarities(shingleBag(bodyText(base)), shingleBag(bodyText(copy)));
+    const bag = bodySimilarity(bodyFingerprint(base, true).minhash!, bodyFingerprint(copy, true).minhash!);
+    const set = bodySimilarity(bodyFingerprint(base, false).minhash!, bodyFingerprint(copy, false).minhash!);
+    const se = (j: number) => Math.sqrt((j * (1 - j) + (1 - j) / 16) / 1024) / (15 / 16);
+    expect(exact.bag - exact.set).toBeGreaterThan(0.03);
+    expect(Math.abs(bag - exact.bag), `bag: J ${exact.bag}, estimated ${bag}`).toBeLessThan(
+      4 * se(exact.bag),
+    );
+    expect(Math.abs(set - exact.set), `set: J ${exact.set}, estimated ${set}`).toBeLessThan(
+      4 * se(exact.set),
+    );
+    // Without repeated shingles the two signatures are the same string.
+    const plain = `<body>${article(9, 500)}</body>`;
+    expect(bodyFingerprint(plain, true).minhash).toBe(bodyFingerprint(plain, false).minhash);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ShingleSet } from '../../../src/fingerprint/shingle-set.js';
+import { ShingleCounts, ShingleSet } from '../../../src/fingerprint/shingle-set.js';
 
 describe('the shingle set', () => {
   it('says whether a hash is new, grows past its first size, and empties on reset', () => {
@@ -22,5 +22,17 @@ describe('the shingle set', () => {
       expect(set.add(0)).toBe(true);
       for (let i = 1; i <= 300; i++) expect(set.add(i * 2654435761)).toBe(false);
     }
+  });
+});
+
+describe('the shingle counts', () => {
+  it('counts each hash (0 too) across growth, and starts again on reset', () => {
+    const counts = new ShingleCounts().reset();
+    for (let round = 1; round <= 3; round++)
+      for (let i = 0; i < 5_000; i++) expect(counts.bump(i * 2654435761)).toBe(round);
+    counts.reset(10);
+    expect(counts.bump(2654435761)).toBe(1);
+    expect(counts.bump(0)).toBe(1);
+    expect(counts.bump(0)).toBe(2);
   });
 });
