@@ -108,7 +108,13 @@ describe('decide', () => {
   it("the bag's reading decides, the set's no more than SET_MARGIN under the threshold", () => {
     const c = [cand('http://h/a', H)];
     // A copy of a table with 2% of its words changed: the bag at 0.88, the set at 0.83.
-    expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': { bag: 0.88, set: 0.83 } }))).toEqual({
+    expect(
+      decide(
+        { url: 'http://h/b', selfId: 'x', fp: fp(H) },
+        c,
+        exactly({ 'http://h/a': { bag: 0.88, set: 0.83 } }),
+      ),
+    ).toEqual({
       kind: 'duplicate',
       of: 'http://h/a',
       distance: 0,
@@ -116,14 +122,24 @@ describe('decide', () => {
     });
     expect(SET_MARGIN).toBe(0.03);
     // Pages that share a repeated block, different around it: the set at 0.81, similar.
-    expect(decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': { bag: 0.9, set: 0.81 } }))).toEqual({
+    expect(
+      decide(
+        { url: 'http://h/b', selfId: 'x', fp: fp(H) },
+        c,
+        exactly({ 'http://h/a': { bag: 0.9, set: 0.81 } }),
+      ),
+    ).toEqual({
       kind: 'similar',
       of: 'http://h/a',
       similarity: 0.9,
     });
     // The set's reading alone reaching the threshold does not make a duplicate.
     expect(
-      decide('http://h/b', 'x', fp(H), c, exactly({ 'http://h/a': { bag: 0.84, set: 0.86 } })).kind,
+      decide(
+        { url: 'http://h/b', selfId: 'x', fp: fp(H) },
+        c,
+        exactly({ 'http://h/a': { bag: 0.84, set: 0.86 } }),
+      ).kind,
     ).toBe('similar');
   });
 
