@@ -2,7 +2,8 @@ import { resolveCached } from '../resolve.js';
 import { detach } from '../strings.js';
 import { codeLanguage } from './code-language.js';
 import { linksAreCode } from './code-links.js';
-import { isTeaser, type MainContent } from './main-content.js';
+import type { MainContent } from './main-content.js';
+import { isCardOrGrid, isTeaser } from './teasers.js';
 import { FLAG, type Node } from './tree.js';
 
 /**
@@ -59,6 +60,8 @@ class Renderer {
     private readonly pruneTeasers: boolean,
     /** Only excluded tags are skipped (what an include selector matched is kept whole). */
     private readonly selected = false,
+    /** A listing: its cards and their grids are not link lists (teasers.ts). */
+    private readonly listing = false,
   ) {}
 
   private get full(): boolean {
@@ -78,6 +81,7 @@ class Renderer {
       !(this.declared === 'article' && LINK_LISTS.has(n.tag)) &&
       !isWholeItem(n) &&
       !hasTitle(n) &&
+      !(this.listing && isCardOrGrid(n)) &&
       !(n.tag === 'p' && linksAreCode(n))
     );
   }
@@ -416,7 +420,14 @@ function prefixLines(s: string, prefix: string, blank: string): string {
  * its own (src/parse/strings.ts `detach`), never a view of the page.
  */
 export function render(main: MainContent, o: RenderOptions): string {
-  const r = new Renderer(o, main.pruneLinks, main.declared, main.pruneTeasers === true, main.selected);
+  const r = new Renderer(
+    o,
+    main.pruneLinks,
+    main.declared,
+    main.pruneTeasers === true,
+    main.selected,
+    main.listing === true,
+  );
   const out = r.top;
   if (main.only) r.blocks(main.root, out, main.only);
   else r.block(main.root, out);
