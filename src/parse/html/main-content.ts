@@ -43,7 +43,8 @@ import { hiddenByAttrs, isHidden, revealVeiled } from './veiled.js';
  *    an article; ARIA landmarks navigation, banner, contentinfo, complementary, search; hidden
  *    elements (hidden, aria-hidden, inline display:none); elements whose class or id names a menu,
  *    sidebar, comments, share buttons, related links, cookie banner, footer, copyright... (unless they
- *    hold the page's declared main content); forms with fewer than two paragraphs.
+ *    hold the page's declared main content; a panel named for a product's text is not, panels.ts);
+ *    forms with fewer than two paragraphs.
  * 2. The main container is what the page declares (schema.org articleBody, the `<article>` titled as
  *    the page or one dominant one (article-pick.ts), `<main>`, role=main) with the prose blocks and
  *    headings right before it (a lead, a title), else the block with the best prose score (paragraph
@@ -56,7 +57,7 @@ import { hiddenByAttrs, isHidden, revealVeiled } from './veiled.js';
  *    dropped.
  * 3. Inside it, link-dense blocks (link lists, tag clouds) and teasers (small blocks under a heading
  *    that is all link) are left out, unless the container itself is mostly links or teasers (a
- *    listing page: they are its content).
+ *    listing page: they are its content, and its cards and their grids are no link lists, teasers.ts).
  * 4. Then src/parse/html/trim.ts trims it: what follows the article inside a declared container,
  *    short furniture lines ("Read also", "Photo: ...", "Subscribe..."), a date line before the prose.
  */
