@@ -15,13 +15,15 @@ const TEASER_MAX_CHARS = 400;
 /** Teasers holding this share of a container's text make it a listing: they are kept. */
 const LISTING_SHARE = 0.8;
 /**
- * A lower share is enough when the container is no article and holds none (an intro, an "about"
- * blurb, a promotion bar beside the cards: hackernoon.com's home page holds 0.79 of its text in
- * teasers, pinchofyum.com's category 0.70, a shop's category under two paragraphs of intro 0.75); a
- * short article followed by related cards holding more text than it stays an article. Tuned on
- * WCXB dev.
+ * A lower share is enough when the container is no article, holds none and has under 1,000
+ * characters out of links beside its teasers (an intro, an "about" blurb, a promotion bar beside the
+ * cards: hackernoon.com's home page holds 0.79 of its text in teasers, pinchofyum.com's category
+ * 0.70, a shop's category under two paragraphs of intro 0.75); a short article followed by related
+ * cards holding more text than it stays an article, tagged or not. Tuned on WCXB dev.
  */
 const LISTING_SHARE_NO_ARTICLE = 0.65;
+/** Text out of links beside the teasers that makes an article, tagged or not (an intro is shorter). */
+const ARTICLE_CHARS = 1000;
 
 /** A teaser: a small block (not a heading: a heading alone is left to the link-density rule) under a linked title. */
 export const isTeaser = (n: Node): boolean =>
@@ -31,16 +33,22 @@ export const isTeaser = (n: Node): boolean =>
 export function isListing(root: Node): boolean {
   if (root.chars === 0) return false;
   let chars = 0;
+  let linkChars = 0;
   const walk = (n: Node) => {
     for (const k of n.kids) {
       if (typeof k === 'string' || k.flags & FLAG.DROP || !(k.flags & FLAG.TEASER_TITLE)) continue;
-      if (isTeaser(k)) chars += k.chars;
-      else walk(k);
+      if (isTeaser(k)) {
+        chars += k.chars;
+        linkChars += k.linkChars;
+      } else walk(k);
     }
   };
   walk(root);
   const share = chars / root.chars;
-  return share >= LISTING_SHARE || (share >= LISTING_SHARE_NO_ARTICLE && !isOrHoldsArticle(root));
+  if (share >= LISTING_SHARE) return true;
+  // The text out of links beside the teasers: an intro, or an article without an <article> tag.
+  const prose = root.chars - root.linkChars - (chars - linkChars);
+  return share >= LISTING_SHARE_NO_ARTICLE && prose < ARTICLE_CHARS && !isOrHoldsArticle(root);
 }
 
 /** An `<article>` or articleBody with paragraphs that is no teaser: the page's own article. */
