@@ -24,9 +24,11 @@ import {
   paragraphScore,
   readsAsProse,
 } from './measures.js';
+import { isProductPanel } from './panels.js';
 import { selfLinkChars } from './permalink.js';
 import { holdsTheProse } from './prose-share.js';
 import { alike, isRunOfSections, sectionOf } from './sections.js';
+import { isListing } from './teasers.js';
 import { threadOf } from './thread.js';
 import { isTitleBlock } from './title-block.js';
 import { titleWords } from './title-match.js';
@@ -41,7 +43,8 @@ import { hiddenByAttrs, isHidden, revealVeiled } from './veiled.js';
  *    an article; ARIA landmarks navigation, banner, contentinfo, complementary, search; hidden
  *    elements (hidden, aria-hidden, inline display:none); elements whose class or id names a menu,
  *    sidebar, comments, share buttons, related links, cookie banner, footer, copyright... (unless they
- *    hold the page's declared main content); forms with fewer than two paragraphs.
+ *    hold the page's declared main content; a panel named for a product's text is not, panels.ts);
+ *    forms with fewer than two paragraphs.
  * 2. The main container is what the page declares (schema.org articleBody, the `<article>` titled as
  *    the page or one dominant one (article-pick.ts), `<main>`, role=main) with the prose blocks and
  *    headings right before it (a lead, a title), else the block with the best prose score (paragraph
@@ -54,7 +57,7 @@ import { hiddenByAttrs, isHidden, revealVeiled } from './veiled.js';
  *    dropped.
  * 3. Inside it, link-dense blocks (link lists, tag clouds) and teasers (small blocks under a heading
  *    that is all link) are left out, unless the container itself is mostly links or teasers (a
- *    listing page: they are its content).
+ *    listing page: they are its content, and its cards and their grids are no link lists, teasers.ts).
  * 4. Then src/parse/html/trim.ts trims it: what follows the article inside a declared container,
  *    short furniture lines ("Read also", "Photo: ...", "Subscribe..."), a date line before the prose.
  */
@@ -75,6 +78,8 @@ export interface MainContent {
   readonly declared?: 'main' | 'article';
   /** Left out: teasers, small blocks under a linked title (false when the content is the whole body). */
   readonly pruneTeasers?: boolean;
+  /** Teasers are the content (teasers.ts): its cards and their grids are kept however many links they hold. */
+  readonly listing?: boolean;
   /** What an include selector matched: all of it but textextractor.exclude.tags, boilerplate or not. */
   readonly selected?: boolean;
 }
@@ -93,10 +98,11 @@ const BOILERPLATE_ROLES = new Set([
 ]);
 const MAIN_ROLES = new Set(['main', 'article']);
 // Class and id words of boilerplate, matched on the joined, lowercased class and id at the start of
-// a word (so "relatedposts", "sharedaddy", "navbar" match, "download" does not). Strong words drop an
-// element even when a content word is there too ("entry-meta", "author-box--content").
+// a word (so "relatedposts", "sharedaddy", "navbar" match, "download" does not, nor Shopify's
+// "metafield": a product's own text). Strong words drop an element even when a content word is there
+// too ("entry-meta", "author-box--content").
 const STRONG_WORDS =
-  'breadcrumb|byline|comment|consent|cookie|disqus|footer|gdpr|menu|meta|modal|nav|newsletter|outbrain|' +
+  'breadcrumb|byline|comment|consent|cookie|disqus|footer|gdpr|menu|meta(?!field)|modal|nav|newsletter|outbrain|' +
   'pagination|pager|popup|rating|related|share|sharing|sidebar|social|subscribe|taboola|tags|tagcloud|' +
   'author|signup|login|shoutbox|agegate|' +
   // Copyright lines, post metadata (WordPress "postmetadata", "entry-utility"), embedded players and
@@ -156,8 +162,12 @@ function namedBoilerplate(tag: string, attrs: Readonly<Record<string, string>>):
 
 function dropOnOpen(tag: string, attrs: Readonly<Record<string, string>>): boolean {
   // Hidden: what veiled.ts's isHidden keeps aside to reveal is flagged before this is asked.
-  return namedBoilerplate(tag, attrs) || hiddenByAttrs(attrs) || isGeneratorFurniture(attrs);
+  if (hiddenByAttrs(attrs) || isGeneratorFurniture(attrs)) return true;
+  return namedBoilerplate(tag, attrs) && !isProductPanel(tag, attrs, namesUnlikely);
 }
+
+/** Whether a name holds a word of boilerplate, strong or weak (panels.ts reads names apart). */
+const namesUnlikely = (hint: string): boolean => UNLIKELY.test(hint);
 
 /** Hidden blocks kept aside, as a script may show them (veiled.ts); never a menu or a banner. */
 const veil = (tag: string, attrs: Readonly<Record<string, string>>): boolean =>
@@ -191,14 +201,16 @@ function isBoilerplate(n: Node): boolean {
   // (ASP.NET) has paragraphs in it.
   if (n.tag === 'form' && n.paras < 2 && !(n.flags & FLAG.HAS_MAIN)) return true;
   const hint = hintOf(n.attrs);
-  if (n.tag === 'figcaption' || (hint !== '' && n.paras < 2 && CAPTION.test(hint))) n.flags |= FLAG.CAPTION;
+  // Not a heading: a card's title styled small (Etsy's `h2.wt-text-caption`) is no caption.
+  if (n.tag === 'figcaption' || (hint !== '' && n.paras < 2 && CAPTION.test(hint) && !HEADING.test(n.tag)))
+    n.flags |= FLAG.CAPTION;
   if (isTexinfoNav(n)) return true;
   if (isGeneratorTitle(n)) {
     keepTitleOnly(n);
     return false;
   }
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
-  if (hint === '' || !UNLIKELY.test(hint)) return false;
+  if (hint === '' || !UNLIKELY.test(hint) || isProductPanel(n.tag, n.attrs, namesUnlikely)) return false;
   // Inside code (syntax highlighting: rustdoc's `span.comment`) and inside a generator's declared
   // main block (declared-main.ts), class and id words never drop a block.
   if (n.flags & FLAG.PRE || insideGeneratorMain(n)) return false;
@@ -222,30 +234,6 @@ function isBoilerplate(n: Node): boolean {
 /** A tree builder with the boilerplate rules of this extractor. */
 export function mainContentTree(excludeTags: ReadonlySet<string>): TreeBuilder {
   return new TreeBuilder(dropOnOpen, dropOnClose, excludeTags, veil);
-}
-
-/** Larger blocks under a linked title are articles of a listing, or the content itself. */
-const TEASER_MAX_CHARS = 400;
-
-/**
- * A small block under a title that is all link: a teaser of another page (related articles, "read
- * also" cards), whatever its classes say. A heading alone is left to the link-density rule.
- */
-export const isTeaser = (n: Node): boolean =>
-  (n.flags & FLAG.TEASER_TITLE) !== 0 && n.chars < TEASER_MAX_CHARS && !HEADING.test(n.tag);
-
-/** The share of a container's text in teasers: nearly all of it (4/5) on a listing, whose teasers are its content. */
-function teaserShare(root: Node): number {
-  let chars = 0;
-  const walk = (n: Node) => {
-    for (const k of n.kids) {
-      if (typeof k === 'string' || k.flags & FLAG.DROP || !(k.flags & FLAG.TEASER_TITLE)) continue;
-      if (isTeaser(k)) chars += k.chars;
-      else walk(k);
-    }
-  };
-  walk(root);
-  return root.chars === 0 ? 0 : chars / root.chars;
 }
 
 /** Kept elements of the subtree, depth first (dropped subtrees skipped). */
@@ -369,7 +357,7 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
           named: namedBoilerplateWords,
         })
       : undefined;
-  if (both) return { root: both, pruneLinks: pruneOf(both), pruneTeasers: teaserShare(both) < 0.8 };
+  if (both) return { root: both, pruneLinks: pruneOf(both), ...teasersOf(both) };
   if (sig) {
     // A generator's main block is kept whole: what follows its bulk is its last sections.
     if (!isGeneratorMain(sig)) trimDeclared(sig);
@@ -378,23 +366,29 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
   }
   const best = bestCandidate(body);
   if (!best || (best.chars < body.chars * 0.3 && !holdsTheProse(best, body)))
-    return { root: body, pruneLinks: pruneOf(body) };
+    return { root: body, pruneLinks: pruneOf(body), listing: isListing(body) };
   // A page cut into sections alike keeps them all (sections.ts), else the block and its prose siblings.
   const section = sectionOf(best, body);
   if (!section) {
     // One post of a thread (or card of a listing) among others alike: the thread (thread.ts).
     const thread = threadOf(best, body);
-    if (thread) return { root: thread, pruneLinks: pruneOf(thread), pruneTeasers: teaserShare(thread) < 0.8 };
+    if (thread) return { root: thread, pruneLinks: pruneOf(thread), ...teasersOf(thread) };
     return withSiblings(best, body, false);
   }
   section.score = Math.max(section.score, best.score);
   const run = section.parent;
   if (run && isRunOfSections(section))
-    return { root: run, pruneLinks: pruneOf(run), pruneTeasers: run !== body && teaserShare(run) < 0.8 };
+    return { root: run, pruneLinks: pruneOf(run), ...teasersOf(run, body) };
   return withSiblings(section, body, false, true);
 }
 
 const pruneOf = (n: Node) => linkDensity(n) < 0.5;
+
+/** Teasers are pruned unless the content is a listing (teasers.ts) or the whole body (its teasers kept). */
+function teasersOf(root: Node, body?: Node): { pruneTeasers: boolean; listing: boolean } {
+  const listing = isListing(root);
+  return { pruneTeasers: root !== body && !listing, listing };
+}
 
 /**
  * The chosen block and those of its siblings that read as prose (split articles, a lead before the
@@ -402,13 +396,13 @@ const pruneOf = (n: Node) => linkDensity(n) < 0.5;
  */
 function withSiblings(best: Node, body: Node, before: boolean, sections = false): MainContent {
   const parent = best.parent;
-  const pruneTeasers = best !== body && teaserShare(best) < 0.8;
+  const teasers = teasersOf(best, body);
   // A generator's title block before its main block (Doxygen's div.header) is kept with it.
   const title = before ? generatorTitleOf(best) : undefined;
   if (parent && title && parent === body)
-    return { root: parent, only: new Set([title, best]), pruneLinks: pruneOf(best), pruneTeasers };
+    return { root: parent, only: new Set([title, best]), pruneLinks: pruneOf(best), ...teasers };
   if (!parent || best === body || (before && parent === body))
-    return { root: best, pruneLinks: pruneOf(best), pruneTeasers };
+    return { root: best, pruneLinks: pruneOf(best), ...teasers };
   const only = new Set<Node>();
   const threshold = Math.max(10, best.score * 0.2);
   const kids = parent.kids.filter(
@@ -427,6 +421,6 @@ function withSiblings(best: Node, body: Node, before: boolean, sections = false)
     if (HEADING.test(k.tag) && only.has(kids[i + 1]!)) only.add(k);
   }
   return only.size === 1
-    ? { root: best, pruneLinks: pruneOf(best), pruneTeasers }
-    : { root: parent, only, pruneLinks: pruneOf(parent), pruneTeasers };
+    ? { root: best, pruneLinks: pruneOf(best), ...teasers }
+    : { root: parent, only, pruneLinks: pruneOf(parent), ...teasers };
 }

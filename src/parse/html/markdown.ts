@@ -2,7 +2,8 @@ import { resolveCached } from '../resolve.js';
 import { detach } from '../strings.js';
 import { codeLanguage } from './code-language.js';
 import { linksAreCode } from './code-links.js';
-import { isTeaser, type MainContent } from './main-content.js';
+import type { MainContent } from './main-content.js';
+import { isCardOrGrid, isTeaser } from './teasers.js';
 import { FLAG, type Node } from './tree.js';
 
 /**
@@ -57,16 +58,19 @@ class Renderer {
   private readonly pruneTeasers: boolean;
   /** Only excluded tags are skipped (what an include selector matched is kept whole). */
   private readonly selected: boolean;
+  /** A listing: its cards and their grids are not link lists (teasers.ts). */
+  private readonly listing: boolean;
 
   /** `main`: how the extractor chose the content, which says what is pruned. */
   constructor(
     private readonly o: RenderOptions,
-    main: Pick<MainContent, 'pruneLinks' | 'declared' | 'pruneTeasers' | 'selected'>,
+    main: Pick<MainContent, 'pruneLinks' | 'declared' | 'pruneTeasers' | 'selected' | 'listing'>,
   ) {
     this.pruneLinks = main.pruneLinks;
     this.declared = main.declared;
     this.pruneTeasers = main.pruneTeasers === true;
     this.selected = main.selected ?? false;
+    this.listing = main.listing === true;
   }
 
   private get full(): boolean {
@@ -86,6 +90,7 @@ class Renderer {
       !(this.declared === 'article' && LINK_LISTS.has(n.tag)) &&
       !isWholeItem(n) &&
       !hasTitle(n) &&
+      !(this.listing && isCardOrGrid(n)) &&
       !(n.tag === 'p' && linksAreCode(n))
     );
   }
