@@ -118,7 +118,6 @@ describe('Markdown', () => {
     const m = parsed('<p>1. not a list and *not* emphasis_here</p><p># not a heading</p>').markdown;
     expect(m).toBe('\\1. not a list and \\*not\\* emphasis\\_here\n\n\\# not a heading');
   });
-});
 
   it('whitespace is collapsed where parts meet space to space, as inside one text', () => {
     // Each paragraph's text is free of whitespace to collapse; only where its parts meet is there some.
@@ -132,6 +131,7 @@ describe('Markdown', () => {
         '| a *b* c | d e |\n| --- | --- |',
     );
   });
+});
 
 describe('options', () => {
   it('textextractor.include.pattern still wins: its text, and Markdown of the matched elements', () => {
