@@ -3,6 +3,7 @@ import { detach } from '../strings.js';
 import { codeLanguage } from './code-language.js';
 import { linksAreCode } from './code-links.js';
 import type { MainContent } from './main-content.js';
+import { emphasis, hasTable, hasTitle, isWholeItem, prefixLines, rawText, wrap } from './markdown-parts.js';
 import { isCardOrGrid, isTeaser } from './teasers.js';
 import { FLAG, type Node } from './tree.js';
 
@@ -37,7 +38,6 @@ const WS = /[\t\n\f\r \u00a0]{2,}|[\t\n\f\r\u00a0]/g;
 const MD_SPECIAL = /[\\`*_[\]<]/g;
 // The same without /g, to test first: most text has none, and a test is cheaper than a replace.
 const HAS_MD_SPECIAL = new RegExp(MD_SPECIAL.source);
-const HAS_WS = new RegExp(WS.source);
 const MD_LINE_START = /^(?:#{1,6}(?:\s|$)|[-+*]\s|\d{1,9}[.)]\s|>|=+\s*$|`{3}|~{3})/;
 const NESTED_LIST = /^(?:- |\d{1,9}\. )/;
 /** A permalink to a heading ("¶", "#", "§"): an icon, not text. */
@@ -51,6 +51,12 @@ class Renderer {
   /** The top-level blocks and, beside them, their heading level (0 for other blocks). */
   readonly top: string[] = [];
   readonly levels: number[] = [];
+  /**
+   * Whether the inline text being built may hold whitespace to collapse: some of its text does
+   * (FLAG.SPACES, found as the tree was built) or two of its parts meet space to space. Testing
+   * every paragraph with the whitespace expression instead was a third of a 90 KB page's render.
+   */
+  private spaces = false;
 
   private readonly pruneLinks: boolean;
   /** Inside a declared block: its tables and lists (in a `<main>`, all its blocks) keep their links. */
@@ -98,33 +104,50 @@ class Renderer {
   /** The blocks of a container, in order. */
   blocks(n: Node, out: string[], only?: ReadonlySet<Node>): void {
     let para: string[] = [];
+    let space = false;
+    this.spaces = false;
+    const add = (part: string) => {
+      para.push(part);
+      space = this.meet(space, part);
+    };
     const flush = () => {
       if (para.length === 0) return;
       const t = this.finishInline(para.join(''));
       para = [];
+      space = false;
       if (t !== '') this.push(out, this.o.markdown && MD_LINE_START.test(t) ? `\\${t}` : t);
     };
     for (const k of n.kids) {
       if (this.full) break;
       if (typeof k === 'string') {
-        if (n.flags & FLAG.PRE) para.push(k);
-        else para.push(this.escape(k));
+        if (n.flags & FLAG.SPACES) this.spaces = true;
+        add(n.flags & FLAG.PRE ? k : this.escape(k));
         continue;
       }
       if (only && !only.has(k)) continue;
       if (this.skipped(k)) continue;
       if (!(k.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK))) {
-        para.push(this.inline(k));
+        add(this.inline(k));
         continue;
       }
       if (k.tag === 'br') {
-        para.push(BR);
+        add(BR);
         continue;
       }
       flush();
       this.block(k, out);
     }
     flush();
+  }
+
+  /**
+   * Notes two parts meeting space to space (then the text has whitespace to collapse); `space` is
+   * whether the text before `part` ends with a space; returns whether the text ends with one after it.
+   */
+  private meet(space: boolean, part: string): boolean {
+    if (part.length === 0) return space;
+    if (space && part.charCodeAt(0) === 32) this.spaces = true;
+    return part.charCodeAt(part.length - 1) === 32;
   }
 
   private push(out: string[], block: string, level = 0): void {
@@ -137,7 +160,7 @@ class Renderer {
     const md = this.o.markdown;
     const level = HEADINGS[n.tag];
     if (level !== undefined) {
-      const t = this.finishInline(this.inlineKids(n));
+      const t = this.inlineText(n);
       if (t !== '') this.push(out, md ? `${'#'.repeat(level)} ${t}` : t, level);
       return;
     }
@@ -233,7 +256,7 @@ class Renderer {
         return;
       }
       if (k.tag === 'dt') {
-        const t = this.finishInline(this.inlineKids(k)).replace(/\n/g, ' ');
+        const t = this.inlineText(k).replace(/\n/g, ' ');
         if (t === '') return;
         if (defs.length > 0) close();
         terms.push(MD_LINE_START.test(t) ? `\\${t}` : t);
@@ -287,16 +310,34 @@ class Renderer {
   }
 
   private cell(c: Node): string {
-    const t = this.finishInline(this.inlineKids(c)).replace(/\n/g, ' ');
+    const t = this.inlineText(c).replace(/\n/g, ' ');
     return this.o.markdown ? t.replace(/\|/g, '\\|') : t;
+  }
+
+  /** The finished inline text of a heading, a table cell or a term. */
+  private inlineText(n: Node): string {
+    this.spaces = false;
+    return this.finishInline(this.inlineKids(n));
   }
 
   /** Inline content of an element, blocks flattened (headings and cells hold inline text only). */
   private inlineKids(n: Node): string {
     let s = '';
+    let space = false;
+    if (n.flags & FLAG.SPACES) this.spaces = true;
     for (const k of n.kids) {
-      if (typeof k === 'string') s += this.escape(k);
-      else if (!this.skipped(k)) s += k.flags & FLAG.BLOCK ? ` ${this.inline(k)} ` : this.inline(k);
+      let part: string;
+      if (typeof k === 'string') part = this.escape(k);
+      else if (this.skipped(k)) continue;
+      else if (k.flags & FLAG.BLOCK) {
+        const inner = this.inline(k);
+        // The spaces around a block meet its text's own and the text around it.
+        if (space || inner.length === 0 || inner.charCodeAt(0) === 32 || inner.endsWith(' '))
+          this.spaces = true;
+        part = ` ${inner} `;
+      } else part = this.inline(k);
+      s += part;
+      space = this.meet(space, part);
     }
     return s;
   }
@@ -357,8 +398,10 @@ class Renderer {
     return this.o.markdown && HAS_MD_SPECIAL.test(s) ? s.replace(MD_SPECIAL, '\\$&') : s;
   }
 
+  /** Whitespace collapsed (where `spaces` says there may be some to collapse), trimmed, breaks written. */
   private finishInline(s: string): string {
-    const t = (HAS_WS.test(s) ? s.replace(WS, ' ') : s).trim();
+    const t = (this.spaces ? s.replace(WS, ' ') : s).trim();
+    this.spaces = false;
     if (!t.includes(BR)) return t;
     const br = this.o.markdown ? '\\\n' : ' ';
     return t
@@ -366,62 +409,6 @@ class Renderer {
       .replace(/^\u0001+|\u0001+$/g, '')
       .replaceAll(BR, br);
   }
-}
-
-/** Strong or emphasis markers inside the text's own leading and trailing spaces. */
-function emphasis(inner: string, mark: string): string {
-  return inner.trim() === '' ? inner : wrap(inner, `${mark}${inner.trim()}${mark}`);
-}
-
-/** `core` with the leading and trailing whitespace of `around`. */
-function wrap(around: string, core: string): string {
-  const lead = /^\s/.test(around) ? ' ' : '';
-  const trail = /\s$/.test(around) ? ' ' : '';
-  return lead + core + trail;
-}
-
-function rawText(n: Node): string {
-  let s = '';
-  for (const k of n.kids) {
-    if (typeof k === 'string') s += k;
-    else if (k.tag === 'br') s += '\n';
-    else if (!(k.flags & FLAG.DROP)) s += rawText(k);
-  }
-  return s;
-}
-
-/** Items whose one block is their content: a cell or list item that is one link keeps its text. */
-const ITEMS = new Set(['td', 'th', 'li', 'dt', 'dd']);
-
-/** The only block with text in a table cell or list item (`<td><p><a>name</a></p></td>`). */
-function isWholeItem(n: Node): boolean {
-  const p = n.parent;
-  if (!p || !ITEMS.has(p.tag)) return false;
-  for (const k of p.kids)
-    if (typeof k !== 'string' && k !== n && k.chars > 0 && !(k.flags & FLAG.DROP)) return false;
-  return true;
-}
-
-/**
- * Holds the page's title (an `<h1>`): a title block whose breadcrumb-like name is links (rustdoc's
- * "Function std::alloc::dealloc") is not a link list.
- */
-function hasTitle(n: Node): boolean {
-  for (const k of n.kids)
-    if (typeof k !== 'string' && !(k.flags & FLAG.DROP) && (k.tag === 'h1' || hasTitle(k))) return true;
-  return false;
-}
-
-function hasTable(n: Node): boolean {
-  for (const k of n.kids) if (typeof k !== 'string' && (k.tag === 'table' || hasTable(k))) return true;
-  return false;
-}
-
-function prefixLines(s: string, prefix: string, blank: string): string {
-  return s
-    .split('\n')
-    .map((l) => (l === '' ? blank : prefix + l))
-    .join('\n');
 }
 
 /**

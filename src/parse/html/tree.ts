@@ -49,6 +49,11 @@ export const FLAG = {
   VEILED: 256,
   /** A `<noscript>` of the body: also EXCLUDED, as no selector nor whole-body fallback read it before. */
   NOSCRIPT: 512,
+  /**
+   * A text kid holds whitespace that collapsing changes (a tab, line break, no-break space or two
+   * spaces): the Markdown writer looks for it only in paragraphs that hold such text (markdown.ts).
+   */
+  SPACES: 1024,
 } as const;
 
 /** Never text; no node is built for them nor their descendants. */
@@ -198,7 +203,22 @@ export class TreeBuilder {
     }
     const node = this.current;
     node.kids.push(data);
-    const n = visibleChars(data);
+    // One loop for both: the visible characters, and whether whitespace to collapse is there.
+    let n = data.length;
+    let spaces = false;
+    let lastSpace = -2;
+    for (let i = 0; i < data.length; i++) {
+      const c = data.charCodeAt(i);
+      if (c > 32 ? c !== 0xa0 : c !== 32 && (c < 9 || c > 13)) continue;
+      n--;
+      // What markdown.ts's whitespace expression replaces: \t \n \f \r, no-break space, two spaces.
+      if (c !== 32) spaces ||= c !== 11;
+      else {
+        if (lastSpace === i - 1) spaces = true;
+        lastSpace = i;
+      }
+    }
+    if (spaces) node.flags |= FLAG.SPACES;
     node.chars += n;
     if (this.inLink > 0) node.linkChars += n;
   }

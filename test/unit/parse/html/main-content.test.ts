@@ -118,6 +118,19 @@ describe('Markdown', () => {
     const m = parsed('<p>1. not a list and *not* emphasis_here</p><p># not a heading</p>').markdown;
     expect(m).toBe('\\1. not a list and \\*not\\* emphasis\\_here\n\n\\# not a heading');
   });
+
+  it('whitespace is collapsed where parts meet space to space, as inside one text', () => {
+    // Each paragraph's text is free of whitespace to collapse; only where its parts meet is there some.
+    const r = parsed(
+      '<article><h2>Ends <em>meet </em> here</h2><p>one <b> two</b> <a href="/x"> three </a> four</p>' +
+        '<p>five\u00a0six</p><table><tr><td>a <i>b </i> c</td><td><div>d</div> e</td></tr></table></article>',
+    );
+    expect(r.text).toBe('Ends meet here one two three four five six a b c d e');
+    expect(r.markdown).toBe(
+      '## Ends *meet* here\n\none **two** [three](https://www.example.com/x) four\n\nfive six\n\n' +
+        '| a *b* c | d e |\n| --- | --- |',
+    );
+  });
 });
 
 describe('options', () => {
