@@ -184,9 +184,12 @@ export class ElasticMember {
   rows(): Promise<MemberRow[]> {
     return memberRows(
       this.options.client,
-      this.config['opensearch.lease.index.name'],
-      this.config['opensearch.status.index.name'],
-      this.total,
+      {
+        leaseIndex: this.config['opensearch.lease.index.name'],
+        statusIndex: this.config['opensearch.status.index.name'],
+        shards: this.total,
+      },
+      Date.now(),
     );
   }
 
@@ -201,7 +204,11 @@ export class ElasticMember {
     const all = await this.membership.members();
     const live = all.filter((m) => m.expiresAt > now);
     const leases = await this.membership.leases(this.total);
-    const next = plan(this.total, live, this.id, this.shards, leases, now);
+    const next = plan(
+      { total: this.total, members: live, leases },
+      { member: this.id, mine: this.shards },
+      now,
+    );
     const taken: number[] = [];
     for (const shard of next.take) if (await this.take(shard)) taken.push(shard);
     const want = this.shards.filter((s) => !next.release.includes(s));

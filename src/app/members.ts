@@ -15,7 +15,11 @@ export async function memberRows(client: Client, config: Config, now = Date.now(
   const index = config['opensearch.lease.index.name'];
   if ((await client.indices.exists({ index })).body !== true) return [];
   const shards = await statusShardCount(client, config);
-  return rowsOf(client, index, config['opensearch.status.index.name'], shards, now);
+  return rowsOf(
+    client,
+    { leaseIndex: index, statusIndex: config['opensearch.status.index.name'], shards },
+    now,
+  );
 }
 
 /** The lines `crawler stats` prints for the members. */

@@ -44,9 +44,10 @@ export function resetErrors(
         'transition',
       );
     }
-    const result = await runReset(client, index, selection, now, (done, total) =>
-      log.info({ done, total }, `reset ${done} of ${total}`),
-    );
+    const result = await runReset(client, index, selection, {
+      now,
+      progress: (done, total) => log.info({ done, total }, `reset ${done} of ${total}`),
+    });
     return { dryRun: false, updated: result.updated, conflicts: result.conflicts };
   });
 }

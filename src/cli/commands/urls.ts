@@ -89,16 +89,15 @@ export const urlsCommand: Command = {
     };
     const size = countOption(values, 'size', 50);
     let shown = 0;
-    const listing = await listCrawlUrls(
-      config(),
-      log,
-      selection,
-      { size, all: values.all === true, ...(after ? { after } : {}) },
-      (urls) => {
+    const listing = await listCrawlUrls(config(), log, selection, {
+      size,
+      all: values.all === true,
+      ...(after ? { after } : {}),
+      onPage: (urls) => {
         shown += urls.length;
         for (const u of urls) out(values.json ? JSON.stringify(u) : line(u));
       },
-    );
+    });
     if (listing.next) {
       const more = `${listing.total} URLs match; the next ${size}: --after ${listing.next} (or --all)`;
       if (values.json) log.info(more);
