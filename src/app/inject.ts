@@ -45,7 +45,7 @@ export async function injectFile(
     let rejudged = 0;
     const rejudge = async () => {
       rejudged += await rejudgeSettingRefusals(client, index, batch, {
-        now: Date.now(),
+        now: systemClock.now(),
         log,
         how: 'inject:',
       });
