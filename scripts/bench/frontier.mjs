@@ -276,8 +276,7 @@ async function statusBulkRate(n) {
       maxAttempts: 10,
       backoffMs: { base: 100, max: 5000 },
     },
-    systemClock,
-    silentLogger,
+    { clock: systemClock, log: silentLogger },
   );
   const cpu0 = (await nodeStats()).cpuMs;
   const t = performance.now();

@@ -8,6 +8,7 @@ import { ensureIndices, type IndexOutcome, planIndices } from '../opensearch/ind
 import { OPENSEARCH_SCRIPT } from '../opensearch/paths.js';
 import { type RenderSummary, renderSummary } from '../opensearch/render-decisions.js';
 import { type CrawlStats, crawlStats } from '../opensearch/stats.js';
+import { systemClock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { type MemberRow, memberRows } from './members.js';
 
@@ -54,11 +55,14 @@ export function statsReport(config: Config, log: Logger, host: string | undefine
   return withCluster(config, log, async (client) => {
     // Counts as of now, not as of the last periodic refresh.
     await client.indices.refresh({ index: config['opensearch.status.index.name'] });
-    const stats = await crawlStats(client, config['opensearch.status.index.name'], { host, now: Date.now() });
+    const stats = await crawlStats(client, config['opensearch.status.index.name'], {
+      host,
+      now: systemClock.now(),
+    });
     const rendering = await renderSummary(client, config['opensearch.hosts.index.name']).catch(
       () => undefined,
     );
-    const members = await memberRows(client, config).catch(() => []);
+    const members = await memberRows(client, config, systemClock.now()).catch(() => []);
     return { stats, rendering, members };
   });
 }

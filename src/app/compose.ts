@@ -139,13 +139,10 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const shards = options.shards ? [...options.shards] : await chooseShards(client, config, log, share);
     // One owner per share: taken before anything is written, released after everything is.
     const lease = options.lease
-      ? await takeLease(
-          client,
-          config,
-          log,
-          shards ?? range(await statusShardCount(client, config)),
-          shareWords(share),
-        )
+      ? await takeLease(client, config, log, {
+          shards: shards ?? range(await statusShardCount(client, config)),
+          share: shareWords(share),
+        })
       : undefined;
     if (lease) closers.add(() => lease.release());
     // The spine's settings, then the features': all checked before anything is written.
@@ -178,7 +175,11 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
     const base = { clock, log, http, inline, parser, stores, ...featureStores(client, config, stores, log) };
     const features = await buildFeatures(FEATURES, config, base, closers);
     await writeSeeds(client, config, { stores, filter, log, clock }, options.seeds ?? []);
-    const source = new Spout(client, { ...settings.spout, onQuery: meters.spoutQuery }, clock, log, outage);
+    const source = new Spout(
+      client,
+      { ...settings.spout, onQuery: meters.spoutQuery },
+      { clock, log, outage },
+    );
     const protocol = gatedProtocol(features.hand.protocol ?? http, options.fetchGate);
     const crawler = new Crawler(
       {
@@ -210,8 +211,7 @@ export async function buildCrawl(config: Config, options: CrawlOptions): Promise
         ...(shards ? { shards } : {}),
         busy: (url) => crawler.holds(url),
       },
-      clock,
-      log,
+      { clock, log },
     );
     reconciler.start();
     // Stopped before the writers close (closers run in reverse), so its deletions are written.

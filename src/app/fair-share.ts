@@ -43,13 +43,16 @@ export interface Plan {
  * member is never taken here: that member releases it, or its lease expires.
  */
 export function plan(
-  total: number,
-  members: readonly LiveMember[],
-  member: string,
-  mine: readonly number[],
-  leases: readonly LeaseView[],
+  crawl: {
+    readonly total: number;
+    readonly members: readonly LiveMember[];
+    readonly leases: readonly LeaseView[];
+  },
+  me: { readonly member: string; readonly mine: readonly number[] },
   now: number,
 ): Plan {
+  const { total, members, leases } = crawl;
+  const { member, mine } = me;
   const q = quota(total, members, member);
   const own = [...mine].sort((a, b) => a - b);
   if (own.length > q) return { release: own.slice(q).reverse(), take: [] };

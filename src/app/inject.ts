@@ -44,7 +44,11 @@ export async function injectFile(
     let batch: string[] = [];
     let rejudged = 0;
     const rejudge = async () => {
-      rejudged += await rejudgeSettingRefusals(client, index, batch, Date.now(), log, 'inject:');
+      rejudged += await rejudgeSettingRefusals(client, index, batch, {
+        now: systemClock.now(),
+        log,
+        how: 'inject:',
+      });
       batch = [];
     };
     const report = await injectSeeds(input, {

@@ -26,9 +26,9 @@ export function takeLease(
   client: Client,
   config: Config,
   log: Logger,
-  shards: readonly number[],
-  share: string,
+  wanted: { readonly shards: readonly number[]; readonly share: string },
 ): Promise<ShareLease> {
+  const { shards, share } = wanted;
   return ShareLease.acquire(
     client,
     {

@@ -13,6 +13,7 @@ import {
   memberShare,
   type ShardLease,
 } from '../opensearch/membership.js';
+import { type Clock, systemClock } from '../util/clock.js';
 import { CrawlerError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { buildCrawl, type Crawl } from './compose.js';
@@ -40,6 +41,8 @@ export interface MemberOptions {
   readonly onGeneration?: (crawl: Crawl) => void;
   /** Sees every transition record once written (the console's tail). */
   readonly onTransition?: (record: TransitionRecord) => void;
+  /** This machine's time (the system clock by default); its generations' crawls run on it too. */
+  readonly clock?: Clock;
 }
 
 interface Generation {
@@ -61,7 +64,8 @@ export class ElasticMember {
   private total = 0;
   private seedsLeft: readonly string[];
   private fetchedBefore = 0;
-  private lastBeat = { at: Date.now(), fetched: 0 };
+  private readonly clock: Clock;
+  private lastBeat: { at: number; fetched: number };
   /** The cluster's clock less this machine's, as of the last heartbeat. */
   private offset = 0;
   private readonly ttlMs: number;
@@ -73,6 +77,8 @@ export class ElasticMember {
     private readonly config: Config,
     private readonly options: MemberOptions,
   ) {
+    this.clock = options.clock ?? systemClock;
+    this.lastBeat = { at: this.clock.now(), fetched: 0 };
     this.ttlMs = config['opensearch.lease.ttl'];
     this.membership = new Membership(
       options.client,
@@ -147,7 +153,7 @@ export class ElasticMember {
     this.beating ??= this.membership
       .heartbeat(this.id, thisProcess, this.info())
       .then((now) => {
-        this.offset = now - Date.now();
+        this.offset = now - this.clock.now();
         return now;
       })
       .finally(() => {
@@ -155,7 +161,7 @@ export class ElasticMember {
       });
     return this.beating.catch((e) => {
       this.options.log.debug({ err: errorMessage(e) }, 'heartbeat failed');
-      return Date.now() + this.offset;
+      return this.clock.now() + this.offset;
     });
   }
 
@@ -184,9 +190,12 @@ export class ElasticMember {
   rows(): Promise<MemberRow[]> {
     return memberRows(
       this.options.client,
-      this.config['opensearch.lease.index.name'],
-      this.config['opensearch.status.index.name'],
-      this.total,
+      {
+        leaseIndex: this.config['opensearch.lease.index.name'],
+        statusIndex: this.config['opensearch.status.index.name'],
+        shards: this.total,
+      },
+      this.clock.now(),
     );
   }
 
@@ -201,7 +210,11 @@ export class ElasticMember {
     const all = await this.membership.members();
     const live = all.filter((m) => m.expiresAt > now);
     const leases = await this.membership.leases(this.total);
-    const next = plan(this.total, live, this.id, this.shards, leases, now);
+    const next = plan(
+      { total: this.total, members: live, leases },
+      { member: this.id, mine: this.shards },
+      now,
+    );
     const taken: number[] = [];
     for (const shard of next.take) if (await this.take(shard)) taken.push(shard);
     const want = this.shards.filter((s) => !next.release.includes(s));
@@ -233,7 +246,7 @@ export class ElasticMember {
       lease.onLost((by) => {
         if (this.leases.get(shard) !== lease) return;
         this.leases.delete(shard);
-        this.lost.unshift({ shard, to: by, at: Date.now() });
+        this.lost.unshift({ shard, to: by, at: this.clock.now() });
         this.lost.splice(8);
         log.warn(
           { member: this.id, shard, to: by },
@@ -255,7 +268,7 @@ export class ElasticMember {
   private async handOver(shards: readonly number[]): Promise<void> {
     if (shards.length === 0) return;
     // From the handover on, the taker waits as long as the longest delay that still runs here.
-    const delayMs = Math.max(this.serverDelayMs(), this.carriedUntil() - Date.now());
+    const delayMs = Math.max(this.serverDelayMs(), this.carriedUntil() - this.clock.now());
     try {
       await this.membership.handOver(this.id, shards, Math.round(delayMs));
     } catch (e) {
@@ -292,7 +305,7 @@ export class ElasticMember {
       }
       until = Math.max(until, handovers.get(shard) ?? 0);
     }
-    const wait = until - (Date.now() + this.offset);
+    const wait = until - (this.clock.now() + this.offset);
     if (wait > 0 && !this.stopping) await this.nap(wait);
   }
 
@@ -325,11 +338,12 @@ export class ElasticMember {
       fence,
       fetchGate: () => fence.admit(),
       seeds,
+      clock: this.clock,
       ...(this.options.onTransition ? { onTransition: this.options.onTransition } : {}),
     });
     this.seedsLeft = [];
     // The hosts this member kept: fetched no sooner than their delay from the last generation's fetch.
-    const now = Date.now();
+    const now = this.clock.now();
     crawl.crawler.remember(this.carried.filter((h) => h.notBefore > now));
     const done = crawl.crawler
       .run({ drainDeadlineMs: this.config['shutdown.deadline'] })
@@ -362,7 +376,7 @@ export class ElasticMember {
 
   private info(): MemberInfo {
     const fetched = this.fetched();
-    const now = Date.now();
+    const now = this.clock.now();
     const secs = Math.max(0.001, (now - this.lastBeat.at) / 1000);
     const pagesPerSec = Math.round(((fetched - this.lastBeat.fetched) / secs) * 100) / 100;
     this.lastBeat = { at: now, fetched };

@@ -11,11 +11,16 @@ import { statusShardCount } from './shards.js';
 export type { MemberRow };
 
 /** The members, oldest first; [] when none ever joined (or the lease index does not exist). */
-export async function memberRows(client: Client, config: Config, now = Date.now()): Promise<MemberRow[]> {
+/** The members of the configured crawl as of `now` (ms). */
+export async function memberRows(client: Client, config: Config, now: number): Promise<MemberRow[]> {
   const index = config['opensearch.lease.index.name'];
   if ((await client.indices.exists({ index })).body !== true) return [];
   const shards = await statusShardCount(client, config);
-  return rowsOf(client, index, config['opensearch.status.index.name'], shards, now);
+  return rowsOf(
+    client,
+    { leaseIndex: index, statusIndex: config['opensearch.status.index.name'], shards },
+    now,
+  );
 }
 
 /** The lines `crawler stats` prints for the members. */

@@ -24,12 +24,16 @@ import { indexerOptions } from './options.js';
 export function buildDueWriter(
   client: Client,
   config: Config,
-  clock: Clock,
-  log: Logger,
-  fence?: WriteFence,
+  deps: { readonly clock: Clock; readonly log: Logger; readonly fence?: WriteFence | undefined },
 ): DueWriter | undefined {
   if (config['dedup.mode'] === 'off' && !config['soft404.enabled']) return undefined;
-  return new DueWriter(client, config['opensearch.status.index.name'], clock, log, 2000, fence);
+  const { clock, log, fence } = deps;
+  return new DueWriter(
+    client,
+    config['opensearch.status.index.name'],
+    { clock, log },
+    { intervalMs: 2000, fence },
+  );
 }
 
 /** The checks' store over the content, hosts and status indices; undefined without a due writer. */

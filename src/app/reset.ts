@@ -6,6 +6,7 @@ import {
   resetTargets,
   runReset,
 } from '../opensearch/reset.js';
+import { systemClock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { withCluster } from './admin.js';
 
@@ -29,7 +30,7 @@ export function resetErrors(
     await client.indices.refresh({ index });
     const preview = await previewReset(client, index, selection);
     if (dryRun) return { dryRun: true, count: preview.count, sample: preview.sample };
-    const now = Date.now();
+    const now = systemClock.now();
     const at = new Date(now).toISOString();
     for await (const t of resetTargets(client, index, selection)) {
       log.info(
@@ -44,9 +45,10 @@ export function resetErrors(
         'transition',
       );
     }
-    const result = await runReset(client, index, selection, now, (done, total) =>
-      log.info({ done, total }, `reset ${done} of ${total}`),
-    );
+    const result = await runReset(client, index, selection, {
+      now,
+      progress: (done, total) => log.info({ done, total }, `reset ${done} of ${total}`),
+    });
     return { dryRun: false, updated: result.updated, conflicts: result.conflicts };
   });
 }

@@ -95,10 +95,9 @@ export async function rejudgeSettingRefusals(
   client: Client,
   index: string,
   urls: readonly string[],
-  now: number,
-  log: Pick<Logger, 'info'>,
-  how = '--seed',
+  run: { readonly now: number; readonly log: Pick<Logger, 'info'>; readonly how?: string },
 ): Promise<number> {
+  const { now, log, how = '--seed' } = run;
   const again = await resetSettingRefusals(client, index, urls, now);
   for (const r of again)
     log.info({ url: shown(r.url), cause: r.cause }, rejudgedSeedLine(r.url, r.cause, how));

@@ -66,7 +66,7 @@ export async function writeSeeds(
   }
   await stores.flush();
   const index = config['opensearch.status.index.name'];
-  await rejudgeSettingRefusals(client, index, written, clock.now(), log);
+  await rejudgeSettingRefusals(client, index, written, { now: clock.now(), log });
   await client.indices.refresh({ index });
   // A known seed keeps its status: say so for each one the crawl will not fetch now.
   const dueBy = clock.now() + onceLookAheadMs(config);

@@ -71,17 +71,15 @@ export function buildStores(o: StoresOptions): StoreSet {
         ...(meters ? { onRequest: meters.bulk(index) } : {}),
         ...(fence ? { fence } : {}),
       },
-      clock,
-      log,
-      outage,
+      { clock, log, outage },
     );
   const statusBulk = bulk('status', 'status');
   const contentBulk = bulk('indexer', 'content');
   const contentIndex = settings.contentIndex;
-  const due = buildDueWriter(client, config, clock, log, fence);
+  const due = buildDueWriter(client, config, { clock, log, fence });
   // When a page's content goes, its near-duplicates become due: one of them takes its place.
   const released = settings.releaseDuplicates ? (url: string) => due?.deleted(url) : undefined;
-  const deleter = new ContentDeleter(client, contentBulk, contentIndex, log, {
+  const deleter = new ContentDeleter({ client, bulk: contentBulk, index: contentIndex }, log, {
     ...(released ? { onDelete: released } : {}),
     ...(fence ? { fence } : {}),
   });

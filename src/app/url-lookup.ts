@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
 import { urlReport } from '../opensearch/url-report.js';
+import { systemClock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { withCluster } from './admin.js';
 
@@ -12,7 +13,7 @@ export type UrlLookup = Awaited<ReturnType<typeof urlReport>>;
 
 export function lookUpUrl(config: Config, log: Logger, url: string, robots: boolean): Promise<UrlLookup> {
   return withCluster(config, log, async (client) => {
-    const found = await urlReport(client, config, url, Date.now());
+    const found = await urlReport(client, config, url, systemClock.now());
     if (robots) found.report.robots = await robotsVerdict(config, url);
     return found;
   });

@@ -18,22 +18,22 @@ export interface UrlListing {
 }
 
 /**
- * Hands each page of URLs to `onPage`, one page from `after` (sort values) unless `all`, in which
- * case every page to the end.
+ * Hands each page of URLs to `paging.onPage`, one page from `after` (sort values) unless `all`, in
+ * which case every page to the end.
  */
 export async function listCrawlUrls(
   config: Config,
   log: Logger,
   selection: UrlSelection,
-  paging: { size: number; after?: unknown[]; all: boolean },
-  onPage: (urls: ListedUrl[]) => void,
+  paging: { size: number; after?: unknown[]; all: boolean; onPage: (urls: ListedUrl[]) => void },
 ): Promise<UrlListing> {
+  const { onPage } = paging;
   const { client } = await connect(config, log);
   try {
     const index = config['opensearch.status.index.name'];
     let after = paging.after;
     for (;;) {
-      const page = await urlPage(client, index, selection, paging.size, after);
+      const page = await urlPage(client, index, selection, { size: paging.size, after });
       onPage(page.urls);
       if (!paging.all || page.next === undefined)
         return { total: page.total, ...(page.next ? { next: page.next } : {}) };

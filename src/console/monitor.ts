@@ -150,7 +150,7 @@ export class Monitor {
         clock,
         log,
       );
-      this.series = new MetricsSeries(writer, this.p.source.readings, clock, interval, log);
+      this.series = new MetricsSeries(writer, this.p.source.readings, interval, { clock, log });
       this.series.register(registry);
       await this.series.start();
     }

@@ -117,31 +117,35 @@ export async function startConsole(
   const cookie = () => `crawler_console_${port}`;
   let allowed = new Set<string>();
 
-  const send = (res: ServerResponse, status: number, type: string, body: string, head = false) => {
+  /** Answers `res` with `answer.body` of `answer.type` (its headers alone for a HEAD request). */
+  const send = (
+    res: ServerResponse,
+    status: number,
+    answer: { readonly type: string; readonly body: string },
+    head = false,
+  ) => {
     res.writeHead(status, {
       ...SECURITY_HEADERS,
-      'content-type': type,
-      'content-length': Buffer.byteLength(body),
+      'content-type': answer.type,
+      'content-length': Buffer.byteLength(answer.body),
     });
-    res.end(head ? undefined : body);
+    res.end(head ? undefined : answer.body);
   };
   const json = (res: ServerResponse, status: number, body: unknown, head: boolean) =>
-    send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), head);
+    send(res, status, { type: 'application/json; charset=utf-8', body: JSON.stringify(body) }, head);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const host = (req.headers.host ?? '').toLowerCase();
     if (!hostAllowed(host, allowed, settings.host, port)) {
-      send(
-        res,
-        421,
-        'text/plain; charset=utf-8',
-        'wrong Host header: open the console by the address it printed\n',
-      );
+      send(res, 421, {
+        type: 'text/plain; charset=utf-8',
+        body: 'wrong Host header: open the console by the address it printed\n',
+      });
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
-      send(res, 405, 'text/plain; charset=utf-8', 'read only: GET and HEAD\n');
+      send(res, 405, { type: 'text/plain; charset=utf-8', body: 'read only: GET and HEAD\n' });
       return;
     }
     const head = req.method === 'HEAD';
@@ -149,7 +153,7 @@ export async function startConsole(
     // The icon tells nothing a 401 does not (that a console listens here), and browsers ask for
     // /favicon.ico on their own, before a token cookie exists: served to anyone who names this host.
     if (url.pathname === '/favicon.svg' || url.pathname === '/favicon.ico')
-      return send(res, 200, 'image/svg+xml', CONSOLE_ICON, head);
+      return send(res, 200, { type: 'image/svg+xml', body: CONSOLE_ICON }, head);
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const fromCookie = cookieValue(req.headers.cookie, cookie());
     const fromQuery = url.searchParams.get('token') ?? undefined;
@@ -157,7 +161,7 @@ export async function startConsole(
       url.searchParams.delete('token');
       res.setHeader('set-cookie', `${cookie()}=${settings.token}; HttpOnly; SameSite=Strict; Path=/`);
       res.setHeader('location', `${url.pathname}${url.search}`);
-      send(res, 303, 'text/plain; charset=utf-8', 'see the console\n', head);
+      send(res, 303, { type: 'text/plain; charset=utf-8', body: 'see the console\n' }, head);
       return;
     }
     if (!tokenOk(bearer) && !tokenOk(fromCookie)) {
@@ -165,21 +169,23 @@ export async function startConsole(
       send(
         res,
         401,
-        'text/plain; charset=utf-8',
-        'token required: open the URL the crawler printed at start-up (with ?token=), or send Authorization: Bearer TOKEN\n',
+        {
+          type: 'text/plain; charset=utf-8',
+          body: 'token required: open the URL the crawler printed at start-up (with ?token=), or send Authorization: Bearer TOKEN\n',
+        },
         head,
       );
       return;
     }
     switch (url.pathname) {
       case '/':
-        return send(res, 200, 'text/html; charset=utf-8', CONSOLE_HTML, head);
+        return send(res, 200, { type: 'text/html; charset=utf-8', body: CONSOLE_HTML }, head);
       case '/console.js':
-        return send(res, 200, 'text/javascript; charset=utf-8', CONSOLE_JS, head);
+        return send(res, 200, { type: 'text/javascript; charset=utf-8', body: CONSOLE_JS }, head);
       case '/console.css':
-        return send(res, 200, 'text/css; charset=utf-8', CONSOLE_CSS, head);
+        return send(res, 200, { type: 'text/css; charset=utf-8', body: CONSOLE_CSS }, head);
       case '/metrics':
-        return send(res, 200, PROMETHEUS_CONTENT_TYPE, await view.prometheus(), head);
+        return send(res, 200, { type: PROMETHEUS_CONTENT_TYPE, body: await view.prometheus() }, head);
       case '/api/state':
         return json(res, 200, await view.state(), head);
       case '/api/chart': {
@@ -198,7 +204,7 @@ export async function startConsole(
         return json(res, 200, await view.explain(target), head);
       }
       default:
-        return send(res, 404, 'text/plain; charset=utf-8', 'not found\n', head);
+        return send(res, 404, { type: 'text/plain; charset=utf-8', body: 'not found\n' }, head);
     }
   };
 

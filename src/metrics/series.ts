@@ -36,14 +36,18 @@ export class MetricsSeries {
   private timer: NodeJS.Timeout | undefined;
   private retentionTimer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> = Promise.resolve();
+  private readonly clock: Clock;
+  private readonly log: Logger;
 
   constructor(
     private readonly writer: SeriesWriter,
     private readonly source: ReadingSource,
-    private readonly clock: Clock,
     private readonly intervalMs: number,
-    private readonly log: Logger,
-  ) {}
+    deps: { readonly clock: Clock; readonly log: Logger },
+  ) {
+    this.clock = deps.clock;
+    this.log = deps.log;
+  }
 
   /** crawler_metrics_points_written_total and _dropped_total, of this writer. */
   register(registry: MetricsRegistry): void {

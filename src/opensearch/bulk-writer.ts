@@ -124,15 +124,20 @@ export class BulkWriter {
   private sendWhenFree = false;
   private readonly outage: ClusterOutage;
 
+  private readonly clock: Clock;
+
   constructor(
     private readonly client: Client,
     private readonly options: BulkWriterOptions,
-    private readonly clock: Clock,
-    log: Logger,
-    /** Shared with the other parts that talk to the cluster, so an outage is logged once. */
-    outage?: ClusterOutage,
+    deps: {
+      readonly clock: Clock;
+      readonly log: Logger;
+      /** Shared with the other parts that talk to the cluster, so an outage is logged once. */
+      readonly outage?: ClusterOutage;
+    },
   ) {
-    this.outage = outage ?? new ClusterOutage(clock, log);
+    this.clock = deps.clock;
+    this.outage = deps.outage ?? new ClusterOutage(deps.clock, deps.log);
   }
 
   /** Actions accepted and not yet settled. */

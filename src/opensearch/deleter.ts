@@ -40,13 +40,19 @@ export class ContentDeleter {
   private droppedCount = 0;
   private dropping = false;
 
+  private readonly client: Client;
+  private readonly bulk: BulkWriter;
+  private readonly index: string;
+
+  /** `target`: the content index `index`, written through `bulk` and searched through `client`. */
   constructor(
-    private readonly client: Client,
-    private readonly bulk: BulkWriter,
-    private readonly index: string,
+    target: { readonly client: Client; readonly bulk: BulkWriter; readonly index: string },
     private readonly log: Logger,
     private readonly options: ContentDeleterOptions = {},
   ) {
+    this.client = target.client;
+    this.bulk = target.bulk;
+    this.index = target.index;
     this.intervalMs = options.intervalMs ?? 2000;
   }
 

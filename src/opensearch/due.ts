@@ -31,15 +31,23 @@ export class DueWriter {
   /** Pages whose content document was deleted lately, by when: searches may still return it. */
   private readonly gone = new Map<string, number>();
 
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly intervalMs: number;
+  /** The crawl's lease: these are status writes too. */
+  private readonly fence: WriteFence;
+
   constructor(
     private readonly client: Client,
     private readonly index: string,
-    private readonly clock: Clock,
-    private readonly log: Logger,
-    private readonly intervalMs = 2000,
-    /** The crawl's lease: these are status writes too. */
-    private readonly fence: WriteFence = NO_FENCE,
-  ) {}
+    deps: { readonly clock: Clock; readonly log: Logger },
+    options: { readonly intervalMs?: number; readonly fence?: WriteFence } = {},
+  ) {
+    this.clock = deps.clock;
+    this.log = deps.log;
+    this.intervalMs = options.intervalMs ?? 2000;
+    this.fence = options.fence ?? NO_FENCE;
+  }
 
   /** The near-duplicates of `url` become due. */
   duplicatesOf(url: string): void {

@@ -193,7 +193,7 @@ export class ShareLease implements WriteFence {
       if (pending.length === 0) return;
       // A document gone meanwhile (its holder let go) is tried again; one still held is a refusal.
       if (holders.size > 0 || attempt >= 3)
-        throw new CrawlerError('SHARE_LEASED', refusal(this.request, holders, Date.now()));
+        throw new CrawlerError('SHARE_LEASED', refusal(this.request, holders, instantNow().wall));
     }
   }
 

@@ -21,16 +21,15 @@ export interface MemberRow {
 }
 
 /**
- * The members of the crawl of `statusIndex` (its status index has `shards` shards), oldest first;
- * [] when none ever joined (or the lease index does not exist).
+ * The members of the crawl of `crawl.statusIndex` (its status index has `crawl.shards` shards), oldest
+ * first; [] when none ever joined (or the lease index does not exist).
  */
 export async function memberRows(
   client: Client,
-  leaseIndex: string,
-  statusIndex: string,
-  shards: number,
-  now = Date.now(),
+  crawl: { readonly leaseIndex: string; readonly statusIndex: string; readonly shards: number },
+  now: number,
 ): Promise<MemberRow[]> {
+  const { leaseIndex, statusIndex, shards } = crawl;
   if ((await client.indices.exists({ index: leaseIndex })).body !== true) return [];
   const membership = new Membership(client, leaseIndex, statusIndex, 0);
   const members = await membership.members().catch(() => [] as MemberDoc[]);

@@ -50,14 +50,19 @@ export class ContentReconciler {
   /** Documents removed by all passes so far. */
   removed = 0;
 
+  private readonly clock: Clock;
+  private readonly log: Logger;
+
   constructor(
     private readonly client: Client,
     /** Deletes one content document by id (the deleter's, through the bulk writer); true if it was there. */
     private readonly remove: (id: string) => Promise<boolean>,
     private readonly options: ReconcileOptions,
-    private readonly clock: Clock,
-    private readonly log: Logger,
-  ) {}
+    deps: { readonly clock: Clock; readonly log: Logger },
+  ) {
+    this.clock = deps.clock;
+    this.log = deps.log;
+  }
 
   /** Starts the start-up pass now and the next ones every `intervalMs` (none when it is 0). */
   start(): void {

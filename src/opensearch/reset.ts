@@ -133,9 +133,9 @@ export async function runReset(
   client: Client,
   index: string,
   s: ResetSelection,
-  now: number,
-  progress: (done: number, total: number) => void,
+  run: { readonly now: number; readonly progress: (done: number, total: number) => void },
 ): Promise<{ updated: number; conflicts: number }> {
+  const { now, progress } = run;
   const res = await client.updateByQuery({
     index,
     conflicts: 'proceed',

@@ -88,9 +88,9 @@ export async function urlPage(
   client: Client,
   index: string,
   s: UrlSelection,
-  size: number,
-  after?: unknown[],
+  page: { readonly size: number; readonly after?: unknown[] | undefined },
 ): Promise<UrlPage> {
+  const { size, after } = page;
   const res = await client.search({
     index,
     body: {

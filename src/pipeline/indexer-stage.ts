@@ -29,13 +29,16 @@ export class IndexerStage {
    * `linksStored`, when given: the page's outlinks still being stored.
    */
   index(
-    url: string,
-    metadata: Metadata,
-    text: string,
+    parsed: {
+      readonly url: string;
+      readonly metadata: Metadata;
+      readonly text: string;
+      readonly markdown?: string;
+    },
     linksStored?: Promise<boolean>,
-    markdown?: string,
   ): Promise<void> {
     const d = this.deps;
+    const { url, metadata, text, markdown } = parsed;
     const page = markdown === undefined ? { url, metadata, text } : { url, metadata, text, markdown };
     return d.content.index(page, (outcome) => {
       switch (outcome.kind) {

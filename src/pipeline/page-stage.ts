@@ -223,7 +223,7 @@ export class PageStage {
       });
     }
     const links = linksDone ? written : await this.outlinks(page.outlinks);
-    await this.indexer.index(page.url, page.metadata, page.text, links?.stored, page.markdown);
+    await this.indexer.index(page, links?.stored);
   }
 
   /**
@@ -233,7 +233,10 @@ export class PageStage {
   private async finish(url: string, result: ParsedPage | ParseStatus): Promise<void> {
     const written = await this.outlinks(result.outlinks);
     if (result.kind === 'parsed')
-      await this.indexer.index(url, result.metadata, result.text, written?.stored, result.markdown);
+      await this.indexer.index(
+        { url, metadata: result.metadata, text: result.text, markdown: result.markdown },
+        written?.stored,
+      );
     else await this.settleAfter(written?.stored, { url, status: result.status, metadata: result.metadata });
   }
 

@@ -103,7 +103,7 @@ export class RenderAdvisor {
     const now = this.clock.now();
     let s = this.hosts.get(host);
     if (s?.record && s.loaded) {
-      const v = this.byRecord(host, s, s.record, html, now);
+      const v = this.byRecord({ host, state: s, record: s.record }, html, now);
       if (v !== undefined) return v;
     }
     if (s && s.scanned >= this.options.scanPages && now < s.scanUntil) return 'plain';
@@ -160,7 +160,12 @@ export class RenderAdvisor {
   }
 
   /** The verdict a stored record gives, or undefined when the page must be scanned first. */
-  private byRecord(host: string, s: HostState, r: HostRenderRecord, html: Buffer, now: number) {
+  private byRecord(
+    of: { readonly host: string; readonly state: HostState; readonly record: HostRenderRecord },
+    html: Buffer,
+    now: number,
+  ) {
+    const { host, state: s, record: r } = of;
     const inRound = r.recheckAt === undefined;
     if (!inRound && now >= r.recheckAt!) {
       // Time to check again: a rendered host is sampled at once (its pages are rendered anyway); a

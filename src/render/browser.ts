@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
+import { type Clock, systemClock } from '../util/clock.js';
 import { CrawlerError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { DOM_WATCH } from './dom-watch.js';
@@ -40,6 +41,8 @@ export interface BrowserOptions {
   readonly browserMaxRenders: number;
   /** `playwright.sandbox` */
   readonly sandbox: SandboxMode;
+  /** When a failed launch may be tried again is read on it (the system clock by default). */
+  readonly clock?: Clock;
 }
 
 /** A reusable page: its context, the browser it belongs to, and the route of the render on it. */
@@ -122,6 +125,10 @@ export class BrowserPool {
   ) {
     const d = sandboxDecision(o.sandbox, probe);
     if (!d.sandbox) this.noSandbox = d.why;
+  }
+
+  private now(): number {
+    return (this.o.clock ?? systemClock).now();
   }
 
   /** A switch Chromium ignores, on this pool's browsers only: how their process is found. */
@@ -232,7 +239,7 @@ export class BrowserPool {
 
   private async browser(): Promise<Generation> {
     if (this.current) return this.current;
-    if (Date.now() - this.launchFailedAt < LAUNCH_RETRY_MS) throw new BrowserUnavailable(this.launchError);
+    if (this.now() - this.launchFailedAt < LAUNCH_RETRY_MS) throw new BrowserUnavailable(this.launchError);
     this.starting ??= this.start().finally(() => {
       this.starting = undefined;
     });
@@ -250,7 +257,7 @@ export class BrowserPool {
         browser = await this.launch(executable);
       }
     } catch (e) {
-      this.launchFailedAt = Date.now();
+      this.launchFailedAt = this.now();
       const where = cdpUrl || remoteWs || executable || 'no executable';
       this.launchError = `the browser (${where}) could not be started: ${errorMessage(e).split('\n')[0]}`;
       this.log.error({ browser: where, err: errorMessage(e) }, `${this.launchError}; tried again in 30 s`);

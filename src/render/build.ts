@@ -66,6 +66,7 @@ export function buildRendering(
       pageMaxRenders: s.pageMaxRenders,
       browserMaxRenders: s.browserMaxRenders,
       sandbox: s.sandbox,
+      clock,
     },
     log,
   );

@@ -93,18 +93,18 @@ export class RenderingProtocol implements FetchProtocol {
     if (!advisor) return res;
     const host = hostOf(url);
     const v = advisor.verdict(host, res.content);
+    const page = { host, url, metadata };
     return typeof v === 'string'
-      ? this.byVerdict(v, host, url, metadata, res)
-      : v.then((verdict) => this.byVerdict(verdict, host, url, metadata, res));
+      ? this.byVerdict(v, page, res)
+      : v.then((verdict) => this.byVerdict(verdict, page, res));
   }
 
   private byVerdict(
     v: Verdict,
-    host: string,
-    url: string,
-    metadata: Metadata,
+    page: { readonly host: string; readonly url: string; readonly metadata: Metadata },
     res: Response,
   ): Response | Promise<Response> {
+    const { host, url, metadata } = page;
     if (v === 'plain') return res;
     if (v === 'render') return this.forced(url, metadata, res, 'host');
     return this.sample(host, url, metadata, res);

@@ -66,10 +66,9 @@ export interface Documents {
 export function buildDocuments(
   config: TikaConfig,
   parser: Pick<InlineParser, 'parseDocument'>,
-  log: Logger,
-  clock: Clock,
-  starter?: TikaStarter,
+  deps: { readonly log: Logger; readonly clock: Clock; readonly starter?: TikaStarter },
 ): Documents | undefined {
+  const { log, clock, starter } = deps;
   if (!config['tika.enabled']) return undefined;
   const service = new TikaService(tikaOptions(config), log, clock, starter);
   const concurrency = config['tika.max.concurrent'];
@@ -91,7 +90,7 @@ export const tikaFeature = {
       readonly clock: Clock;
     },
   ) {
-    const documents = buildDocuments(config, base.inline, base.log, base.clock);
+    const documents = buildDocuments(config, base.inline, base);
     return documents && { hand: { documents: documents.stage }, close: () => documents.close() };
   },
 };

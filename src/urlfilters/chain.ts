@@ -117,28 +117,19 @@ export class URLFilterChain implements URLFilter {
       const f = steps[i]!;
       if (sitemap && f.sitemapsPass) continue;
       if (subrequest && f.subrequestsPass) continue;
-      const next = this.run(f, sourceUrl, sourceMetadata, current, hints);
-      if (next === null) return this.dropped(i, current);
+      let next: string | null | undefined;
+      try {
+        next = f.filter(sourceUrl, sourceMetadata, current, hints);
+      } catch (e) {
+        // A filter that throws keeps the URL as it was (and is reported).
+        this.reportFailure(f, current, e);
+        next = current;
+      }
+      // A filter written in plain JavaScript may answer undefined: that is a rejection too.
+      if (typeof next !== 'string') return this.dropped(i, current);
       current = next;
     }
     return current;
-  }
-
-  private run(
-    f: URLFilter,
-    sourceUrl: URL | null,
-    sourceMetadata: MetadataView | null,
-    url: string,
-    hints: FilterHints | undefined,
-  ): string | null {
-    try {
-      const next = f.filter(sourceUrl, sourceMetadata, url, hints);
-      // A filter written in plain JavaScript may answer undefined: that is a rejection too.
-      return typeof next === 'string' ? next : null;
-    } catch (e) {
-      this.reportFailure(f, url, e);
-      return url;
-    }
   }
 
   private dropped(step: number, url: string): null {

@@ -19,6 +19,18 @@ export interface Signature {
   readonly takesConfig: boolean;
 }
 
+const sources = new Map<string, ts.SourceFile>();
+
+/** The syntax tree of `file`, parsed once. */
+function parsed(file: string): ts.SourceFile {
+  let source = sources.get(file);
+  if (!source) {
+    source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    sources.set(file, source);
+  }
+  return source;
+}
+
 /** True when `type` names `Config` itself (not a Pick or another part of it). */
 function namesConfig(type: ts.TypeNode | undefined): boolean {
   if (!type) return false;
@@ -47,8 +59,7 @@ function nameOf(node: ts.SignatureDeclaration): string {
 
 /** Properties (of an interface, a type or a class) and type assertions that hold the whole `Config`. */
 export function configHoldersOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const source = parsed(file);
   const out: string[] = [];
   const visit = (node: ts.Node): void => {
     if (
@@ -66,8 +77,7 @@ export function configHoldersOf(file: string): string[] {
 
 /** Every function, method, constructor and arrow function of one file that has a body. */
 export function signaturesOf(file: string): Signature[] {
-  const text = readFileSync(file, 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const source = parsed(file);
   const out: Signature[] = [];
   const visit = (node: ts.Node): void => {
     if (

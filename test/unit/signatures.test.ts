@@ -9,6 +9,7 @@ import { configHoldersOf, signaturesOf } from '../support/signatures.js';
  * root) and config/ (the schema), no function takes the whole `Config`; and no function takes more
  * than MAX_PARAMS positional parameters.
  */
+const MAX_PARAMS = 4;
 const src = join(root, 'src');
 const all = tsFiles(src).flatMap(signaturesOf);
 const folder = (at: string) => relative('src', at).split('/')[0];
@@ -25,6 +26,11 @@ describe('signatures of src/', () => {
       .flatMap(configHoldersOf)
       .filter((at) => outsideRoot(at));
     expect(found).toEqual([]);
+  });
+
+  it(`no function takes more than ${MAX_PARAMS} parameters`, () => {
+    const found = all.filter((s) => s.params > MAX_PARAMS);
+    expect(found.map((s) => `${s.at} ${s.name} (${s.params})`)).toEqual([]);
   });
 
   it('reads the signatures it checks (a file of known shape)', () => {

@@ -2,6 +2,7 @@ import type { Config } from '../../config/schema.js';
 import { SupervisorMonitor } from '../../console/supervisor-monitor.js';
 import type { ShareLease } from '../../opensearch/lease.js';
 import { userAgent } from '../../protocol/http/user-agent.js';
+import { type Clock, systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import { droppedLogLines, type Logger } from '../../util/log.js';
 import { PROGRESS_INTERVAL_MS } from '../options.js';
@@ -26,6 +27,8 @@ export interface PoolOptions {
   /** --conf, --set and --log-level as given, so the workers read the same configuration. */
   readonly forward: readonly string[];
   readonly restarts?: RestartOptions;
+  /** The supervisor's time: rates, run lengths (the system clock by default). */
+  readonly clock?: Clock;
 }
 
 /** After a "no" to a --once check from workers that stay idle, ask again this much later. */
@@ -56,6 +59,10 @@ export class WorkerPool {
   private readonly done = new Promise<void>((resolve) => {
     this.allDone = resolve;
   });
+
+  private now(): number {
+    return (this.o.clock ?? systemClock).now();
+  }
 
   constructor(
     private readonly o: PoolOptions,
@@ -98,9 +105,9 @@ export class WorkerPool {
       },
       'crawling',
     );
-    this.aggregate.startRate(Date.now());
+    this.aggregate.startRate(this.now());
     const progress = setInterval(() => {
-      const { fields, msg } = this.aggregate.progressLine(Date.now());
+      const { fields, msg } = this.aggregate.progressLine(this.now());
       log.info(fields, msg);
     }, PROGRESS_INTERVAL_MS);
     progress.unref();
@@ -168,7 +175,7 @@ export class WorkerPool {
     });
     pid = child.pid ?? -1;
     const restart = slot.startedAt > 0;
-    slot.startedAt = Date.now();
+    slot.startedAt = this.now();
     this.aggregate.started(pid, w);
     this.monitor.started(pid, w, restart);
     o.log.info({ workerPid: pid }, `worker ${w} of ${this.workers} started (pid ${pid})`);
@@ -247,7 +254,7 @@ export class WorkerPool {
     this.monitor.exited(pid);
     slot.proc = undefined;
     slot.code = code;
-    const ranMs = Date.now() - slot.startedAt;
+    const ranMs = this.now() - slot.startedAt;
     if (code === 0 || this.stopping) {
       slot.done = true;
       if (!this.stopping) {

@@ -43,7 +43,7 @@ export async function supervise(o: SuperviseOptions): Promise<Outcome> {
     if (problem) throw new CrawlerError('TOO_MANY_WORKERS', problem);
     // The lease on the instance's share is the supervisor's: a worker started again needs none.
     const shards = shardsFor(cluster.statusShards, o.instances, o.instance);
-    lease = await takeLease(cluster.client, config, log, shards, shareWords({ ...o, workers }));
+    lease = await takeLease(cluster.client, config, log, { shards, share: shareWords({ ...o, workers }) });
     await injectSeeds(cluster.client, config, o.seeds, log);
   } catch (e) {
     await lease?.release();

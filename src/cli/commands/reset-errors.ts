@@ -2,6 +2,7 @@ import { resetErrors } from '../../app/reset.js';
 import { MD } from '../../model/keys.js';
 import { MetadataTransfer } from '../../model/metadata-transfer.js';
 import type { ResetSelection } from '../../opensearch/reset.js';
+import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import { count } from '../../util/plural.js';
 import type { Command } from '../command.js';
@@ -52,7 +53,7 @@ export const resetErrorsCommand: Command = {
     if (status !== 'ERROR' && status !== 'FETCH_ERROR') {
       throw new CrawlerError('BAD_OPTION', `--status must be ERROR or FETCH_ERROR, got "${status}"`);
     }
-    const started = Date.now();
+    const started = systemClock.now();
     const time = (option: 'since' | 'until') => {
       const v = values[option] as string | undefined;
       return v === undefined ? undefined : timeOption(option, v, started);

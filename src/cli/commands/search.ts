@@ -1,5 +1,6 @@
 import { HIGHLIGHT, MAX_RESULT_WINDOW, searchBody, searchCrawl } from '../../app/search.js';
 import type { SearchRequest } from '../../opensearch/content-search.js';
+import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import { count } from '../../util/plural.js';
 import { terminalLine, terminalSnippet } from '../../util/terminal-text.js';
@@ -42,7 +43,7 @@ export const searchCommand: Command = {
     '(opensearch.indexer.index.name) only: no http.agent.name needed.',
   async run({ positionals, values, config, log, out }) {
     if (positionals.length === 0 || positionals.join(' ').trim() === '') throw new UsageError(USAGE);
-    const now = Date.now();
+    const now = systemClock.now();
     const time = (o: 'since' | 'until') => {
       const v = values[o] as string | undefined;
       return v === undefined ? undefined : timeOption(o, v, now);

@@ -1,6 +1,7 @@
 import { decodeAfter, listCrawlUrls } from '../../app/urls.js';
 import { STATUSES } from '../../model/status.js';
 import type { ListedUrl, UrlSelection } from '../../opensearch/url-list.js';
+import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import { terminalLine } from '../../util/terminal-text.js';
 import type { Command } from '../command.js';
@@ -61,7 +62,7 @@ export const urlsCommand: Command = {
     'A page ends with the --after TOKEN of the next (on stderr with --json). Reads the status index only:\n' +
     'no http.agent.name needed.',
   async run({ values, config, log, out }) {
-    const now = Date.now();
+    const now = systemClock.now();
     const time = (o: 'due-before' | 'due-after') => {
       const v = values[o] as string | undefined;
       return v === undefined ? undefined : timeOption(o, v, now);
@@ -89,16 +90,15 @@ export const urlsCommand: Command = {
     };
     const size = countOption(values, 'size', 50);
     let shown = 0;
-    const listing = await listCrawlUrls(
-      config(),
-      log,
-      selection,
-      { size, all: values.all === true, ...(after ? { after } : {}) },
-      (urls) => {
+    const listing = await listCrawlUrls(config(), log, selection, {
+      size,
+      all: values.all === true,
+      ...(after ? { after } : {}),
+      onPage: (urls) => {
         shown += urls.length;
         for (const u of urls) out(values.json ? JSON.stringify(u) : line(u));
       },
-    );
+    });
     if (listing.next) {
       const more = `${listing.total} URLs match; the next ${size}: --after ${listing.next} (or --all)`;
       if (values.json) log.info(more);

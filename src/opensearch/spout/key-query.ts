@@ -6,6 +6,15 @@ import { keyHitsOf, keyQuery } from './query.js';
 import type { KeyShares } from './shares.js';
 import type { SpoutOptions } from './types.js';
 
+/** What the spout's timed and per-key queries share: the cluster, the settings, the keys' state. */
+export interface SpoutParts {
+  readonly client: Client;
+  readonly options: SpoutOptions;
+  readonly clock: Clock;
+  readonly shares: KeyShares;
+  readonly failures: SpoutFailures;
+}
+
 /** Per-key queries in flight at once. */
 const KEY_QUERIES_MAX = 4;
 /** Pages of a per-key query at most, when its hits are URLs in flight already. */
@@ -22,14 +31,22 @@ export class KeyRefill {
   count = 0;
   private running = 0;
 
+  private readonly client: Client;
+  private readonly options: SpoutOptions;
+  private readonly clock: Clock;
+  private readonly shares: KeyShares;
+  private readonly failures: SpoutFailures;
+
   constructor(
-    private readonly client: Client,
-    private readonly options: SpoutOptions,
-    private readonly clock: Clock,
-    private readonly shares: KeyShares,
-    private readonly failures: SpoutFailures,
+    parts: SpoutParts,
     private readonly buffered: () => void,
-  ) {}
+  ) {
+    this.client = parts.client;
+    this.options = parts.options;
+    this.clock = parts.clock;
+    this.shares = parts.shares;
+    this.failures = parts.failures;
+  }
 
   /** True while a per-key query is in flight (it may still buffer URLs). */
   get busy(): boolean {

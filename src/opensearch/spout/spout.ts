@@ -33,6 +33,7 @@ const WAKE_HORIZON_MS = 10 * 60_000;
  * and keeps the lifecycle of a URL: poll or adopt, then settle.
  */
 export class Spout {
+  private readonly clock: Clock;
   private readonly shares: KeyShares;
   private readonly failures: SpoutFailures;
   private readonly timed: TimedQuery;
@@ -43,26 +44,23 @@ export class Spout {
   constructor(
     private readonly client: Client,
     private readonly options: SpoutOptions,
-    private readonly clock: Clock,
-    log: Logger,
-    /** Shared with the bulk writers, so an outage is logged once when it starts and once when it ends. */
-    outage?: ClusterOutage,
+    deps: {
+      readonly clock: Clock;
+      readonly log: Logger;
+      /** Shared with the bulk writers, so an outage is logged once when it starts and once when it ends. */
+      readonly outage?: ClusterOutage;
+    },
   ) {
+    const { clock, log, outage } = deps;
+    this.clock = clock;
     this.shares = new KeyShares(options, clock);
     this.failures = new SpoutFailures(outage ?? new ClusterOutage(clock, log), log);
-    this.refill = new KeyRefill(client, options, clock, this.shares, this.failures, () =>
-      this.onBuffered?.(),
-    );
-    this.timed = new TimedQuery(
-      client,
-      options,
-      clock,
-      log,
-      this.shares,
-      this.failures,
-      () => this.refresh(),
-      (key) => this.refill.topUp(key),
-    );
+    const parts = { client, options, clock, shares: this.shares, failures: this.failures };
+    this.refill = new KeyRefill(parts, () => this.onBuffered?.());
+    this.timed = new TimedQuery(parts, log, {
+      refresh: () => this.refresh(),
+      topUp: (key) => this.refill.topUp(key),
+    });
   }
 
   /**

@@ -4,6 +4,7 @@ import type { Clock } from '../../util/clock.js';
 import { LatencyWindow } from '../../util/latency.js';
 import type { Logger } from '../../util/log.js';
 import { missedShards, type SpoutFailures, unavailableShards } from './answers.js';
+import type { SpoutParts } from './key-query.js';
 import { indexSortWarning } from './per-key.js';
 import { hitsOf } from './query.js';
 import { refreshIntervalMs } from './refresh.js';
@@ -38,17 +39,28 @@ export class TimedQuery {
   private current: Promise<number> | undefined;
   private refreshRead = false;
 
+  private readonly client: Client;
+  private readonly options: SpoutOptions;
+  private readonly clock: Clock;
+  private readonly shares: KeyShares;
+  private readonly failures: SpoutFailures;
+  /** Refreshes the status index (a settled URL's new state must show). */
+  private readonly refresh: () => Promise<void>;
+  private readonly topUp: (key: string) => void;
+
   constructor(
-    private readonly client: Client,
-    private readonly options: SpoutOptions,
-    private readonly clock: Clock,
+    parts: SpoutParts,
     private readonly log: Logger,
-    private readonly shares: KeyShares,
-    private readonly failures: SpoutFailures,
-    /** Refreshes the status index (a settled URL's new state must show). */
-    private readonly refresh: () => Promise<void>,
-    private readonly topUp: (key: string) => void,
-  ) {}
+    hooks: { readonly refresh: () => Promise<void>; readonly topUp: (key: string) => void },
+  ) {
+    this.client = parts.client;
+    this.options = parts.options;
+    this.clock = parts.clock;
+    this.shares = parts.shares;
+    this.failures = parts.failures;
+    this.refresh = hooks.refresh;
+    this.topUp = hooks.topUp;
+  }
 
   /** The query in flight, if any. */
   get running(): Promise<number> | undefined {

@@ -105,21 +105,38 @@ function decode(content: Buffer | string): string {
 
 export type RulesKind = 'parsed' | 'allow-all' | 'forbid-all';
 
+/** What a robots.txt says for our agents (none for a blanket verdict). */
+interface ParsedRules {
+  readonly robots: ParsedRobots | undefined;
+  readonly agent: string;
+  readonly crawlDelayMs: number | undefined;
+  readonly sitemaps: readonly string[];
+}
+
+const NO_RULES: ParsedRules = { robots: undefined, agent: '', crawlDelayMs: undefined, sitemaps: [] };
+
 /** The rules of one robots.txt for our agents. Immutable; shared by every URL of the host. */
 export class RobotRules {
-  static readonly ALLOW_ALL = new RobotRules('allow-all', undefined, '', undefined, []);
-  static readonly FORBID_ALL = new RobotRules('forbid-all', undefined, '', undefined, []);
+  static readonly ALLOW_ALL = new RobotRules('allow-all', NO_RULES);
+  static readonly FORBID_ALL = new RobotRules('forbid-all', NO_RULES);
+
+  private readonly robots: ParsedRobots | undefined;
+  private readonly agent: string;
+  /** robots.txt Crawl-delay for our agents, in ms; undefined when absent or not positive. */
+  readonly crawlDelayMs: number | undefined;
+  /** Absolute Sitemap: URLs, for sitemap discovery. */
+  readonly sitemaps: readonly string[];
 
   private constructor(
     /** `parsed` from a robots.txt, or the blanket verdict of a status code or error. */
     readonly kind: RulesKind,
-    private readonly robots: ParsedRobots | undefined,
-    private readonly agent: string,
-    /** robots.txt Crawl-delay for our agents, in ms; undefined when absent or not positive. */
-    readonly crawlDelayMs: number | undefined,
-    /** Absolute Sitemap: URLs, for sitemap discovery. */
-    readonly sitemaps: readonly string[],
-  ) {}
+    rules: ParsedRules,
+  ) {
+    this.robots = rules.robots;
+    this.agent = rules.agent;
+    this.crawlDelayMs = rules.crawlDelayMs;
+    this.sitemaps = rules.sitemaps;
+  }
 
   /** Parses a robots.txt body for `agents` (see robotsAgents: the first is the main name). */
   static parse(
@@ -139,7 +156,12 @@ export class RobotRules {
       }
     }
     const delayMs = delay !== undefined && delay > 0 ? Math.round(delay * 1000) : undefined;
-    return new RobotRules('parsed', robots, agents[0]!, delayMs, [...sitemaps]);
+    return new RobotRules('parsed', {
+      robots,
+      agent: agents[0]!,
+      crawlDelayMs: delayMs,
+      sitemaps: [...sitemaps],
+    });
   }
 
   /** Whether our agents may fetch `url` (whose host this robots.txt is for). Never throws. */

@@ -50,8 +50,7 @@ describe('bulk writer on a real node', () => {
     const w = new BulkWriter(
       client,
       { ...options, flushIntervalMs: 600_000, concurrency: 1 },
-      systemClock,
-      silentLogger,
+      { clock: systemClock, log: silentLogger },
     );
     const action = (id: string) => ({
       op: 'index' as const,
@@ -72,7 +71,7 @@ describe('bulk writer on a real node', () => {
   });
 
   it('settles each item: index ok, create on an existing id is ok (409), delete of a missing id is ok', async () => {
-    const w = new BulkWriter(client, options, systemClock, silentLogger);
+    const w = new BulkWriter(client, options, { clock: systemClock, log: silentLogger });
     const index = w.add({
       op: 'index',
       index: names.status,
@@ -98,7 +97,7 @@ describe('bulk writer on a real node', () => {
   });
 
   it('a document the mapping rejects fails for good (400), the others of the bulk succeed', async () => {
-    const w = new BulkWriter(client, options, systemClock, silentLogger);
+    const w = new BulkWriter(client, options, { clock: systemClock, log: silentLogger });
     const bad = w.add({
       op: 'index',
       index: names.status,
@@ -115,8 +114,7 @@ describe('bulk writer on a real node', () => {
     const w = new BulkWriter(
       client,
       { ...options, maxActions: 10, flushIntervalMs: 60_000, maxPending: 20 },
-      systemClock,
-      silentLogger,
+      { clock: systemClock, log: silentLogger },
     );
     const settled: Promise<{ ok: boolean }>[] = [];
     let maxSeen = 0;
@@ -135,7 +133,11 @@ describe('bulk writer on a real node', () => {
 
   it('an outage pauses the writes and loses nothing', async () => {
     const { proxy, proxied } = await throughProxy();
-    const w = new BulkWriter(proxied, { ...options, maxPending: 5 }, systemClock, silentLogger);
+    const w = new BulkWriter(
+      proxied,
+      { ...options, maxPending: 5 },
+      { clock: systemClock, log: silentLogger },
+    );
     proxy.cut();
     const results: Promise<unknown>[] = [];
     for (let i = 0; i < 5; i++) {
@@ -171,8 +173,7 @@ describe('bulk writer on a real node', () => {
     const w = new BulkWriter(
       proxied,
       { ...options, maxPending: 5, flushIntervalMs: 10 },
-      systemClock,
-      silentLogger,
+      { clock: systemClock, log: silentLogger },
     );
     proxy.cut();
     const results = Array.from({ length: 5 }, (_, i) =>

@@ -105,7 +105,7 @@ describe('a settled URL and the purgatory', () => {
     await put(url, NOW - 10 * MIN);
     await refresh();
     // The clock stands still: whatever happens below owes nothing to spout.ttl.purgatory running out.
-    const spout = new Spout(client, options, new ManualClock(NOW), silentLogger);
+    const spout = new Spout(client, options, { clock: new ManualClock(NOW), log: silentLogger });
     expect((await drain(spout)).map((i) => i.url)).toEqual([url]);
     // Its update (a deferral that has already expired: due in the past) is written and even
     // searchable, but not acknowledged to the spout: the URL is in flight, never emitted.
@@ -129,7 +129,7 @@ describe('a settled URL and the purgatory', () => {
     await put(url, NOW - 10 * MIN);
     await refresh();
     const clock = new ManualClock(NOW);
-    const spout = new Spout(client, options, clock, silentLogger);
+    const spout = new Spout(client, options, { clock, log: silentLogger });
     expect((await drain(spout)).map((i) => i.url)).toContain(url);
     // Fetched: due again tomorrow; the index has not refreshed on its own (a cluster lagging behind).
     const version = await put(url, NOW + 1440 * MIN);
@@ -144,7 +144,7 @@ describe('a settled URL and the purgatory', () => {
     await put(url, NOW - 10 * MIN);
     await refresh();
     const clock = new ManualClock(NOW);
-    const spout = new Spout(client, options, clock, silentLogger);
+    const spout = new Spout(client, options, { clock, log: silentLogger });
     expect((await drain(spout)).map((i) => i.url)).toContain(url);
     spout.settle(url);
     clock.advance(options.purgatoryMs - 1);
@@ -160,7 +160,7 @@ describe('--once and a URL held in the purgatory', () => {
     await put(url, NOW - 10 * MIN, {}, held.status);
     await refresh(held.status);
     const clock = new ManualClock(NOW);
-    const spout = new Spout(client, { ...options, index: held.status }, clock, silentLogger);
+    const spout = new Spout(client, { ...options, index: held.status }, { clock, log: silentLogger });
     expect((await drain(spout)).map((i) => i.url)).toEqual([url]);
     // Given up unchanged (its status write failed, say): still due, so the crawl is not over.
     spout.settle(url);
@@ -182,8 +182,7 @@ describe('a URL settled with a date a few seconds ahead (a deferral)', () => {
     const spout = new Spout(
       client,
       { ...options, index: timed.status, minDelayMs: 60_000 },
-      clock,
-      silentLogger,
+      { clock, log: silentLogger },
     );
     let buffered = 0;
     spout.serve(demand(), () => buffered++);
@@ -222,8 +221,7 @@ describe('few keys due', () => {
     const spout = new Spout(
       client,
       { ...options, index: timed.status, filterQueries: ['key:few.test'] },
-      new ManualClock(NOW),
-      silentLogger,
+      { clock: new ManualClock(NOW), log: silentLogger },
     );
     spout.serve(d, () => {});
     return spout;

@@ -78,7 +78,11 @@ describe.each(['collapse', 'aggregation', 'keys-first', 'per-key'] as const)(
   'the spout (%s query)',
   (form) => {
     it('emits due URLs only, spread round-robin over keys; with fewer keys than buckets they take the unused share', async () => {
-      const spout = new Spout(client, { ...options, form }, new ManualClock(NOW), silentLogger);
+      const spout = new Spout(
+        client,
+        { ...options, form },
+        { clock: new ManualClock(NOW), log: silentLogger },
+      );
       await spout.query();
       // The first query asks max.urls.per.bucket of each key (it cannot know how many keys are due).
       expect(spout.stats().buffered).toBe(5);
@@ -101,8 +105,7 @@ describe.each(['collapse', 'aggregation', 'keys-first', 'per-key'] as const)(
       const spout = new Spout(
         client,
         { ...options, form, maxBuckets: 2 },
-        new ManualClock(NOW),
-        silentLogger,
+        { clock: new ManualClock(NOW), log: silentLogger },
       );
       const items = await drain(spout);
       expect(new Set(items.map((i) => i.key))).toEqual(new Set(['a.test', 'b.test']));
@@ -110,7 +113,7 @@ describe.each(['collapse', 'aggregation', 'keys-first', 'per-key'] as const)(
 
     it('never emits a URL in flight or in the purgatory; it comes back after the purgatory', async () => {
       const clock = new ManualClock(NOW);
-      const spout = new Spout(client, { ...options, form }, clock, silentLogger);
+      const spout = new Spout(client, { ...options, form }, { clock, log: silentLogger });
       const first = await drain(spout);
       expect(first).toHaveLength(6);
       // Still due (nothing was written), but in flight: a new query emits none of them again.
@@ -126,8 +129,7 @@ describe.each(['collapse', 'aggregation', 'keys-first', 'per-key'] as const)(
       const spout = new Spout(
         client,
         { ...options, form, filterQueries: ['-key:a.test'] },
-        new ManualClock(NOW),
-        silentLogger,
+        { clock: new ManualClock(NOW), log: silentLogger },
       );
       const items = await drain(spout);
       expect(items.some((i) => i.key === 'a.test')).toBe(false);
@@ -162,8 +164,7 @@ describe('a URL settled while the index does not show its write yet', () => {
       const spout = new Spout(
         client,
         { ...options, index: lagging.status, purgatoryMs: 2000 },
-        clock,
-        silentLogger,
+        { clock, log: silentLogger },
       );
       expect((await drain(spout)).map((i) => i.url)).toEqual([url]);
       // Fetched: its new state is acknowledged, then settled; no refresh has happened.
@@ -181,7 +182,7 @@ describe('a URL settled while the index does not show its write yet', () => {
 describe('the spout pacing', () => {
   it('waits spout.min.delay.queries between queries', async () => {
     const clock = new ManualClock(NOW - 1000 * MIN);
-    const spout = new Spout(client, { ...options, minDelayMs: 2000 }, clock, silentLogger);
+    const spout = new Spout(client, { ...options, minDelayMs: 2000 }, { clock, log: silentLogger });
     expect(await spout.poll()).toBe('empty');
     expect(await spout.poll()).toBe('wait');
     clock.advance(2000);
@@ -194,7 +195,7 @@ describe('a failed spout query', () => {
   it('is "wait", not "empty", so --once does not take a refused query for the end of the crawl', async () => {
     const clock = new ManualClock(NOW);
     // A filter query OpenSearch cannot parse.
-    const spout = new Spout(client, { ...options, filterQueries: ['key:('] }, clock, silentLogger);
+    const spout = new Spout(client, { ...options, filterQueries: ['key:('] }, { clock, log: silentLogger });
     expect(await spout.poll()).toBe('wait');
     expect(spout.lastQueryFailed).toBe(true);
     expect(spout.stats().queryMsP95).toBeGreaterThanOrEqual(0);
@@ -211,7 +212,7 @@ describe('URLs the crawl offers straight to the fetcher (adopt)', () => {
 
   it('takes a new URL in flight once; never one in flight, buffered or in the purgatory', async () => {
     const clock = new ManualClock(NOW);
-    const spout = new Spout(client, options, clock, silentLogger);
+    const spout = new Spout(client, options, { clock, log: silentLogger });
     // Without a share of the shards every key is this spout's.
     expect(spout.adopt(offered('http://new.test/1'))).toBe(true);
     expect(spout.adopt(offered('http://new.test/1'))).toBe(false);
@@ -233,7 +234,11 @@ describe('URLs the crawl offers straight to the fetcher (adopt)', () => {
   });
 
   it('with a share of the shards, only URLs of keys its own queries returned', async () => {
-    const spout = new Spout(client, { ...options, shards: [0, 1] }, new ManualClock(NOW), silentLogger);
+    const spout = new Spout(
+      client,
+      { ...options, shards: [0, 1] },
+      { clock: new ManualClock(NOW), log: silentLogger },
+    );
     expect(spout.adopt(offered('http://a.test/new'))).toBe(false);
     await spout.query();
     expect(spout.adopt(offered('http://a.test/new'))).toBe(true);
@@ -244,8 +249,7 @@ describe('URLs the crawl offers straight to the fetcher (adopt)', () => {
     const spout = new Spout(
       client,
       { ...options, filterQueries: ['-key:b.test'] },
-      new ManualClock(NOW),
-      silentLogger,
+      { clock: new ManualClock(NOW), log: silentLogger },
     );
     await spout.query();
     expect(spout.adopt(offered('http://a.test/new'))).toBe(false);
@@ -263,8 +267,7 @@ describe('a status index made without the sort on nextFetchDate', () => {
       const spout = new Spout(
         client,
         { ...options, index: unsorted, form: 'per-key' },
-        new ManualClock(NOW),
-        log,
+        { clock: new ManualClock(NOW), log },
       );
       await spout.query();
       await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });

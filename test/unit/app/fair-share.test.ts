@@ -15,7 +15,11 @@ describe('fair shares of the status shards', () => {
   });
 
   it('a member over its share releases the excess, highest first, and takes nothing', () => {
-    const p = plan(6, members('a', 'b', 'c'), 'a', [0, 1, 2, 3, 4, 5], free(6), 0);
+    const p = plan(
+      { total: 6, members: members('a', 'b', 'c'), leases: free(6) },
+      { member: 'a', mine: [0, 1, 2, 3, 4, 5] },
+      0,
+    );
     expect(p).toEqual({ release: [5, 4, 3, 2], take: [] });
   });
 
@@ -26,10 +30,12 @@ describe('fair shares of the status shards', () => {
       { shard: 2, member: 'b', expiresAt: 10 },
       { shard: 3, member: undefined, expiresAt: 0 },
     ];
-    const p = plan(4, members('a', 'c'), 'c', [], leases, 50);
+    const p = plan({ total: 4, members: members('a', 'c'), leases }, { member: 'c', mine: [] }, 50);
     expect(p.release).toEqual([]);
     expect([...p.take].sort()).toEqual([2, 3]);
-    expect(plan(4, members('a', 'c'), 'c', [], leases, 5).take).toEqual([3]);
+    expect(plan({ total: 4, members: members('a', 'c'), leases }, { member: 'c', mine: [] }, 5).take).toEqual(
+      [3],
+    );
   });
 });
 

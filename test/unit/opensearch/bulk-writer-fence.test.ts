@@ -51,8 +51,7 @@ const writer = (client: Client, fence?: WriteFence) =>
       backoffMs: { base: 1, max: 2 },
       ...(fence ? { fence } : {}),
     },
-    systemClock,
-    silentLogger,
+    { clock: systemClock, log: silentLogger },
   );
 
 describe('the bulk writer: retries and the fence', () => {

@@ -14,7 +14,7 @@ describe('content deletion by url beyond what the deleter keeps', () => {
     // A cluster that does not answer the delete-by-query: the URLs pile up.
     const client = { deleteByQuery: () => new Promise(() => {}) } as unknown as Client;
     const bulk = { add: async () => ({ ok: true, status: 200 }) } as unknown as BulkWriter;
-    const deleter = new ContentDeleter(client, bulk, 'content', log);
+    const deleter = new ContentDeleter({ client, bulk, index: 'content' }, log);
     for (let i = 0; i < 10_500; i++) deleter.delete(`http://a.test/p${i}`);
     expect(deleter.dropped).toBe(500);
     const warned = lines.filter((l) => l.level === 40);
