@@ -87,7 +87,12 @@ export function buildStores(o: StoresOptions): StoreSet {
   const transitionsBulk = transitionsName === '' ? undefined : bulk('indexer', 'transitions');
   const transitions =
     transitionsBulk &&
-    new TransitionsIndex(transitionsBulk, transitionsName, settings.statusIndex, clock, log);
+    new TransitionsIndex(
+      transitionsBulk,
+      { index: transitionsName, crawl: settings.statusIndex },
+      clock,
+      log,
+    );
   const writer = new StatusWriter({
     bulk: statusBulk,
     index: settings.statusIndex,

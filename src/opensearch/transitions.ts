@@ -32,9 +32,8 @@ export function transitionDocument(
 export class TransitionsIndex {
   constructor(
     private readonly bulk: BulkWriter,
-    private readonly index: string,
-    /** The crawl's name: its status index (opensearch.status.index.name). */
-    private readonly crawl: string,
+    /** The transitions index, and the crawl's name: its status index (opensearch.status.index.name). */
+    private readonly target: { readonly index: string; readonly crawl: string },
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {}
@@ -43,9 +42,9 @@ export class TransitionsIndex {
     void this.bulk
       .add({
         op: 'index',
-        index: this.index,
+        index: this.target.index,
         id: '',
-        doc: transitionDocument(record, this.clock.now(), this.crawl),
+        doc: transitionDocument(record, this.clock.now(), this.target.crawl),
       })
       .then((r) => {
         if (!r.ok && !r.closed)
