@@ -50,25 +50,3 @@ export function similarities(a: Int32Array, b: Int32Array): Similarities {
   }
   return { bag: bagBoth / (a.length + b.length - bagBoth), set: setBoth / (setA + setB - setBoth) };
 }
-
-/**
- * |A ∩ B| / |A ∪ B| of two sorted arrays of hashes; two empty ones are equal (1). Of two sets of
- * distinct hashes, the sets' Jaccard; of two bags, the bags' (each occurrence meets at most one).
- */
-export function jaccard(a: Int32Array, b: Int32Array): number {
-  if (a.length === 0 && b.length === 0) return 1;
-  let i = 0;
-  let j = 0;
-  let both = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x === y) {
-      both++;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return both / (a.length + b.length - both);
-}

@@ -155,8 +155,16 @@ export class StatusUpdater {
       md.setValue(MD.deferCause, deferral.cause);
       md.setValue(MD.deferDate, isoDate(deferral.now));
       md.setValue(MD.deferMessage, deferral.message);
-      // Whole milliseconds, as the date would be once written.
-      const schedule = { nextFetchDate: Math.trunc(deferral.until), rule: MD.storeAsIs };
+    }
+    // Stored as is: a deferral's date (whole milliseconds, as it would be once written) or a valid
+    // as-is date in the metadata.
+    const asIsAt = deferral
+      ? Math.trunc(deferral.until)
+      : asIs === undefined
+        ? undefined
+        : parseInstant(asIs);
+    if (asIsAt !== undefined) {
+      const schedule = { nextFetchDate: asIsAt, rule: MD.storeAsIs };
       return this.finish(event, {
         status: event.status,
         full: md,
@@ -167,18 +175,6 @@ export class StatusUpdater {
       });
     }
     if (asIs !== undefined) {
-      const at = parseInstant(asIs);
-      if (at !== undefined) {
-        const schedule = { nextFetchDate: at, rule: MD.storeAsIs };
-        return this.finish(event, {
-          status: event.status,
-          full: md,
-          schedule,
-          problems,
-          now,
-          storedAsIs: true,
-        });
-      }
       // Removed so that a persisted bad value cannot keep failing every later update.
       md.remove(MD.storeAsIs);
       problems.push(

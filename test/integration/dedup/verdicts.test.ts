@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DUPLICATE_SIMILARITY } from '../../../src/dedup/decide.js';
 import { shingleHashes } from '../../../src/fingerprint/fingerprint.js';
-import { jaccard } from '../../../src/fingerprint/jaccard.js';
+import { similarities } from '../../../src/fingerprint/jaccard.js';
 import { documentId } from '../../../src/opensearch/status-doc.js';
 import { article } from '../../support/articles.js';
 import { contentDocs, crawler, fastCrawlSettings, statusDocs, writeConf } from '../../support/crawl.js';
@@ -71,7 +71,7 @@ afterAll(async () => {
 
 describe('near-duplicate verdicts on the texts', () => {
   it('a page like an indexed one but not the same is indexed as similar, with the related URL and similarity', async () => {
-    const truth = jaccard(shingleHashes(apiText('integer')), shingleHashes(apiText('long')));
+    const truth = similarities(shingleHashes(apiText('integer')), shingleHashes(apiText('long'))).set;
     expect(truth).toBeGreaterThan(0.6);
     expect(truth).toBeLessThan(DUPLICATE_SIMILARITY);
     const docs = await statusDocs(names.status);
