@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@opensearch-project/opensearch';
 import { leaseId } from '../../src/opensearch/lease.js';
 import type { Child } from './child.js';
+import { fastCrawlSettings } from './crawl.js';
 import { deleteIndices } from './opensearch.js';
 import type { Site } from './site.js';
 
@@ -11,6 +12,24 @@ import type { Site } from './site.js';
  * What the tests of an elastic crawl (`crawler run --join`) read: who holds which status shard (the
  * lease documents), how many URLs ended FETCHED, and the test web's own request log.
  */
+
+/** The settings the members of a loopback elastic crawl share (elastic-kill, elastic-polite). */
+export function memberSettings(
+  names: { status: string; content: string },
+  o: { shards: number; leases: string; ttlMs: number; delayS: number; agent: string },
+): Record<string, unknown> {
+  return {
+    ...fastCrawlSettings(names),
+    'opensearch.status.shards': o.shards,
+    'opensearch.lease.index.name': o.leases,
+    'opensearch.lease.ttl': o.ttlMs,
+    'fetcher.server.delay': o.delayS,
+    'http.timeout': 5000,
+    'http.agent.name': o.agent,
+    // A generous ceiling: on a loaded machine creating an index can take longer than the default 10 s.
+    'opensearch.connect.timeout': 60_000,
+  };
+}
 
 /** A page that answers after `ms` (fetching bound by latency), linking to `links`. */
 export const slowPage =

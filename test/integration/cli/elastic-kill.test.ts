@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, type Child, spawnCrawler, until } from '../../support/child.js';
-import { fastCrawlSettings, testClient, writeConf } from '../../support/crawl.js';
+import { testClient, writeConf } from '../../support/crawl.js';
 import {
   endMembers,
   fair,
   fetchedCount,
   holders,
   impoliteFetches,
+  memberSettings,
   routeChains,
   slowPage,
 } from '../../support/elastic.js';
@@ -40,15 +41,13 @@ const TRANSITIONS = `${names.status}-transitions`;
 const client = testClient();
 
 const settings = {
-  ...fastCrawlSettings(names),
-  'opensearch.status.shards': SHARDS,
-  'opensearch.lease.index.name': LEASES,
-  'opensearch.lease.ttl': TTL_MS,
-  'fetcher.server.delay': DELAY_S,
-  'http.timeout': 5000,
-  'http.agent.name': 'elasticbot',
-  // A generous ceiling: on a loaded machine creating an index can take longer than the default 10 s.
-  'opensearch.connect.timeout': 60_000,
+  ...memberSettings(names, {
+    shards: SHARDS,
+    leases: LEASES,
+    ttlMs: TTL_MS,
+    delayS: DELAY_S,
+    agent: 'elasticbot',
+  }),
   'status.transitions.index.name': TRANSITIONS,
 };
 

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, type Child, spawnCrawler, until } from '../../support/child.js';
-import { fastCrawlSettings, testClient, writeConf } from '../../support/crawl.js';
+import { testClient, writeConf } from '../../support/crawl.js';
 import {
   endMembers,
   fair,
   fetchedCount,
   holders,
   impoliteFetches,
+  memberSettings,
   routeChains,
 } from '../../support/elastic.js';
 import { uniqueIndexNames } from '../../support/opensearch.js';
@@ -28,17 +29,13 @@ const names = uniqueIndexNames('elastic-polite');
 const LEASES = `${names.status}-leases`;
 const client = testClient();
 
-const settings = {
-  ...fastCrawlSettings(names),
-  'opensearch.status.shards': SHARDS,
-  'opensearch.lease.index.name': LEASES,
-  'opensearch.lease.ttl': TTL_MS,
-  'fetcher.server.delay': 0.2,
-  'http.timeout': 5000,
-  'http.agent.name': 'politebot',
-  // A generous ceiling: on a loaded machine creating an index can take longer than the default 10 s.
-  'opensearch.connect.timeout': 60_000,
-};
+const settings = memberSettings(names, {
+  shards: SHARDS,
+  leases: LEASES,
+  ttlMs: TTL_MS,
+  delayS: 0.2,
+  agent: 'politebot',
+});
 
 const children: Child[] = [];
 
