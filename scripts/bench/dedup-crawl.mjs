@@ -249,6 +249,25 @@ console.log(
 console.log(
   `recall, the same page under another URL (session, sort, print parameters; a mirror host): ${found}/${pairsShown} = ${((100 * found) / Math.max(1, pairsShown)).toFixed(1)}% duplicate (${groups.size} pages with 4 other URLs each, ${outsideGroups} of them left out whole as duplicates of another page of the site; ${missing} URLs not FETCHED)`,
 );
+// Per kind of other URL: each pair (the original, that URL) both FETCHED ends with at most one of
+// the two indexed, each one left out carrying duplicate.of.
+const kindOf = (/** @type {string} */ u) => VARIANTS.find((v) => u.endsWith(v)) ?? 'a mirror host';
+/** @type {Map<string, { ok: number, n: number }>} */
+const byKind = new Map();
+for (const [a, b] of pairs) {
+  const [ha, hb] = [byUrl.get(a), byUrl.get(b)];
+  if (ha?._source.status !== 'FETCHED' || hb?._source.status !== 'FETCHED') continue;
+  const k = byKind.get(kindOf(b)) ?? { ok: 0, n: 0 };
+  byKind.set(kindOf(b), k);
+  k.n++;
+  const leftOut = [ha, hb].filter((h) => !contentIds.has(h._id));
+  if (leftOut.length >= 1 && leftOut.every((h) => meta(h, 'duplicate.of') !== undefined)) k.ok++;
+}
+console.log(
+  `  by kind (the original and that URL, one of the two left out as a duplicate): ${[...byKind]
+    .map(([k, v]) => `${k} ${v.ok}/${v.n} = ${((100 * v.ok) / Math.max(1, v.n)).toFixed(1)}%`)
+    .join(', ')}`,
+);
 console.log(
   `crawler CPU ${run.msPerPage.crawler.toFixed(2)} ms/page, OpenSearch ${run.msPerPage.opensearch.toFixed(2)} ms/page`,
 );

@@ -27,6 +27,7 @@ import {
   corpusFiles,
   editedPage,
   editedText,
+  editStats,
   mainText,
   pageHtml,
   pageText,
@@ -376,6 +377,9 @@ function recall(pages, keysOf) {
       `  whole page, ${pct}% of its words replaced in the HTML: duplicate ${r.dup}/${r.n} = ${((100 * r.dup) / r.n).toFixed(1)}%, similar ${((100 * r.similar) / r.n).toFixed(1)}%`,
     );
   }
+  console.log(
+    `  (whole-page copies: ${editStats.copies}, drawn again for the main text's share ${editStats.redrawn}, left inexact ${editStats.inexact})`,
+  );
   for (const [corpus, c] of smallPages)
     console.log(
       `  ${corpus}, whole pages with 1-2% of the words replaced: duplicate ${c.dup}/${c.n} = ${((100 * c.dup) / c.n).toFixed(1)}%`,

@@ -8,7 +8,15 @@
 //   npm run build && EVERY=3 DEDUP_DOC_ROOT=... node scripts/bench/dedup-recall-causes.mjs --trafilatura DIR
 // (NOTEXTS=1: the whole pages only; NOPAGES=1: the main texts only)
 import { readFileSync } from 'node:fs';
-import { corpora, corpusFiles, editedPage, editedText, mainText, pageHtml } from './dedup-corpora.mjs';
+import {
+  corpora,
+  corpusFiles,
+  editedPage,
+  editedText,
+  editStats,
+  mainText,
+  pageHtml,
+} from './dedup-corpora.mjs';
 import { crawlFingerprint, verdict } from './dedup-quality.mjs';
 import { dist } from './dist.mjs';
 import { rng } from './web.mjs';
@@ -43,8 +51,10 @@ const cls = new Map();
 const add = (/** @type {string} */ k) => cls.set(k, (cls.get(k) ?? 0) + 1);
 /** @type {string[]} */
 const bodyErr = [];
-/** @param {string} kind @param {string} a @param {string} b @param {string} [bodyA] @param {string} [bodyB] */
-function judge(kind, a, b, bodyA, bodyB) {
+/** @type {string[]} each whole-page miss of today's copy model, with its figures */
+const pageMiss = [];
+/** @param {string} kind @param {string} a @param {string} b @param {string} [bodyA] @param {string} [bodyB] @param {string} [where] */
+function judge(kind, a, b, bodyA, bodyB, where) {
   /** @type {{ fp: any, text: string, url: string }} */
   const pa = { fp: crawlFingerprint(a, bodyA), text: a, url: 'http://a/' };
   /** @type {{ fp: any, text: string, url: string }} */
@@ -85,11 +95,24 @@ function judge(kind, a, b, bodyA, bodyB) {
                   ? 'bodyEstimate'
                   : 'other';
   add(`${kind} miss ${why}`);
+  if (where)
+    pageMiss.push(
+      `${kind} ${where}: ${why}; main ${pa.fp.tokens} tokens, ${changed(a, b)} changed; main bag ${mj.toFixed(3)} set ${m.set.toFixed(3)}; body ${pa.fp.body.tokens} tokens, bag ${bj.toFixed(3)}, estimate ${best.toFixed(3)}`,
+    );
   if (why === 'main<0.85' || why === 'mainSet<0.82') add(`${kind} miss ${why}: ${tokenChange(a, b)}`);
   if (why === 'bodyEstimate' || why === 'bodyExact<0.85')
     bodyErr.push(
       `${kind} ${why} mj=${mj.toFixed(3)} bj=${bj.toFixed(3)} est=${best.toFixed(3)} tok=${pa.fp.tokens} btok=${pa.fp.body.tokens}`,
     );
+}
+/** The share of the copy's main-text tokens that differ, position by position. @param {string} a @param {string} b */
+function changed(a, b) {
+  const ta = tokenise(a);
+  const tb = tokenise(b);
+  if (ta.length !== tb.length) return `${ta.length} -> ${tb.length} tokens`;
+  let d = 0;
+  for (let i = 0; i < ta.length; i++) if (ta[i] !== tb[i]) d++;
+  return `${d} (${((100 * d) / ta.length).toFixed(1)}%)`;
 }
 /**
  * Why a copy's main text lost so many shingles: the share of its tokens that differ from the
@@ -132,7 +155,14 @@ if (!process.env.NOPAGES)
       const drawn = editedPage(html, pct, rp, word);
       judge(`page${pct}-drawn`, text, mainText(drawn), html, drawn);
       const copy = editedPage(html, pct, rp, word, text);
-      judge(`page${pct}`, text, mainText(copy), html, copy);
+      judge(
+        `page${pct}`,
+        text,
+        mainText(copy),
+        html,
+        copy,
+        `${p.corpus} ${p.path.split('/').slice(-2).join('/')}`,
+      );
     }
 console.log(
   [...cls]
@@ -141,3 +171,7 @@ console.log(
     .join('\n'),
 );
 console.log(bodyErr.slice(0, 30).join('\n'));
+console.log(pageMiss.join('\n'));
+console.log(
+  `whole-page copies with the main text's share checked: ${editStats.copies}, drawn again ${editStats.redrawn}, left inexact ${editStats.inexact}`,
+);

@@ -30,10 +30,13 @@ export const DUPLICATE_SIMILARITY = 0.85;
  * shingles repeat (a table, code, a list) loses more of its set to each changed word: of 1,430
  * real pages' copies with 2% of their words changed, 16 had a bag's Jaccard of 0.86-0.89 and a
  * set's of 0.56-0.84. But pages whose shared part repeats weigh it more in the bag than in the
- * set: in the pool of 12,228 pages, 16 pairs of generated rust-doc pages had a bag's Jaccard of
- * 0.85-0.89 and a set's of 0.71-0.82, and whole page texts under 0.8 (set). At 0.03 none of those
- * is a duplicate and 99.3% of the 2% copies are (at 0.05, 13 of those pairs were; with the set
- * itself at 0.85, 98.5%): scripts/bench/RESULTS.md, issue 43, finishing pass.
+ * set: in the pool of 12,228 pages, 16 pairs of rust-doc pages (15 iterator structs of different
+ * types that list the whole `Iterator` trait, and the Rust book's two editions' print views) had a
+ * bag's Jaccard of 0.85-0.89 and a set's of 0.71-0.82, and whole page texts under 0.8 (set). At
+ * 0.03 none of those is a duplicate (at 0.035, 4; at 0.05, 13; the closest has a set's 0.819 and a
+ * page text's 0.797: a thin margin, measured on every run of the bench), and 99.3% of the 2%
+ * copies' main texts and 99.0% of their whole pages are (99.7% and 99.3% without the floor; with
+ * the set itself at 0.85, 98.5% and 97.8%): scripts/bench/RESULTS.md, issue 43, 2026-12-07.
  */
 export const SET_MARGIN = 0.03;
 export const DUPLICATE_LENGTH_RATIO = 0.9;
@@ -118,18 +121,46 @@ export const BODY_TOLERANCE = 0.01;
 
 /**
  * Whether the whole pages are alike too: both carry a whole-body signature, the bodies' token counts
- * are within 10% and their estimated Jaccard reaches the threshold (less BODY_TOLERANCE for a long
- * text, whose main text was measured exactly). A necessary condition of a duplicate, never a
- * sufficient one: without it a main text the extraction shrank to a shared part (every API page's
- * "Documentation for ..." line, an information-schema page without its table) would hide the pages
- * it stood for.
+ * are within 10%, and either what the main texts' exact Jaccard (`mainBag`) proves of the bodies
+ * reaches the threshold (bodyBound: a body that is its main text and little more) or their
+ * estimated Jaccard does (less BODY_TOLERANCE for a long text, whose main text was measured
+ * exactly). A necessary condition of a duplicate, never a sufficient one: without it a main text
+ * the extraction shrank to a shared part (every API page's "Documentation for ..." line, an
+ * information-schema page without its table) would hide the pages it stood for.
  */
-export function bodiesAlike(fp: PageFingerprint, c: Candidate, threshold: number): boolean {
+export function bodiesAlike(fp: PageFingerprint, c: Candidate, threshold: number, mainBag = 0): boolean {
   const body = fp.body;
   if (!body || !isBodySignature(c.bodyMinhash) || c.bodyTokens === undefined) return false;
   if (lengthRatio(body.tokens, c.bodyTokens) < DUPLICATE_LENGTH_RATIO) return false;
+  if (bodyBound(mainBag, fp.tokens, c.tokens, body.tokens, c.bodyTokens) >= threshold) return true;
   const bar = fp.kind === 'exact' ? threshold : threshold - BODY_TOLERANCE;
   return bodySimilarity(body.minhash, c.bodyMinhash) >= bar;
+}
+
+/**
+ * Shingles of the main text a token of the body outside it can break (a token inserted between
+ * two of the text's breaks the 2 shingles that spanned the gap; one the reading splits in two, such
+ * as an entity left as written, the 3 that held it).
+ */
+const BROKEN_PER_TOKEN = 3;
+
+/**
+ * A lower bound of the whole bodies' bag Jaccard from what is known exactly: the main texts' bag
+ * Jaccard `mainBag` and the four token counts (main texts `ta`, `tb`; bodies `ba`, `bb`). Each body
+ * holds its main text's tokens in order plus `ba - ta` others, each of which breaks at most
+ * BROKEN_PER_TOKEN of the text's shingles, so the bodies share at least the texts' shared shingles
+ * less those; over the bodies' union. 0 when a main text has more tokens than its body (then it is
+ * not inside it: text the extraction took from elsewhere, or a body read cut short). Where the main
+ * text is nearly all of the page this settles the body check exactly, instead of the signature's
+ * estimate, whose error (about 0.013) turned down short pages' true copies (scripts/bench/RESULTS.md,
+ * issue 43, 2026-12-07); where the body holds more it is 0 and the estimate decides.
+ */
+export function bodyBound(mainBag: number, ta: number, tb: number, ba: number, bb: number): number {
+  if (mainBag <= 0 || ta > ba || tb > bb) return 0;
+  const shingles = (t: number) => Math.max(0, t - 2);
+  const shared =
+    (mainBag * (shingles(ta) + shingles(tb))) / (1 + mainBag) - BROKEN_PER_TOKEN * (ba - ta + (bb - tb));
+  return shared <= 0 ? 0 : shared / (shingles(ba) + shingles(bb) - shared);
 }
 
 /**
@@ -170,7 +201,7 @@ export function decide(
       sim >= threshold &&
       sims.set >= threshold - SET_MARGIN &&
       lengthRatio(fp.tokens, c.tokens) >= DUPLICATE_LENGTH_RATIO &&
-      bodiesAlike(fp, c, threshold);
+      bodiesAlike(fp, c, threshold, sim);
     if (same) {
       if (!best || canonicalOrder(c.url, best.url) < 0 || (c.url === best.url && sim > best.similarity))
         best = { url: c.url, distance: d.distance, similarity: sim };

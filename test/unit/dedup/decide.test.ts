@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CandidateSet, RecentCanonicals } from '../../../src/dedup/candidates.js';
-import { BODY_TOLERANCE, type Candidate, decide, SET_MARGIN } from '../../../src/dedup/decide.js';
+import { BODY_TOLERANCE, bodyBound, type Candidate, decide, SET_MARGIN } from '../../../src/dedup/decide.js';
 import { memoryKeys } from '../../../src/dedup/keys.js';
 import { bodySimilarity } from '../../../src/fingerprint/body-minhash.js';
+import { shingleBag } from '../../../src/fingerprint/fingerprint.js';
+import { similarities } from '../../../src/fingerprint/jaccard.js';
 import { type PageFingerprint, readFingerprint } from '../../../src/fingerprint/page.js';
 import { Metadata } from '../../../src/model/metadata.js';
 
@@ -299,6 +301,37 @@ describe('decide', () => {
       decide({ url: 'u', selfId: 'x', fp: short }, [cand('v', H, { ...same, bodyMinhash: near })], exactly())
         .kind,
     ).toBe('canonical');
+  });
+
+  it('settles the whole-body check from the exact main-text figure when the main text is the whole body', () => {
+    // 300 distinct words and a copy with every 50th changed (bag Jaccard about 0.886).
+    const words = Array.from({ length: 300 }, (_, i) => `w${i}`);
+    const a = words.join(' ');
+    const b = words.map((w, i) => (i % 50 === 25 ? `x${i}` : w)).join(' ');
+    const main = similarities(shingleBag(a), shingleBag(b)).bag;
+    expect(main).toBeCloseTo(280 / 316, 6);
+    // Bodies that are the texts: the bound is the exact body Jaccard.
+    expect(bodyBound(main, 300, 300, 300, 300)).toBeCloseTo(main, 6);
+    // One token of chrome each (a heading): never above the exact figure, here under the bar.
+    const bodyJ = similarities(shingleBag(`Intro ${a}`), shingleBag(`Intro ${b}`)).bag;
+    expect(bodyBound(main, 300, 300, 301, 301)).toBeLessThanOrEqual(bodyJ);
+    expect(bodyBound(main, 300, 300, 301, 301)).toBeLessThan(0.85);
+    // A main text longer than its body is not inside it: no bound.
+    expect(bodyBound(main, 300, 300, 290, 300)).toBe(0);
+    // In decide: a body estimate under the bar (0.834) is overruled by the bound, only while it holds.
+    const lower = BODY_H.split('')
+      .map((d, i) => (i < 159 ? ((Number.parseInt(d, 16) + 1) & 15).toString(16) : d))
+      .join('');
+    const page = (bodyTokens: number) => ({
+      url: 'http://h/b',
+      selfId: 'x',
+      fp: { ...fp(H), tokens: 300, body: { minhash: BODY_H, tokens: bodyTokens } },
+    });
+    const c = (bodyTokens: number) => [
+      cand('http://h/a', H, { tokens: 300, bodyTokens, bodyMinhash: lower }),
+    ];
+    expect(decide(page(300), c(300), exactly({ 'http://h/a': main })).kind).toBe('duplicate');
+    expect(decide(page(310), c(310), exactly({ 'http://h/a': main })).kind).toBe('similar');
   });
 
   it('reads the fingerprint SimhashParseFilter left in the metadata', () => {
