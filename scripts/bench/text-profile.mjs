@@ -108,12 +108,15 @@ try {
         pids: { opensearch: openSearchPid(), web: child.pid },
         nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profiles],
       });
-      const s = (sums[name] ??= { self: new Map(), total: new Map(), pages: 0, cpu: 0 });
+      sums[name] ??= { self: new Map(), total: new Map(), pages: 0, cpu: 0 };
+      const s = sums[name];
       s.pages += run.fetched;
       s.cpu += run.msPerPage.crawler * run.fetched;
       for (const f of readdirSync(profiles).filter((x) => x.endsWith('.cpuprofile')))
         add(JSON.parse(readFileSync(join(profiles, f), 'utf8')), s.self, s.total);
-      console.log(`round ${r + 1} ${name}: ${run.fetched} pages, crawler ${run.msPerPage.crawler.toFixed(2)} ms/page`);
+      console.log(
+        `round ${r + 1} ${name}: ${run.fetched} pages, crawler ${run.msPerPage.crawler.toFixed(2)} ms/page`,
+      );
     }
   }
   await deleteBenchIndices(client);
@@ -142,5 +145,7 @@ for (const [label, ma, mb] of /** @type {const} */ ([
     .slice(0, top);
   console.log(`\n${label} time, ms per page: defaults / whole / difference`);
   for (const r of rows)
-    console.log(`${r.da.toFixed(4)}\t${r.db.toFixed(4)}\t${(r.da - r.db >= 0 ? '+' : '') + (r.da - r.db).toFixed(4)}\t${r.k}`);
+    console.log(
+      `${r.da.toFixed(4)}\t${r.db.toFixed(4)}\t${(r.da - r.db >= 0 ? '+' : '') + (r.da - r.db).toFixed(4)}\t${r.k}`,
+    );
 }
