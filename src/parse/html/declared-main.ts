@@ -60,7 +60,11 @@ export function isGeneratorMain(n: Node): boolean {
   if (id === 'content' && parent?.tag === 'body')
     return classWords(parent).some((w) => ASCIIDOC_BODIES.has(w));
   if (cls === undefined) return false;
-  const words = classWords(n);
+  // Most divs with a class are neither in `<body>` nor of these two classes: said without splitting
+  // the class into words (this runs for every div as the tree is built and trimmed).
+  const lower = cls.toLowerCase();
+  if (parent?.tag !== 'body' && !lower.includes('markdown') && !lower.includes('contents')) return false;
+  const words = lower.split(/\s+/);
   if (words.includes('markdown')) return true;
   if (words.includes('contents') && parent) return afterDoxygenHeader(n, parent);
   if (parent?.tag !== 'body') return false;

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { hasSpaceRun } from '../../../../src/parse/html/trim.js';
 import type { ParseConfig } from '../../../../src/parse/settings.js';
 import { expectParsed, parse } from '../support.js';
 
@@ -103,5 +105,44 @@ describe('trimFurniture: short blocks that name themselves as furniture', () => 
     const r = parsed(html, { 'textextractor.include.pattern': ['DIV[id="story"]'] });
     expect(r.text).toBe(`${P1} Read also: Ten years of the night bus`);
     expect(r.markdown).toContain('Read also');
+  });
+});
+
+describe('hasSpaceRun: the loop in front of the whitespace expression', () => {
+  // The expression the short blocks are collapsed with (trim.ts): the loop must say true exactly
+  // when it matches, or a block would be read with whitespace uncollapsed.
+  const SPACE_RUNS = /\s{2,}|(?! )\s/;
+  it('says true exactly where the expression matches', () => {
+    const pieces = [
+      'a',
+      'word',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+      '\u00a0',
+      '\u2003',
+      '\u3000',
+      '\ufeff',
+      '\u200b',
+      'é',
+      '“',
+    ];
+    for (const t of ['', 'a b', 'a  b', 'a\tb', 'a\u00a0b', ' lead', 'trail ', 'x\u2028y', 'x\u200by'])
+      expect(hasSpaceRun(t), JSON.stringify(t)).toBe(SPACE_RUNS.test(t));
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 12 }),
+        fc.string({ unit: 'binary' }),
+        (parts, noise) => {
+          const text = parts.join('') + noise;
+          expect(hasSpaceRun(text)).toBe(SPACE_RUNS.test(text));
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });
