@@ -16,6 +16,8 @@
  *   'fingerprint/body-minhash.js': typeof import('../../src/fingerprint/body-minhash.js'),
  *   'parse/html/extract.js': typeof import('../../src/parse/html/extract.js'),
  *   'model/metadata.js': typeof import('../../src/model/metadata.js'),
+ *   'model/keys.js': typeof import('../../src/model/keys.js'),
+ *   'fingerprint/page.js': typeof import('../../src/fingerprint/page.js'),
  *   'opensearch/dedup-index.js': typeof import('../../src/opensearch/dedup-index.js'),
  *   'opensearch/indices.js': typeof import('../../src/opensearch/indices.js'),
  *   'opensearch/spout/query.js': typeof import('../../src/opensearch/spout/query.js'),

@@ -74,6 +74,8 @@ export interface JudgeStats {
   lookups: number;
   pagesLookedUp: number;
   lookupFailures: number;
+  /** Candidate documents the lookups brought back (hits of the content search), all groups. */
+  candidatesRead: number;
   duplicates: number;
   /** Pages indexed with `similar.to` (exact Jaccard from 0.6 to the duplicate threshold). */
   similar: number;
@@ -92,6 +94,7 @@ export function newJudgeStats(): JudgeStats {
     lookups: 0,
     pagesLookedUp: 0,
     lookupFailures: 0,
+    candidatesRead: 0,
     duplicates: 0,
     similar: 0,
     soft404: 0,

@@ -169,6 +169,7 @@ export class PageJudge {
       const result = await this.lookupWithRetries(batch);
       // Once per group: every page of it looks its candidates up in the same set.
       const found = new CandidateSet(result?.candidates.length);
+      this.stats.candidatesRead += result?.candidates.length ?? 0;
       for (const c of result?.candidates ?? []) found.add(c);
       const texts = result ? await this.candidateTexts(batch, found) : undefined;
       const exact = new ExactSimilarity((id) => texts?.get(id) ?? this.recentTexts.get(id));
