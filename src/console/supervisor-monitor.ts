@@ -1,7 +1,9 @@
+import type { Client } from '@opensearch-project/opensearch';
 import { combine, processFamilies } from '../metrics/prometheus.js';
 import { Registry } from '../metrics/registry.js';
 import { WorkerMetrics, type WorkerReport } from '../metrics/workers.js';
 import { type ConnectionConfig, createClient } from '../opensearch/client.js';
+import type { MemberRow } from '../opensearch/member-rows.js';
 import { systemClock } from '../util/clock.js';
 import { type Logger, liveStatus } from '../util/log.js';
 import { Monitor, type MonitorConfig, originOf } from './monitor.js';
@@ -30,6 +32,8 @@ export class SupervisorMonitor {
       readonly instance: number;
       readonly instances: number;
       readonly workers: number;
+      /** `run --join --workers N`: the members of the elastic crawl, for the console. */
+      readonly members?: (client: Client) => Promise<MemberRow[]>;
     },
   ) {
     this.workers = new WorkerMetrics(config['metrics.interval'] > 0);
@@ -66,7 +70,7 @@ export class SupervisorMonitor {
   }
 
   async start(): Promise<void> {
-    const { instance, instances, workers: of } = this.share;
+    const { instance, instances, workers: of, members } = this.share;
     const { client } = createClient(this.config);
     this.closeClient = () => client.close();
     const since = systemClock.now();
@@ -95,6 +99,7 @@ export class SupervisorMonitor {
         },
         transitions: () => this.tail.all,
         workers: () => ({ running: this.workers.running, of, restarts: this.restartCount }),
+        ...(members ? { members: () => members(client) } : {}),
       },
     });
     await this.monitor.start();
