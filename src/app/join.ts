@@ -92,6 +92,7 @@ export async function runJoined(o: JoinOptions): Promise<Outcome> {
         sendToSupervisor({ type: 'refused', message: e.message });
       throw e;
     }
+    if (asWorker) sendToSupervisor({ type: 'member', member: self.id });
     await monitor?.start(client);
     if (asWorker && process.send) {
       link = new SupervisorLink(

@@ -23,6 +23,8 @@ export class SupervisorMonitor {
   private readonly restarts: { inc(worker: string): void };
   private restartCount = 0;
   private monitor: Monitor | undefined;
+  /** `run --join --workers N`: each worker process's member name, by pid (its series carry it). */
+  private readonly memberNames = new Map<number, string>();
   private closeClient: (() => Promise<void>) | undefined;
 
   constructor(
@@ -64,6 +66,11 @@ export class SupervisorMonitor {
     this.workers.exited(pid);
   }
 
+  /** A worker joined the elastic crawl as `member`: its metrics series name it from now on. */
+  member(pid: number, member: string): void {
+    this.memberNames.set(pid, member);
+  }
+
   /** Transitions a worker reported (its latest), for the console's tail. */
   transitions(entries: readonly TransitionEntry[]): void {
     for (const e of entries) this.tail.push(e);
@@ -88,7 +95,7 @@ export class SupervisorMonitor {
         all: async () => [await own.collect(), await processFamilies(), ...this.workers.families()],
         readings: {
           readings: async () => [
-            ...this.workers.readings((w) => originOf(instance, instances, w)),
+            ...this.workers.readings((w, pid) => originOf(instance, instances, w, this.memberNames.get(pid))),
             {
               key: 'supervisor',
               families: await own.collect(),

@@ -31,6 +31,8 @@ export type FromWorker =
    * restart would be refused again, so the supervisor stops the run with this message.
    */
   | { readonly type: 'refused'; readonly message: string }
+  /** `--join`: it joined the elastic crawl under this member name (its metrics series carry it). */
+  | { readonly type: 'member'; readonly member: string }
   /** --once: the worker found nothing left in its share (Crawler RunOptions.idle). */
   | { readonly type: 'idle' }
   /** --once: it took a URL again after reporting idle. */

@@ -222,6 +222,9 @@ export class WorkerPool {
       case 'refused':
         slot.refused = m.message;
         return;
+      case 'member':
+        this.monitor.member(pid, m.member);
+        return;
       case 'summary':
         this.aggregate.ended(pid, m.summary, m.snapshot);
         this.monitor.report(pid, m.metrics);
