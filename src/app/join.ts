@@ -88,8 +88,7 @@ export async function runJoined(o: JoinOptions): Promise<Outcome> {
     try {
       await member.join();
     } catch (e) {
-      if (asWorker && e instanceof CrawlerError && REFUSALS.includes(e.code))
-        sendToSupervisor({ type: 'refused', message: e.message });
+      if (asWorker && e instanceof CrawlerError && REFUSALS.includes(e.code)) await tellRefused(e.message);
       throw e;
     }
     if (asWorker) sendToSupervisor({ type: 'member', member: self.id });
@@ -119,4 +118,18 @@ export async function runJoined(o: JoinOptions): Promise<Outcome> {
   const left = url && !asWorker ? embeddedLeftRunning(config, url) : undefined;
   if (left) log.info(left);
   return 'ok';
+}
+
+/** A worker refused: says why, then closes its channel (an open one would keep the process alive). */
+async function tellRefused(message: string): Promise<void> {
+  const send = process.send?.bind(process);
+  if (!send || !process.connected) return;
+  await new Promise<void>((resolve) => {
+    try {
+      send({ type: 'refused', message }, () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+  if (process.connected) process.disconnect();
 }

@@ -133,13 +133,13 @@ describe('crawler run --join --workers 2', () => {
     const plain = b.proc.pid!;
     await until(
       () => workerPid(sup, 0) !== undefined && workerPid(sup, 1) !== undefined,
-      60_000,
+      120_000,
       'two workers',
     );
     const [w0, w1] = [workerPid(sup, 0)!, workerPid(sup, 1)!];
     await until(
       async () => fair(await holders(client, LEASES, names.status, SHARDS), [w0, w1, plain]),
-      60_000,
+      120_000,
       'fair shares of three members: two workers and a plain member',
     );
     // Names tell the machine and the worker apart.
@@ -155,7 +155,7 @@ describe('crawler run --join --workers 2', () => {
     expect(await inject.exited).toBe(0);
     await until(
       () => HOSTS.every((h) => site.hosts.get(h)!.count(`/p${SECOND}`) > 0),
-      60_000,
+      120_000,
       'every second chain started',
     );
     // Each page fetched once while all three lived (handovers at join included).
@@ -175,14 +175,14 @@ describe('crawler run --join --workers 2', () => {
     const restartSeenAt = Date.now();
     await until(
       async () => fair(await holders(client, LEASES, names.status, SHARDS), [w0, w1again, plain]),
-      60_000,
+      120_000,
       'fair shares of the three members again, the restarted worker among them',
     );
     const fairAgainMs = Date.now() - killAt;
     const restartedMs = restartSeenAt - killAt;
     await until(
       async () => (await fetchedCount(client, names.status)) === HOSTS.length * PAGES,
-      90_000,
+      180_000,
       'every page of the web to end FETCHED',
     );
     // Nothing lost; a page fetched twice only if the killed worker had it in flight.
@@ -210,6 +210,17 @@ describe('crawler run --join --workers 2', () => {
       30_000,
       'the plain member to hold every shard',
     );
+    // A supervisor whose workers the crawl refuses (another crawl setting than the live member's)
+    // starts none of them again: exit 3, naming the keys.
+    const other = writeConf({ ...settings, 'fetcher.server.delay': 2 });
+    const refused = spawnCrawler(['run', '--join', '--workers', '2', '--conf', other]);
+    children.push(refused);
+    expect(await refused.exited).toBe(3);
+    const said = refused.stderr.join('\n');
+    expect(said).toMatch(
+      /worker [01] was refused as a member of the crawl: .*Keys that differ: fetcher\.server\.delay/,
+    );
+    expect(said).not.toMatch(/starting it again/);
     b.proc.kill('SIGTERM');
     expect(await b.exited).toBe(0);
     await timeline.stop();
@@ -234,5 +245,5 @@ describe('crawler run --join --workers 2', () => {
         `lease; ${Date.now() - started} ms in all`,
     );
     expect(fencedOff).toEqual([]);
-  }, 300_000);
+  }, 480_000);
 });
