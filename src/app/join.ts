@@ -114,10 +114,13 @@ export async function runJoined(o: JoinOptions): Promise<Outcome> {
     await monitor?.stop();
     await client.close();
   }
-  if (!asWorker) o.out(outcomeLine(tally.summary()));
+  const summary = tally.summary();
+  // A worker's summary went to its supervisor, which prints one line for all.
+  if (!asWorker) o.out(outcomeLine(summary));
   const left = url && !asWorker ? embeddedLeftRunning(config, url) : undefined;
   if (left) log.info(left);
-  return 'ok';
+  // As a lone `crawler run`: updates given up at the shutdown deadline make it exit 1.
+  return (summary.notWritten ?? 0) > 0 ? 'incomplete' : 'ok';
 }
 
 /** A worker refused: says why, then closes its channel (an open one would keep the process alive). */
