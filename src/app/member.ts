@@ -43,6 +43,16 @@ export interface MemberOptions {
   readonly onTransition?: (record: TransitionRecord) => void;
   /** This machine's time (the system clock by default); its generations' crawls run on it too. */
   readonly clock?: Clock;
+  /** Worker w of `crawler run --join --workers N` on this machine: its name says so ("-w<w>-"). */
+  readonly worker?: number;
+}
+
+/**
+ * A member's name: the machine, the worker on it (when one of `--workers N`), the process, and a
+ * random tail (a pid is reused after a restart; the member document is not).
+ */
+export function memberName(host: string, pid: number, worker: number | undefined, tail: string): string {
+  return `${host}-${worker === undefined ? '' : `w${worker}-`}${pid}-${tail}`;
 }
 
 interface Generation {
@@ -54,7 +64,7 @@ interface Generation {
 }
 
 export class ElasticMember {
-  readonly id = `${thisProcess.host}-${thisProcess.pid}-${randomBytes(3).toString('hex')}`;
+  readonly id: string;
   private readonly membership: Membership;
   private readonly leases = new Map<number, ShareLease>();
   private readonly lost: { shard: number; to: string; at: number }[] = [];
@@ -77,6 +87,7 @@ export class ElasticMember {
     private readonly config: Config,
     private readonly options: MemberOptions,
   ) {
+    this.id = memberName(thisProcess.host, thisProcess.pid, options.worker, randomBytes(3).toString('hex'));
     this.clock = options.clock ?? systemClock;
     this.lastBeat = { at: this.clock.now(), fetched: 0 };
     this.ttlMs = config['opensearch.lease.ttl'];
@@ -322,6 +333,13 @@ export class ElasticMember {
 
   private async startGeneration(shards: readonly number[]): Promise<void> {
     if (shards.length === 0) return;
+    // The last writes to these shards (ours, the giver's, a dead holder's) were acknowledged but may
+    // not be searchable yet: a spout that queried now would see a page just FETCHED as still due
+    // and fetch it again (seen: a page fetched twice 0.9 s apart across a generation change).
+    const index = this.config['opensearch.status.index.name'];
+    await this.options.client.indices
+      .refresh({ index })
+      .catch((e) => this.options.log.debug({ err: errorMessage(e) }, 'status index refresh failed'));
     const held = new Map(shards.map((s) => [s, this.leases.get(s)!]));
     const fence: WriteFence = {
       admit() {

@@ -57,7 +57,17 @@ async function closeWithin(crawl: Crawl, ms: number, log: Logger): Promise<void>
 
 export async function runCrawl(r: RunRequest): Promise<Outcome> {
   const { config: cfg, log, out, once, seeds, instances, instance } = r;
-  if (r.join) return runJoined({ config: cfg, log, seeds, conflicting: r.conflicting });
+  if (r.join) {
+    return runJoined({
+      config: cfg,
+      log,
+      out,
+      seeds,
+      conflicting: r.conflicting,
+      workers: r.workers,
+      forward: r.forward,
+    });
+  }
   // A worker of a supervisor: its part of the share comes from the environment the supervisor set.
   const asWorker = workerFromEnv(process.env);
   const workers = asWorker ? 1 : r.workers;

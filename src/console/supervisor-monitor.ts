@@ -1,7 +1,9 @@
+import type { Client } from '@opensearch-project/opensearch';
 import { combine, processFamilies } from '../metrics/prometheus.js';
 import { Registry } from '../metrics/registry.js';
 import { WorkerMetrics, type WorkerReport } from '../metrics/workers.js';
 import { type ConnectionConfig, createClient } from '../opensearch/client.js';
+import type { MemberRow } from '../opensearch/member-rows.js';
 import { systemClock } from '../util/clock.js';
 import { type Logger, liveStatus } from '../util/log.js';
 import { Monitor, type MonitorConfig, originOf } from './monitor.js';
@@ -21,6 +23,8 @@ export class SupervisorMonitor {
   private readonly restarts: { inc(worker: string): void };
   private restartCount = 0;
   private monitor: Monitor | undefined;
+  /** `run --join --workers N`: each worker process's member name, by pid (its series carry it). */
+  private readonly memberNames = new Map<number, string>();
   private closeClient: (() => Promise<void>) | undefined;
 
   constructor(
@@ -30,6 +34,8 @@ export class SupervisorMonitor {
       readonly instance: number;
       readonly instances: number;
       readonly workers: number;
+      /** `run --join --workers N`: the members of the elastic crawl, for the console. */
+      readonly members?: (client: Client) => Promise<MemberRow[]>;
     },
   ) {
     this.workers = new WorkerMetrics(config['metrics.interval'] > 0);
@@ -60,13 +66,18 @@ export class SupervisorMonitor {
     this.workers.exited(pid);
   }
 
+  /** A worker joined the elastic crawl as `member`: its metrics series name it from now on. */
+  member(pid: number, member: string): void {
+    this.memberNames.set(pid, member);
+  }
+
   /** Transitions a worker reported (its latest), for the console's tail. */
   transitions(entries: readonly TransitionEntry[]): void {
     for (const e of entries) this.tail.push(e);
   }
 
   async start(): Promise<void> {
-    const { instance, instances, workers: of } = this.share;
+    const { instance, instances, workers: of, members } = this.share;
     const { client } = createClient(this.config);
     this.closeClient = () => client.close();
     const since = systemClock.now();
@@ -84,7 +95,7 @@ export class SupervisorMonitor {
         all: async () => [await own.collect(), await processFamilies(), ...this.workers.families()],
         readings: {
           readings: async () => [
-            ...this.workers.readings((w) => originOf(instance, instances, w)),
+            ...this.workers.readings((w, pid) => originOf(instance, instances, w, this.memberNames.get(pid))),
             {
               key: 'supervisor',
               families: await own.collect(),
@@ -95,6 +106,7 @@ export class SupervisorMonitor {
         },
         transitions: () => this.tail.all,
         workers: () => ({ running: this.workers.running, of, restarts: this.restartCount }),
+        ...(members ? { members: () => members(client) } : {}),
       },
     });
     await this.monitor.start();

@@ -113,14 +113,14 @@ export class WorkerMetrics {
   }
 
   /** One reading per process for the metrics series; an ended process for the last time. */
-  readings(origin: (worker: number) => Origin): Reading[] {
+  readings(origin: (worker: number, pid: number) => Origin): Reading[] {
     const out: Reading[] = [];
     for (const [pid, p] of this.procs) {
       if (p.crawl.length === 0 && p.live) continue;
       out.push({
         key: String(pid),
         families: [...p.crawl, ...p.process],
-        origin: origin(p.worker),
+        origin: origin(p.worker, pid),
         since: p.since,
         ...(p.live ? {} : { last: true }),
       });

@@ -212,7 +212,9 @@ describe('an elastic crawl across machines', () => {
     console.log(
       `elastic faults: ${writes.length} status writes checked against ${timeline.readings.length} lease readings, ${fencedOff.length} under another member's lease`,
     );
-    expect(writes.length).toBeGreaterThan(WEB.length * PAGES);
+    // One FETCHED write (an index op) per page at least: the check saw the crawl's writes (exactly
+    // one each since a member refreshes the status index before a generation: no page fetched twice).
+    expect(writes.length).toBeGreaterThanOrEqual(WEB.length * PAGES);
     expect(fencedOff).toEqual([]);
     for (const c of [c1, c2]) c.proc.kill('SIGTERM');
     expect(await c1.exited).toBe(0);

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import type { Client } from '@opensearch-project/opensearch';
 import { leaseId } from '../../src/opensearch/lease.js';
@@ -14,7 +15,7 @@ import { leaseId } from '../../src/opensearch/lease.js';
 export interface StatusWrite {
   /** When the request was complete and handed to OpenSearch (the proxy's clock: Date.now()). */
   readonly at: number;
-  /** The address of the machine that sent it. */
+  /** The address of the machine that sent it (or who `identify` said sent it). */
   readonly from: string;
   readonly op: string;
   readonly routing: string | undefined;
@@ -22,27 +23,35 @@ export interface StatusWrite {
 
 export interface RecordingProxy {
   readonly writes: StatusWrite[];
+  /** The port it listens on (the one asked for, or the one given for 0). */
+  readonly port: number;
   close(): Promise<void>;
 }
 
-/** A proxy on `listen` to OpenSearch on 127.0.0.1:`to`, recording the status writes to `index`. */
+/**
+ * A proxy on `listen` to OpenSearch on 127.0.0.1:`to`, recording the status writes to `index`.
+ * `identify` names the sender of a connection from its client port, when the address alone does not
+ * (processes of one machine: see processOfPort); asked once per connection, when it opens.
+ */
 export async function recordingProxy(
   listen: { host: string; port: number },
   to: number,
   index: string,
+  identify?: (clientPort: number) => string,
 ): Promise<RecordingProxy> {
   const writes: StatusWrite[] = [];
   const agent = new Agent({ keepAlive: true });
+  const senders = new WeakMap<object, string>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const at = Date.now();
+      const from = senders.get(req.socket) ?? req.socket.remoteAddress ?? '';
       if (req.url?.includes('_bulk'))
         for (const w of bulkItems(body.toString('utf8'), req.url))
-          if (w.index === index && w.op !== 'create')
-            writes.push({ at, from: req.socket.remoteAddress ?? '', op: w.op, routing: w.routing });
+          if (w.index === index && w.op !== 'create') writes.push({ at, from, op: w.op, routing: w.routing });
       const out = request(
         { host: '127.0.0.1', port: to, method: req.method, path: req.url, headers: req.headers, agent },
         (answer) => {
@@ -55,18 +64,58 @@ export async function recordingProxy(
     });
     req.on('error', () => res.destroy());
   });
+  // At once, while the process that opened it surely lives (its first request follows).
+  if (identify) server.on('connection', (socket) => senders.set(socket, identify(socket.remotePort ?? 0)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, resolve);
   });
+  const address = server.address();
   return {
     writes,
+    port: typeof address === 'object' && address ? address.port : listen.port,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       agent.destroy();
     },
   };
+}
+
+/**
+ * The pid (as a string) of the process, among `candidates()`, whose TCP socket to `serverPort` has
+ * the local port `clientPort` on this machine (Linux: /proc/net/tcp gives the socket's inode, a
+ * process's /proc/PID/fd its sockets); "unknown" when none has it.
+ */
+export function processOfPort(
+  clientPort: number,
+  serverPort: number,
+  candidates: () => readonly number[],
+): string {
+  const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
+  let inode: string | undefined;
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f[1]?.endsWith(`:${hex(clientPort)}`) && f[2]?.endsWith(`:${hex(serverPort)}`)) inode = f[9];
+  }
+  if (inode === undefined) return 'unknown';
+  const target = `socket:[${inode}]`;
+  for (const pid of candidates()) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`) === target) return String(pid);
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+  }
+  return 'unknown';
 }
 
 /** The items of a `_bulk` body: each action line (its document line, if any, skipped). */

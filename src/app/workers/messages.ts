@@ -26,6 +26,13 @@ export type FromWorker =
   | { readonly type: 'error'; readonly message: string }
   /** Every second or so: its metrics (the supervisor serves their sum and writes their series). */
   | { readonly type: 'metrics'; readonly metrics: WorkerReport }
+  /**
+   * `--join`: the crawl refused it as a member (other settings, a plain crawl holds shards); a
+   * restart would be refused again, so the supervisor stops the run with this message.
+   */
+  | { readonly type: 'refused'; readonly message: string }
+  /** `--join`: it joined the elastic crawl under this member name (its metrics series carry it). */
+  | { readonly type: 'member'; readonly member: string }
   /** --once: the worker found nothing left in its share (Crawler RunOptions.idle). */
   | { readonly type: 'idle' }
   /** --once: it took a URL again after reporting idle. */

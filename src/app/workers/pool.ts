@@ -1,6 +1,8 @@
+import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../../config/schema.js';
 import { SupervisorMonitor } from '../../console/supervisor-monitor.js';
 import type { ShareLease } from '../../opensearch/lease.js';
+import type { MemberRow } from '../../opensearch/member-rows.js';
 import { userAgent } from '../../protocol/http/user-agent.js';
 import { type Clock, systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
@@ -27,6 +29,11 @@ export interface PoolOptions {
   /** --conf, --set and --log-level as given, so the workers read the same configuration. */
   readonly forward: readonly string[];
   readonly restarts?: RestartOptions;
+  /**
+   * `--join`: each worker is a member of the elastic crawl (no share of its own, no lease of the
+   * supervisor's); the console also lists the crawl's members, read with this.
+   */
+  readonly join?: { readonly members: (client: Client) => Promise<MemberRow[]> };
   /** The supervisor's time: rates, run lengths (the system clock by default). */
   readonly clock?: Clock;
 }
@@ -89,6 +96,7 @@ export class WorkerPool {
       instance: o.instance,
       instances: o.instances,
       workers,
+      ...(o.join ? { members: o.join.members } : {}),
     });
   }
 
@@ -157,14 +165,16 @@ export class WorkerPool {
   private start(slot: Slot): void {
     const { o } = this;
     const w = slot.worker;
-    const args = [
-      ...(o.once ? ['--once'] : []),
-      '--instances',
-      String(o.instances),
-      '--instance',
-      String(o.instance),
-      ...o.forward,
-    ];
+    const args = o.join
+      ? ['--join', ...o.forward]
+      : [
+          ...(o.once ? ['--once'] : []),
+          '--instances',
+          String(o.instances),
+          '--instance',
+          String(o.instance),
+          ...o.forward,
+        ];
     let pid = -1;
     const child = spawnWorker(slot, {
       args,
@@ -208,6 +218,12 @@ export class WorkerPool {
         return;
       case 'error':
         slot.lastError = m.message;
+        return;
+      case 'refused':
+        slot.refused = m.message;
+        return;
+      case 'member':
+        this.monitor.member(pid, m.member);
         return;
       case 'summary':
         this.aggregate.ended(pid, m.summary, m.snapshot);
@@ -261,6 +277,13 @@ export class WorkerPool {
         log.info({ workerPid: pid }, `worker ${w} ended (pid ${pid}); it is not started again`);
         this.step(this.once?.endedOnItsOwn(w));
       }
+      this.checkDone();
+      return;
+    }
+    if (slot.refused) {
+      this.givenUp = `worker ${w} was refused as a member of the crawl: ${slot.refused}; the other workers were stopped`;
+      slot.done = true;
+      this.stopAll('SIGTERM');
       this.checkDone();
       return;
     }

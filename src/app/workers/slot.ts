@@ -24,6 +24,8 @@ export interface Slot {
   code: number | null;
   /** Its last error (a line of level error it reported, or its one-line failure), if it keeps dying. */
   lastError: string | undefined;
+  /** Why the crawl refused it as a member (`--join`): it is not started again. */
+  refused?: string | undefined;
 }
 
 /** How a worker process is started, and where what it says goes. */

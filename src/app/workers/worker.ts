@@ -45,7 +45,7 @@ export class SupervisorLink {
     private readonly crawler: LinkedCrawl,
     private readonly channel: Channel = process as unknown as Channel,
     /** The crawl's metrics, reported with the counters (the supervisor serves and writes them). */
-    private readonly metrics?: MetricsRegistry,
+    private readonly metrics?: Pick<MetricsRegistry, 'collect'>,
   ) {
     this.timer = setInterval(() => {
       this.send({ type: 'progress', snapshot: crawler.snapshot() });

@@ -15,7 +15,8 @@ function intOption(value: unknown, name: string, fallback: number): number {
 }
 
 export const runCommand: Command = {
-  usage: 'crawler run [--once] [--seed URL]... [--workers N|auto] [--instances M --instance I] [options]',
+  usage:
+    'crawler run [--once] [--seed URL]... [--workers N|auto] [--instances M --instance I | --join] [options]',
   options: {
     once: { type: 'boolean', description: 'stop when nothing is due and nothing is in flight' },
     seed: {
@@ -67,6 +68,10 @@ export const runCommand: Command = {
     "their delays (a robots.txt Crawl-delay included) after the giver's last fetch. Members must run\n" +
     'the same crawl settings (a joiner that differs is refused, naming the keys). SIGTERM hands the\n' +
     'shards over and leaves. Its console lists the members, their shards, rates and heartbeats.\n' +
+    'With --join --workers N each worker process is a member (named <host>-w<w>-<pid>-<random>);\n' +
+    'the supervisor restarts one that dies (it rejoins; the dead one loses its shards when their\n' +
+    'leases expire), stops the run (exit 3) when the crawl refuses one, and passes SIGTERM on: each\n' +
+    'hands its shards over. --join does not go with --once or --instances.\n' +
     'A plain crawler run (without --join) still refuses to start while members hold the shards.',
   async run({ values, config, log, out }) {
     const cfg = config();
@@ -100,14 +105,9 @@ export const runCommand: Command = {
     const conflicting = [
       ...(once ? ['--once'] : []),
       ...(instancesGiven !== undefined ? ['--instances'] : []),
-      ...(values.workers !== undefined ? ['--workers'] : []),
     ];
-    // Not read with --join, which refuses --workers whatever its value.
-    const workers = join
-      ? 1
-      : values.workers !== undefined
-        ? parseWorkersOption(String(values.workers))
-        : cfg['topology.workers'];
+    const workers =
+      values.workers !== undefined ? parseWorkersOption(String(values.workers)) : cfg['topology.workers'];
     const forward = [
       ...((values.conf as string[] | undefined) ?? []).flatMap((c) => ['--conf', c]),
       ...((values.set as string[] | undefined) ?? []).flatMap((x) => ['--set', x]),
