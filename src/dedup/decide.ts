@@ -132,7 +132,7 @@ export function bodiesAlike(fp: PageFingerprint, c: Candidate, threshold: number
   const body = fp.body;
   if (!body || !isBodySignature(c.bodyMinhash) || c.bodyTokens === undefined) return false;
   if (lengthRatio(body.tokens, c.bodyTokens) < DUPLICATE_LENGTH_RATIO) return false;
-  if (bodyBound(mainBag, fp.tokens, c.tokens, body.tokens, c.bodyTokens) >= threshold) return true;
+  if (bodyBound(mainBag, [fp.tokens, c.tokens], [body.tokens, c.bodyTokens]) >= threshold) return true;
   const bar = fp.kind === 'exact' ? threshold : threshold - BODY_TOLERANCE;
   return bodySimilarity(body.minhash, c.bodyMinhash) >= bar;
 }
@@ -146,7 +146,7 @@ const BROKEN_PER_TOKEN = 3;
 
 /**
  * A lower bound of the whole bodies' bag Jaccard from what is known exactly: the main texts' bag
- * Jaccard `mainBag` and the four token counts (main texts `ta`, `tb`; bodies `ba`, `bb`). Each body
+ * Jaccard `mainBag` and the four token counts (main texts `[ta, tb]`; bodies `[ba, bb]`). Each body
  * holds its main text's tokens in order plus `ba - ta` others, each of which breaks at most
  * BROKEN_PER_TOKEN of the text's shingles, so the bodies share at least the texts' shared shingles
  * less those; over the bodies' union. 0 when a main text has more tokens than its body (then it is
@@ -155,7 +155,11 @@ const BROKEN_PER_TOKEN = 3;
  * estimate, whose error (about 0.013) turned down short pages' true copies (scripts/bench/RESULTS.md,
  * issue 43, 2026-12-07); where the body holds more it is 0 and the estimate decides.
  */
-export function bodyBound(mainBag: number, ta: number, tb: number, ba: number, bb: number): number {
+export function bodyBound(
+  mainBag: number,
+  [ta, tb]: readonly [number, number],
+  [ba, bb]: readonly [number, number],
+): number {
   if (mainBag <= 0 || ta > ba || tb > bb) return 0;
   const shingles = (t: number) => Math.max(0, t - 2);
   const shared =

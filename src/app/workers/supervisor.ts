@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { consoleSettings } from '../../console/server.js';
 import type { ShareLease } from '../../opensearch/lease.js';
+import { systemClock } from '../../util/clock.js';
 import { CrawlerError } from '../../util/errors.js';
 import { checkCluster, checkCrawlSettings, injectSeeds, shardsFor, shareProblem } from '../compose.js';
 import { shareWords, stopWhenLost, takeLease } from '../lease.js';
@@ -65,7 +66,7 @@ export async function supervise(o: SuperviseOptions): Promise<Outcome> {
 /** `crawler run --join --workers N`: what the supervisor of N members needs. */
 export type MembersOptions = Pick<
   SuperviseOptions,
-  'config' | 'log' | 'out' | 'forward' | 'workers' | 'seeds'
+  'config' | 'log' | 'out' | 'forward' | 'workers' | 'seeds' | 'clock'
 >;
 
 /**
@@ -114,7 +115,7 @@ export async function superviseMembers(o: MembersOptions): Promise<Outcome> {
       instances: 1,
       instance: 0,
       once: false,
-      join: { members: (client) => memberRows(client, config, Date.now()) },
+      join: { members: (client) => memberRows(client, config, (o.clock ?? systemClock).now()) },
     },
     workers,
     cluster.url,

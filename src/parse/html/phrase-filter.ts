@@ -252,21 +252,28 @@ export class PhraseFilter {
   /** Whether the set holds the runs of phrase `p`: all of the first list, one of the second. */
   private holds(p: number, stamp: number): boolean {
     const prog = this.program;
-    const marks = this.marks;
     let at = this.starts[p]!;
     for (let n = prog[at++]!; n > 0; n--) {
       const len = prog[at++]!;
-      if (!allSet(marks, stamp, prog, at, len)) return false;
+      if (!this.allSet(stamp, at, len)) return false;
       at += len;
     }
     const any = prog[at++]!;
     if (any === 0) return true;
     for (let n = any; n > 0; n--) {
       const len = prog[at++]!;
-      if (allSet(marks, stamp, prog, at, len)) return true;
+      if (this.allSet(stamp, at, len)) return true;
       at += len;
     }
     return false;
+  }
+
+  /** Whether the set (the slots marked `stamp`) holds the `len` slots of the program from `at`. */
+  private allSet(stamp: number, at: number, len: number): boolean {
+    const marks = this.marks;
+    const prog = this.program;
+    for (let i = at; i < at + len; i++) if (marks[prog[i]!] !== stamp) return false;
+    return true;
   }
 }
 
@@ -289,10 +296,4 @@ function slotsOf(run: string): number[] {
   const slots: number[] = [];
   for (let i = 0; i + 3 < run.length; i++) slots.push(slot4(at(i), at(i + 1), at(i + 2), at(i + 3)));
   return slots;
-}
-
-/** Whether the set (the slots marked `stamp`) holds the `len` slots of `prog` from `at`. */
-function allSet(marks: Uint8Array, stamp: number, prog: Int32Array, at: number, len: number): boolean {
-  for (let i = at; i < at + len; i++) if (marks[prog[i]!] !== stamp) return false;
-  return true;
 }

@@ -311,13 +311,13 @@ describe('decide', () => {
     const main = similarities(shingleBag(a), shingleBag(b)).bag;
     expect(main).toBeCloseTo(280 / 316, 6);
     // Bodies that are the texts: the bound is the exact body Jaccard.
-    expect(bodyBound(main, 300, 300, 300, 300)).toBeCloseTo(main, 6);
+    expect(bodyBound(main, [300, 300], [300, 300])).toBeCloseTo(main, 6);
     // One token of chrome each (a heading): never above the exact figure, here under the bar.
     const bodyJ = similarities(shingleBag(`Intro ${a}`), shingleBag(`Intro ${b}`)).bag;
-    expect(bodyBound(main, 300, 300, 301, 301)).toBeLessThanOrEqual(bodyJ);
-    expect(bodyBound(main, 300, 300, 301, 301)).toBeLessThan(0.85);
+    expect(bodyBound(main, [300, 300], [301, 301])).toBeLessThanOrEqual(bodyJ);
+    expect(bodyBound(main, [300, 300], [301, 301])).toBeLessThan(0.85);
     // A main text longer than its body is not inside it: no bound.
-    expect(bodyBound(main, 300, 300, 290, 300)).toBe(0);
+    expect(bodyBound(main, [300, 300], [290, 300])).toBe(0);
     // In decide: a body estimate under the bar (0.834) is overruled by the bound, only while it holds.
     const lower = BODY_H.split('')
       .map((d, i) => (i < 159 ? ((Number.parseInt(d, 16) + 1) & 15).toString(16) : d))
