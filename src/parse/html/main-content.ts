@@ -14,6 +14,7 @@ import {
 } from './declared-main.js';
 import { revealDominant } from './dominant.js';
 import { isExcerpt } from './excerpt.js';
+import { pageGoesOn } from './landing.js';
 import { keepContentsPage } from './link-pages.js';
 import { looseScore } from './loose-text.js';
 import { strongInMain } from './main-words.js';
@@ -390,7 +391,7 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
     // One post of a thread (or card of a listing) among others alike: the thread (thread.ts).
     const thread = threadOf(best, body);
     if (thread) return { root: thread, pruneLinks: pruneOf(thread), ...teasersOf(thread) };
-    return withSiblings(best, body, false);
+    return runOrBody(withSiblings(best, body, false), body);
   }
   section.score = Math.max(section.score, best.score);
   const run = section.parent;
@@ -400,6 +401,13 @@ function chooseContent(tree: TreeBuilder, titles: readonly (string | undefined)[
 }
 
 const pruneOf = (n: Node) => linkDensity(n) < 0.5;
+
+/** The best block with its siblings, or the whole body when the page goes on beyond them (landing.ts). */
+function runOrBody(chosen: MainContent, body: Node): MainContent {
+  return chosen.only && pageGoesOn(chosen.only, body)
+    ? { root: body, pruneLinks: pruneOf(body), listing: isListing(body) }
+    : chosen;
+}
 
 /** Teasers are pruned unless the content is a listing (teasers.ts) or the whole body (its teasers kept). */
 function teasersOf(root: Node, body?: Node): { pruneTeasers: boolean; listing: boolean } {
