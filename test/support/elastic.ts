@@ -26,6 +26,10 @@ export function memberSettings(
     'fetcher.server.delay': o.delayS,
     'http.timeout': 5000,
     'http.agent.name': o.agent,
+    // A fetch that failed (a keep-alive connection the test web closed as it was reused, on a loaded
+    // machine) is tried again within seconds, not the default 2 hours: the tests wait for every page
+    // to end FETCHED, which is what a crawl does with a transient error.
+    'fetchInterval.fetch.error': 0.05,
     // A generous ceiling: on a loaded machine creating an index can take longer than the default 10 s.
     'opensearch.connect.timeout': 60_000,
   };
