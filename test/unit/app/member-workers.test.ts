@@ -2,29 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { memberName } from '../../../src/app/member.js';
 import { type GenerationCrawl, GenerationTally } from '../../../src/app/workers/generations.js';
 import type { CrawlSnapshot, CrawlSummary } from '../../../src/pipeline/crawler.js';
-import { snapshot } from '../../support/snapshot.js';
+import { snapshot, summary } from '../../support/snapshot.js';
 
 // `crawler run --join --workers N`: each worker is a member; its name tells the machine and the
 // worker apart, and its generations (one crawl loop per change of its shards) add up to one crawl's
 // figures, for its supervisor's progress line and summary.
-
-const summary = (over: Partial<CrawlSummary> = {}): CrawlSummary => ({
-  byStatus: {},
-  errors: '',
-  deferred: '',
-  fetched: 0,
-  discovered: 0,
-  adopted: 0,
-  idleWithWorkMs: 0,
-  statusWrites: { written: 0, existing: 0, skippedCached: 0, failed: 0 },
-  spout: { queries: 0, queryMsP50: Number.NaN, queryMsP95: Number.NaN },
-  cpuUserMs: 0,
-  cpuSystemMs: 0,
-  maxRssMb: 0,
-  logLinesDropped: 0,
-  urlFilterDrops: {},
-  ...over,
-});
 
 /** A generation's crawl loop whose figures the test sets. */
 class FakeGeneration implements GenerationCrawl {

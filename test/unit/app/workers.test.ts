@@ -7,9 +7,8 @@ import { OnceCoordinator } from '../../../src/app/workers/once.js';
 import { RestartPolicy } from '../../../src/app/workers/restart.js';
 import { type Channel, type LinkedCrawl, SupervisorLink } from '../../../src/app/workers/worker.js';
 import type { TransitionRecord } from '../../../src/model/transition.js';
-import type { CrawlSummary } from '../../../src/pipeline/crawler.js';
 import { createLogger } from '../../../src/util/log.js';
-import { snapshot } from '../../support/snapshot.js';
+import { snapshot, summary } from '../../support/snapshot.js';
 
 describe('how many workers "auto" means', () => {
   it('the cores less a quarter (at least one) for a local OpenSearch, at most the shards, at least one', () => {
@@ -114,24 +113,6 @@ describe('--once over several workers', () => {
     expect(c.reportIdle(0)).toBe('check');
     expect(c.checked(0, c.startRound(), true)).toBe('finish');
   });
-});
-
-const summary = (over: Partial<CrawlSummary> = {}): CrawlSummary => ({
-  byStatus: {},
-  errors: '',
-  deferred: '',
-  fetched: 0,
-  discovered: 0,
-  adopted: 0,
-  idleWithWorkMs: 0,
-  statusWrites: { written: 0, existing: 0, skippedCached: 0, failed: 0 },
-  spout: { queries: 0, queryMsP50: Number.NaN, queryMsP95: Number.NaN },
-  cpuUserMs: 0,
-  cpuSystemMs: 0,
-  maxRssMb: 0,
-  logLinesDropped: 0,
-  urlFilterDrops: {},
-  ...over,
 });
 
 describe('the figures of all workers', () => {
