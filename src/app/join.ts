@@ -125,14 +125,6 @@ export async function runJoined(o: JoinOptions): Promise<Outcome> {
 
 /** A worker refused: says why, then closes its channel (an open one would keep the process alive). */
 async function tellRefused(message: string): Promise<void> {
-  const send = process.send?.bind(process);
-  if (!send || !process.connected) return;
-  await new Promise<void>((resolve) => {
-    try {
-      send({ type: 'refused', message }, () => resolve());
-    } catch {
-      resolve();
-    }
-  });
+  await sendToSupervisor({ type: 'refused', message });
   if (process.connected) process.disconnect();
 }

@@ -70,11 +70,16 @@ export function workerFromEnv(
 }
 
 /** Sends `m` to the supervisor when this process is a worker with an IPC channel; else nothing. */
-export function sendToSupervisor(m: FromWorker): void {
-  if (!process.send || !process.connected) return;
-  try {
-    process.send(m);
-  } catch {
-    // The supervisor is gone: the worker stops when the channel closes (SupervisorLink).
-  }
+export function sendToSupervisor(m: FromWorker): Promise<void> {
+  const send = process.send?.bind(process);
+  if (!send || !process.connected) return Promise.resolve();
+  // Resolves once the message is handed to the channel (what a worker about to exit waits for).
+  return new Promise<void>((resolve) => {
+    try {
+      send(m, () => resolve());
+    } catch {
+      // The supervisor is gone: the worker stops when the channel closes (SupervisorLink).
+      resolve();
+    }
+  });
 }
