@@ -161,16 +161,8 @@ async function replayLookups(client, size) {
     console.log('(no content index of the defaults to replay the lookups on)');
     return;
   }
-  const fields = [
-    'url',
-    'simhash',
-    'simhashExact',
-    'simhashTokens',
-    'minhash',
-    'duplicateOf',
-    'bodyMinhash',
-    'bodyTokens',
-  ];
+  // The fields the judge's lookup reads (src/opensearch/dedup-index.ts), from the build.
+  const { CANDIDATE_FIELDS: fields } = await import(join(root, 'dist/opensearch/dedup-index.js'));
   /** @type {Record<string, Record<string, unknown>>} */
   const forms = {
     'as the judge asks': { _source: fields },

@@ -6,6 +6,18 @@ import { validSignature } from '../fingerprint/minhash.js';
 import type { HostProfile } from '../soft404/profile.js';
 import { hostProfilesOf, hostsSearch, saveHostProfile } from './hosts-index.js';
 
+/** What a candidate's document is read for: its fingerprint, its canonical, its body's signature. */
+export const CANDIDATE_FIELDS = [
+  'url',
+  'simhash',
+  'simhashExact',
+  'simhashTokens',
+  'minhash',
+  'duplicateOf',
+  'bodyMinhash',
+  'bodyTokens',
+];
+
 /**
  * The near-duplicate and soft-404 lookups in OpenSearch: candidates in the content index (by the
  * fingerprint keys of a group of pages, by their exact signatures, and the pages' own documents by
@@ -48,16 +60,7 @@ export class DedupIndex implements CandidateLookup {
           // The pages' own documents plus what shares a key with them: a few per page at most.
           size: Math.min(10_000, 50 + req.ids.length * 8 + req.exact.length * 4),
           track_total_hits: false,
-          _source: [
-            'url',
-            'simhash',
-            'simhashExact',
-            'simhashTokens',
-            'minhash',
-            'duplicateOf',
-            'bodyMinhash',
-            'bodyTokens',
-          ],
+          _source: CANDIDATE_FIELDS,
           // Filter context: nothing is scored (500 scored terms cost far more than a set lookup).
           query: { bool: { filter: [{ bool: { should, minimum_should_match: 1 } }] } },
         },
