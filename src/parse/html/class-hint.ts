@@ -31,3 +31,24 @@ function classHint(c: string): string {
   CLASS_HINTS.set(detach(c), hint);
   return hint;
 }
+
+/**
+ * Which of a few expressions a hint matches, remembered per hint (bounded, keys copied): the rules
+ * try them on the hint of every element with a class or id as it closes, and a page repeats a few
+ * hints (the expressions were 1% of a bench page's parse, profiled). Bit i: `tests[i]` matches.
+ */
+export class HintTests {
+  private readonly known = new Map<string, number>();
+
+  constructor(private readonly tests: readonly RegExp[]) {}
+
+  bits(hint: string): number {
+    const known = this.known.get(hint);
+    if (known !== undefined) return known;
+    let bits = 0;
+    for (let i = 0; i < this.tests.length; i++) if (this.tests[i]!.test(hint)) bits |= 1 << i;
+    if (this.known.size >= 2048) this.known.clear();
+    this.known.set(detach(hint), bits);
+    return bits;
+  }
+}

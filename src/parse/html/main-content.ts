@@ -1,6 +1,6 @@
 import { pickArticle } from './article-pick.js';
 import { BLURB_CHARS, beyondBlurb } from './blurb.js';
-import { hintOf } from './class-hint.js';
+import { HintTests, hintOf } from './class-hint.js';
 import {
   generatorTitleOf,
   insideGeneratorMain,
@@ -19,6 +19,7 @@ import { keepContentsPage } from './link-pages.js';
 import { looseScore } from './loose-text.js';
 import { strongInMain } from './main-words.js';
 import {
+  isHeading,
   isParagraph,
   linkDensity,
   MIN_PARAGRAPH,
@@ -120,6 +121,9 @@ const UNLIKELY = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS}|${WEAK_WORDS})|(?:^|
 const MAYBE = /(?:^|[^a-z])(?:article|body|content|entry|main|post|story|text)(?:$|[^a-z])/;
 const CAPTION = /(?:^|[^a-z])(?:caption|credit|legend)/;
 const COMMENTS = /comment|disqus|replies|respond|discussion/;
+/** UNLIKELY (bit 1) and CAPTION (bit 2) of a hint, remembered. */
+const HINT_TESTS = new HintTests([UNLIKELY, CAPTION]);
+const unlikely = (hint: string): boolean => (HINT_TESTS.bits(hint) & 1) !== 0;
 const NEVER_DROP_BY_HINT = new Set([
   'body',
   'html',
@@ -132,7 +136,6 @@ const NEVER_DROP_BY_HINT = new Set([
   'tbody',
   'table',
 ]);
-const HEADING = /^h[1-6]$/;
 
 /**
  * Whether an element is boilerplate by its tag or role (an `<aside>` revealed for its text) or its
@@ -141,7 +144,7 @@ const HEADING = /^h[1-6]$/;
 const namedBoilerplateWords = (n: Node): boolean => {
   if (namedBoilerplate(n.tag, n.attrs)) return true;
   const hint = hintOf(n.attrs);
-  return hint !== '' && UNLIKELY.test(hint);
+  return hint !== '' && unlikely(hint);
 };
 
 /** Boilerplate by its tag or ARIA role, shown or not. */
@@ -158,7 +161,7 @@ function dropOnOpen(tag: string, attrs: Readonly<Record<string, string>>): boole
 }
 
 /** Whether a name holds a word of boilerplate, strong or weak (panels.ts reads names apart). */
-const namesUnlikely = (hint: string): boolean => UNLIKELY.test(hint);
+const namesUnlikely = unlikely;
 
 /** Hidden blocks kept aside, as a script may show them (veiled.ts); never a menu or a banner. */
 const veil = (tag: string, attrs: Readonly<Record<string, string>>): boolean =>
@@ -177,7 +180,7 @@ function insideArticle(n: Node): boolean {
 }
 
 function dropOnClose(n: Node): boolean {
-  if (HEADING.test(n.tag) && n.chars > 0 && n.linkChars - selfLinkChars(n) >= n.chars * 0.9)
+  if (isHeading(n.tag) && n.chars > 0 && n.linkChars - selfLinkChars(n) >= n.chars * 0.9)
     n.flags |= FLAG.TEASER_TITLE;
   const drop = isBoilerplate(n);
   if (!drop && n.flags & FLAG.TEASER_TITLE && n.parent) n.parent.flags |= FLAG.TEASER_TITLE;
@@ -193,7 +196,10 @@ function isBoilerplate(n: Node): boolean {
   if (n.tag === 'form' && n.paras < 2 && !(n.flags & FLAG.HAS_MAIN)) return true;
   const hint = hintOf(n.attrs);
   // Not a heading: a card's title styled small (Etsy's `h2.wt-text-caption`) is no caption.
-  if (n.tag === 'figcaption' || (hint !== '' && n.paras < 2 && CAPTION.test(hint) && !HEADING.test(n.tag)))
+  if (
+    n.tag === 'figcaption' ||
+    (hint !== '' && n.paras < 2 && (HINT_TESTS.bits(hint) & 2) !== 0 && !isHeading(n.tag))
+  )
     n.flags |= FLAG.CAPTION;
   if (isTexinfoNav(n)) return true;
   if (isGeneratorTitle(n)) {
@@ -201,7 +207,7 @@ function isBoilerplate(n: Node): boolean {
     return false;
   }
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
-  if (hint === '' || !UNLIKELY.test(hint) || isProductPanel(n.tag, n.attrs, namesUnlikely)) return false;
+  if (hint === '' || !unlikely(hint) || isProductPanel(n.tag, n.attrs, namesUnlikely)) return false;
   // Inside code (syntax highlighting: rustdoc's `span.comment`) and inside a generator's declared
   // main block (declared-main.ts), class and id words never drop a block.
   if (n.flags & FLAG.PRE || insideGeneratorMain(n)) return false;
@@ -416,7 +422,7 @@ function withSiblings(best: Node, body: Node, before: boolean, sections = false)
   // Headings right before a kept block title it (the title over the lead over the body).
   for (let i = kids.length - 2; i >= 0; i--) {
     const k = kids[i]!;
-    if (HEADING.test(k.tag) && only.has(kids[i + 1]!)) only.add(k);
+    if (isHeading(k.tag) && only.has(kids[i + 1]!)) only.add(k);
   }
   return only.size === 1
     ? { root: best, pruneLinks: pruneOf(best), ...teasers }

@@ -10,6 +10,12 @@ import { FLAG, type Node } from './tree.js';
 /** Elements whose own text is a paragraph of prose. */
 export const PROSE_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd']);
 
+/** h1 to h6 (what `/^h[1-6]$/` matches, without an expression run on every element's tag). */
+export const isHeading = (tag: string): boolean => {
+  const c = tag.charCodeAt(1);
+  return tag.length === 2 && tag.charCodeAt(0) === 104 && c >= 49 && c <= 54;
+};
+
 /** Fewer visible characters than this make a label, a date, a caption line: not a paragraph. */
 export const MIN_PARAGRAPH = 25;
 

@@ -99,6 +99,12 @@ export const BLOCK_TAGS = new Set(
   ).split(' '),
 );
 
+/** Per tag, SKIPPED (in SKIP) and FLAG.BLOCK (in BLOCK_TAGS): one lookup as each element opens. */
+const SKIPPED = 1;
+const TAG_BITS = new Map<string, number>();
+for (const t of SKIP) TAG_BITS.set(t, SKIPPED);
+for (const t of BLOCK_TAGS) TAG_BITS.set(t, (TAG_BITS.get(t) ?? 0) | FLAG.BLOCK);
+
 /** Non-space characters of a text chunk, counted without allocating. */
 export function visibleChars(s: string): number {
   let n = s.length;
@@ -143,7 +149,8 @@ export class TreeBuilder {
     if (tag === 'head') this.inHead = true;
     else if (tag === 'body' || (this.inHead && !HEAD_CONTENT.has(tag))) this.inHead = false;
     // A `<noscript>` of the head holds styles and tracking pixels; one of the body may hold the page.
-    const skipped = SKIP.has(tag) || (tag === 'noscript' && this.inHead);
+    const bits = TAG_BITS.get(tag) ?? 0;
+    const skipped = (bits & SKIPPED) !== 0 || (tag === 'noscript' && this.inHead);
     if (this.skip > 0 || skipped || (this.inHead && tag !== 'body')) {
       if (this.skip > 0 || skipped) this.skip++;
       this.open.push(undefined);
@@ -151,7 +158,7 @@ export class TreeBuilder {
     }
     const parent = this.current;
     const node = newNode(tag, parent, attrs);
-    if (BLOCK_TAGS.has(tag)) node.flags |= FLAG.BLOCK;
+    node.flags |= bits & FLAG.BLOCK;
     if (tag === 'pre' || (parent.flags & FLAG.PRE) !== 0) node.flags |= FLAG.PRE;
     if (this.excludeTags.has(tag)) node.flags |= FLAG.DROP | FLAG.EXCLUDED;
     else if (tag === 'noscript') node.flags |= FLAG.DROP | FLAG.EXCLUDED | FLAG.VEILED | FLAG.NOSCRIPT;
