@@ -78,7 +78,8 @@ function leafBlocks(main: Chosen): Node[] {
   const walk = (n: Node, only?: ReadonlySet<Node>) => {
     for (const k of n.kids) {
       if (typeof k === 'string' || k.chars === 0 || k.flags & FLAG.DROP || (only && !only.has(k))) continue;
-      if (isGeneratorMain(k)) continue;
+      // Inline elements (most of a page's) are neither walked nor kept: asked first.
+      if (!(k.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK)) || isGeneratorMain(k)) continue;
       if (k.flags & FLAG.HAS_BLOCK) walk(k);
       else if (k.flags & FLAG.BLOCK) out.push(k);
     }
