@@ -116,20 +116,59 @@ if (baseAt >= 0) {
   /** @type {typeof import('../../src/fingerprint/body.js')} */
   const baseBody = await import(`${baseDir}/dist/fingerprint/body.js`);
   const { urlTokens } = await dist('fingerprint/fingerprint.js');
+  // What the judge and then the indexer read of each page: its fingerprint (twice), its keys
+  // (the judge's pageKeys, the indexer's lookupKeys) and its content id (twice), on a new metadata
+  // a page, filled as SimhashParseFilter fills it.
+  const { readFingerprint } = await dist('fingerprint/page.js');
+  const { pageKeys, lookupKeys } = await dist('dedup/keys.js');
+  const { Metadata } = await dist('model/metadata.js');
+  const contentDoc = await dist('opensearch/content-doc.js');
+  /** @type {typeof import('../../src/fingerprint/page.js')} */
+  const basePage = await import(`${baseDir}/dist/fingerprint/page.js`);
+  /** @type {typeof import('../../src/dedup/keys.js')} */
+  const baseKeys = await import(`${baseDir}/dist/dedup/keys.js`);
+  /** @type {typeof import('../../src/opensearch/content-doc.js')} */
+  const baseContentDoc = await import(`${baseDir}/dist/opensearch/content-doc.js`);
+  /** @type {typeof import('../../src/opensearch/status-doc.js')} */
+  const baseStatusDoc = await import(`${baseDir}/dist/opensearch/status-doc.js`);
+  const values = pages.map((p) => {
+    const body = bodyFingerprint(p.bytes);
+    return {
+      simhash: p.fp.hash,
+      'simhash.tokens': String(p.fp.tokens),
+      minhash: p.fp.minhash,
+      'minhash.body': /** @type {string} */ (body.minhash),
+      'body.tokens': String(body.tokens),
+    };
+  });
   const urls = pages.map((_, i) => `http://host${i % hosts}.test/p/${Math.floor(i / hosts)}.html`);
-  /** CPU ms per page of one pass of `f` over all pages. @param {(p: typeof pages[number], url: string) => unknown} f */
+  /** CPU ms per page of one pass of `f` over all pages. @param {(p: typeof pages[number], url: string, i: number) => unknown} f */
   const pass = (f) => {
     const t = process.cpuUsage();
-    for (const [i, p] of pages.entries()) f(p, /** @type {string} */ (urls[i]));
+    for (const [i, p] of pages.entries()) f(p, /** @type {string} */ (urls[i]), i);
     const u = process.cpuUsage(t);
     return (u.user + u.system) / 1000 / pages.length;
   };
-  /** @type {Record<string, (p: typeof pages[number], url: string) => unknown>} */
+  /** @type {Record<string, (p: typeof pages[number], url: string, i: number) => unknown>} */
   const steps = {
     'main text (this build)': (p, url) => fingerprint(p.text, undefined, urlTokens(url)),
     'main text (base)': (p, url) => baseFp.fingerprint(p.text, undefined, baseFp.urlTokens(url)),
     'body (this build)': (p) => bodyFingerprint(p.bytes),
     'body (base)': (p) => baseBody.bodyFingerprint(p.bytes),
+    'judge and indexer reads (this build)': (_p, url, i) => {
+      const md = Metadata.of(/** @type {any} */ (values[i]));
+      pageKeys(/** @type {any} */ (readFingerprint(md)));
+      contentDoc.contentTarget(url, md, 'canonical');
+      lookupKeys(/** @type {any} */ (readFingerprint(md)));
+      return contentDoc.contentTarget(url, md, 'canonical').id;
+    },
+    'judge and indexer reads (base)': (_p, url, i) => {
+      const md = Metadata.of(/** @type {any} */ (values[i]));
+      baseKeys.pageKeys(/** @type {any} */ (basePage.readFingerprint(md)));
+      baseStatusDoc.documentId(baseContentDoc.contentUrl(url, md, 'canonical'));
+      baseKeys.lookupKeys(/** @type {any} */ (basePage.readFingerprint(md)));
+      return baseStatusDoc.documentId(baseContentDoc.contentUrl(url, md, 'canonical'));
+    },
   };
   /** @type {Record<string, number[]>} */
   const times = {};
@@ -137,7 +176,7 @@ if (baseAt >= 0) {
   for (let r = 0; r < 15; r++) {
     const names = Object.keys(steps);
     // A, B, B, A: the order alternates so that a slow spell hits both builds.
-    const order = r % 2 === 0 ? names : [names[1], names[0], names[3], names[2]];
+    const order = r % 2 === 0 ? names : names.map((_, i) => names[i ^ 1]);
     for (const name of order) {
       const n = /** @type {string} */ (name);
       const t = times[n] ?? [];
@@ -147,7 +186,7 @@ if (baseAt >= 0) {
   }
   const pairedMedian = (/** @type {string} */ a, /** @type {string} */ b) =>
     median((times[a] ?? []).map((x, i) => x - (times[b]?.[i] ?? 0)));
-  for (const part of ['main text', 'body'])
+  for (const part of ['main text', 'body', 'judge and indexer reads'])
     console.log(
       `${part}: this build ${median(times[`${part} (this build)`] ?? []).toFixed(4)} ms, base ${median(times[`${part} (base)`] ?? []).toFixed(4)} ms a page; paired difference ${pairedMedian(`${part} (this build)`, `${part} (base)`).toFixed(4)} ms (15 rounds)`,
     );
