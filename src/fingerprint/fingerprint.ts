@@ -117,9 +117,15 @@ export function fingerprint(
     // The shingle of tokens t-k+1..t, oldest first.
     let f = 0;
     let anyEx = 0;
-    for (let j = t - k + 1; j <= t; j++) {
-      f = (Math.imul(f, 0x9e3779b1) + toks[j]!) | 0;
-      anyEx |= ex[j]!;
+    if (k === 3) {
+      // The default's three tokens without the loop (the same value as the loop's).
+      f = (Math.imul((Math.imul(toks[t - 2]!, 0x9e3779b1) + toks[t - 1]!) | 0, 0x9e3779b1) + toks[t]!) | 0;
+      anyEx = ex[t - 2]! | ex[t - 1]! | ex[t]!;
+    } else {
+      for (let j = t - k + 1; j <= t; j++) {
+        f = (Math.imul(f, 0x9e3779b1) + toks[j]!) | 0;
+        anyEx |= ex[j]!;
+      }
     }
     // One mix of the shingle serves three ends: fmix is a bijection of 32 bits, so `v` is as
     // distinct as the shingle (the set), and it is the simhash's upper half; the lower half and the
