@@ -29,7 +29,8 @@
  * bit-sliced counters are in simhash.ts). About 0.06 ms for the 5.5 KB texts of
  * the bench's small web in a loop (simhash, MinHash, URL-blind simhash together; 0.085 before the
  * per-character normalisation, the counts in registers and the smaller shingle table), about twice
- * that in a crawl, where the caches are cold.
+ * that in a crawl, where the caches are cold; 0.09 with the URL's words on a machine at load 6-12
+ * (`node scripts/bench/dedup-cost.mjs --base DIR` compares two builds in one process).
  */
 
 import { MinHasher } from './minhash.js';
