@@ -127,12 +127,15 @@ export function bodyFingerprint(html: Buffer | string, bag = BODY_BAG): { tokens
       mins.add(k === 1 ? v : fmixInt(v ^ Math.imul(k, 0x9e3779b1)));
     }
   } else for (let s = 0; s < m; s++) mins.add(vals[s]!);
+  // Room for a page of up to 512 KB is kept; a larger page's (sized from its bytes) goes with it.
+  if (vals.length > KEPT_SHINGLES) shingles.vals = new Int32Array(4096);
   const minhash = mins.signature();
   return minhash === undefined ? { tokens: n } : { tokens: n, minhash };
 }
 
 /** The shingle hashes of the body last scanned: kept between calls, grown when a body needs more. */
 const shingles = { vals: new Int32Array(4096), count: 0 };
+const KEPT_SHINGLES = 1 << 18;
 
 /**
  * The hashes of the body's word 3-shingles into `shingles` (a body of one or two words: one
