@@ -6,8 +6,12 @@
 // for each candidate past the estimates, the candidates found as the judge finds them (a shared band
 // key with a page before it). Median of 5 timed passes over all pages, CPU time (process.cpuUsage).
 //
-//   npm run build && node scripts/bench/dedup-cost.mjs [--hosts 20 --pages 250]
+//   npm run build && node scripts/bench/dedup-cost.mjs [--hosts 20 --pages 250] [--base DIR]
+// --base DIR: also this build's fingerprints (the main text's with its URL's words, as
+// SimhashParseFilter makes it, and the body's) against another worktree's build (its dist/, built),
+// in one process, alternated in 15 rounds: the paired medians of a change that should only be cheaper.
 
+import { resolve } from 'node:path';
 import { mainText } from './dedup-corpora.mjs';
 import { dist } from './dist.mjs';
 import { numberOption } from './proc.mjs';
@@ -103,3 +107,87 @@ console.log(
   `CPU per page: whole-body signature ${body.toFixed(3)} ms (of the set, as before the bag: ${bodySet.toFixed(3)}, paired difference ${bagCost.toFixed(3)}; for scale, the main text's fingerprint ${main.toFixed(3)} ms); exact checks ${exact.toFixed(4)} ms`,
 );
 console.log(`added by issue 43 in the crawler, in process: ${(body + exact).toFixed(3)} ms per page`);
+
+const baseAt = process.argv.indexOf('--base');
+if (baseAt >= 0) {
+  const baseDir = resolve(process.argv[baseAt + 1] ?? '.');
+  /** @type {typeof import('../../src/fingerprint/fingerprint.js')} */
+  const baseFp = await import(`${baseDir}/dist/fingerprint/fingerprint.js`);
+  /** @type {typeof import('../../src/fingerprint/body.js')} */
+  const baseBody = await import(`${baseDir}/dist/fingerprint/body.js`);
+  const { urlTokens } = await dist('fingerprint/fingerprint.js');
+  // What the judge and then the indexer read of each page: its fingerprint (twice), its keys
+  // (the judge's pageKeys, the indexer's lookupKeys) and its content id (twice), on a new metadata
+  // a page, filled as SimhashParseFilter fills it.
+  const { readFingerprint } = await dist('fingerprint/page.js');
+  const { pageKeys, lookupKeys } = await dist('dedup/keys.js');
+  const { Metadata } = await dist('model/metadata.js');
+  const contentDoc = await dist('opensearch/content-doc.js');
+  /** @type {typeof import('../../src/fingerprint/page.js')} */
+  const basePage = await import(`${baseDir}/dist/fingerprint/page.js`);
+  /** @type {typeof import('../../src/dedup/keys.js')} */
+  const baseKeys = await import(`${baseDir}/dist/dedup/keys.js`);
+  /** @type {typeof import('../../src/opensearch/content-doc.js')} */
+  const baseContentDoc = await import(`${baseDir}/dist/opensearch/content-doc.js`);
+  /** @type {typeof import('../../src/opensearch/status-doc.js')} */
+  const baseStatusDoc = await import(`${baseDir}/dist/opensearch/status-doc.js`);
+  const values = pages.map((p) => {
+    const body = bodyFingerprint(p.bytes);
+    return {
+      simhash: p.fp.hash,
+      'simhash.tokens': String(p.fp.tokens),
+      minhash: p.fp.minhash,
+      'minhash.body': /** @type {string} */ (body.minhash),
+      'body.tokens': String(body.tokens),
+    };
+  });
+  const urls = pages.map((_, i) => `http://host${i % hosts}.test/p/${Math.floor(i / hosts)}.html`);
+  /** CPU ms per page of one pass of `f` over all pages. @param {(p: typeof pages[number], url: string, i: number) => unknown} f */
+  const pass = (f) => {
+    const t = process.cpuUsage();
+    for (const [i, p] of pages.entries()) f(p, /** @type {string} */ (urls[i]), i);
+    const u = process.cpuUsage(t);
+    return (u.user + u.system) / 1000 / pages.length;
+  };
+  /** @type {Record<string, (p: typeof pages[number], url: string, i: number) => unknown>} */
+  const steps = {
+    'main text (this build)': (p, url) => fingerprint(p.text, undefined, urlTokens(url)),
+    'main text (base)': (p, url) => baseFp.fingerprint(p.text, undefined, baseFp.urlTokens(url)),
+    'body (this build)': (p) => bodyFingerprint(p.bytes),
+    'body (base)': (p) => baseBody.bodyFingerprint(p.bytes),
+    'judge and indexer reads (this build)': (_p, url, i) => {
+      const md = Metadata.of(/** @type {any} */ (values[i]));
+      pageKeys(/** @type {any} */ (readFingerprint(md)));
+      contentDoc.contentTarget(url, md, 'canonical');
+      lookupKeys(/** @type {any} */ (readFingerprint(md)));
+      return contentDoc.contentTarget(url, md, 'canonical').id;
+    },
+    'judge and indexer reads (base)': (_p, url, i) => {
+      const md = Metadata.of(/** @type {any} */ (values[i]));
+      baseKeys.pageKeys(/** @type {any} */ (basePage.readFingerprint(md)));
+      baseStatusDoc.documentId(baseContentDoc.contentUrl(url, md, 'canonical'));
+      baseKeys.lookupKeys(/** @type {any} */ (basePage.readFingerprint(md)));
+      return baseStatusDoc.documentId(baseContentDoc.contentUrl(url, md, 'canonical'));
+    },
+  };
+  /** @type {Record<string, number[]>} */
+  const times = {};
+  for (const f of Object.values(steps)) pass(f);
+  for (let r = 0; r < 15; r++) {
+    const names = Object.keys(steps);
+    // A, B, B, A: the order alternates so that a slow spell hits both builds.
+    const order = r % 2 === 0 ? names : names.map((_, i) => names[i ^ 1]);
+    for (const name of order) {
+      const n = /** @type {string} */ (name);
+      const t = times[n] ?? [];
+      t.push(pass(/** @type {any} */ (steps[n])));
+      times[n] = t;
+    }
+  }
+  const pairedMedian = (/** @type {string} */ a, /** @type {string} */ b) =>
+    median((times[a] ?? []).map((x, i) => x - (times[b]?.[i] ?? 0)));
+  for (const part of ['main text', 'body', 'judge and indexer reads'])
+    console.log(
+      `${part}: this build ${median(times[`${part} (this build)`] ?? []).toFixed(4)} ms, base ${median(times[`${part} (base)`] ?? []).toFixed(4)} ms a page; paired difference ${pairedMedian(`${part} (this build)`, `${part} (base)`).toFixed(4)} ms (15 rounds)`,
+    );
+}

@@ -1,4 +1,4 @@
-import { densified, EMPTY, FLIP, HEX_DIGITS, isHexOfLength } from './minhash.js';
+import { borrowOrder, densified, EMPTY, FLIP, HEX_DIGITS, isHexOfLength } from './minhash.js';
 
 /**
  * The whole body's MinHash signature (body.ts), apart from the main text's (minhash.ts): it only
@@ -14,6 +14,8 @@ export const BODY_BINS = 1024;
 /** The bin is the hash's top 10 bits. */
 const BIN_SHIFT = 22;
 const BIN_VALUES = 16;
+
+const ORDER = borrowOrder(BODY_BINS);
 
 /** Collects the minima of one body's shingles (one at a time: fingerprints are made one by one). */
 export class BodyHasher {
@@ -40,7 +42,7 @@ export class BodyHasher {
     if (this.count === 0) return undefined;
     const out = this.out;
     for (let i = 0; i < BODY_BINS; i++) {
-      out[i] = HEX_DIGITS.charCodeAt(densified(this.mins, i) & 15);
+      out[i] = HEX_DIGITS.charCodeAt(densified(this.mins, i, ORDER) & 15);
     }
     return out.toString('latin1');
   }

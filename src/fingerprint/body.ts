@@ -107,11 +107,45 @@ const WORD = (() => {
  * cost of `bodyText` then the fingerprint's tokeniser. Its words are runs of ASCII letters and
  * digits and of bytes from 0x80 (no Unicode folding, which only the main text's fingerprint needs:
  * both pages compared are read the same way).
+ *
+ * Two steps: the bytes into shingle hashes (`scanBody`, into a buffer kept between calls), then
+ * the shingles into the signature, the bag's counts in a table sized once from their number (sized
+ * from the page's bytes before, it grew once on most pages: a tenth of the signature's cost).
  */
 export function bodyFingerprint(html: Buffer | string, bag = BODY_BAG): { tokens: number; minhash?: string } {
   const b = typeof html === 'string' ? Buffer.from(html) : html;
+  const n = scanBody(b);
+  const vals = shingles.vals;
+  const m = shingles.count;
   const mins = hasher.reset();
-  const seen = bag ? counts.reset(b.length >>> 4) : undefined;
+  if (bag) {
+    const seen = counts.reset(m);
+    for (let s = 0; s < m; s++) {
+      const v = vals[s]!;
+      const k = seen.bump(v);
+      // The k-th occurrence of a shingle is a value of its own (the bag).
+      mins.add(k === 1 ? v : fmixInt(v ^ Math.imul(k, 0x9e3779b1)));
+    }
+  } else for (let s = 0; s < m; s++) mins.add(vals[s]!);
+  // Room for a page of up to 512 KB is kept; a larger page's (sized from its bytes) goes with it.
+  if (vals.length > KEPT_SHINGLES) shingles.vals = new Int32Array(4096);
+  const minhash = mins.signature();
+  return minhash === undefined ? { tokens: n } : { tokens: n, minhash };
+}
+
+/** The shingle hashes of the body last scanned: kept between calls, grown when a body needs more. */
+const shingles = { vals: new Int32Array(4096), count: 0 };
+const KEPT_SHINGLES = 1 << 18;
+
+/**
+ * The hashes of the body's word 3-shingles into `shingles` (a body of one or two words: one
+ * shingle of them); returns the number of words.
+ */
+function scanBody(b: Buffer): number {
+  // A body has fewer words than half its bytes, plus one.
+  if (shingles.vals.length < (b.length >>> 1) + 2) shingles.vals = new Int32Array((b.length >>> 1) + 2);
+  const vals = shingles.vals;
+  let m = 0;
   let i = b.indexOf(BODY_OPEN);
   if (i < 0) i = b.indexOf(BODY_OPEN_UPPER);
   if (i < 0) i = 0;
@@ -135,11 +169,7 @@ export function bodyFingerprint(html: Buffer | string, bag = BODY_BAG): { tokens
       const t = fmixInt(h);
       n++;
       if (n >= 3)
-        addShingle(
-          mins,
-          seen,
-          fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491),
-        );
+        vals[m++] = fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491);
       t2 = t1;
       t1 = t;
       h = FNV_OFFSET;
@@ -155,41 +185,36 @@ export function bodyFingerprint(html: Buffer | string, bag = BODY_BAG): { tokens
       i = k < 0 ? end : k + 3;
       continue;
     }
-    const gt = b.indexOf(GT, i + 1);
-    let next = gt < 0 ? end : gt + 1;
-    const first = b[i + 1]! | 0x20;
-    if (first === 0x73 || first === 0x74 || first === 0x6e) {
-      const raw = RAW_BYTES.find((name) => byteNameAt(b, i + 1, name));
-      if (raw !== undefined) next = byteCloseOf(b, raw, next);
-    }
+    // The tag's end, read here: most tags are a few bytes, shorter than a call of indexOf costs.
+    let gt = i + 1;
+    while (gt < end && b[gt] !== GT) gt++;
+    let next = gt < end ? gt + 1 : end;
+    const raw = rawAt(b, i + 1);
+    if (raw !== undefined) next = byteCloseOf(b, raw, next);
     i = next;
   }
   if (inWord) {
     const t = fmixInt(h);
     n++;
-    if (n >= 3)
-      addShingle(
-        mins,
-        seen,
-        fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491),
-      );
+    if (n >= 3) vals[m++] = fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491);
     t1 = t;
   }
-  // A body of one or two words: one shingle of them.
-  if (n > 0 && n < 3) mins.add(fmixInt((Math.imul(t2, 0x9e3779b1) + t1) ^ 0x2545f491));
-  const minhash = mins.signature();
-  return minhash === undefined ? { tokens: n } : { tokens: n, minhash };
+  if (n > 0 && n < 3) vals[m++] = fmixInt((Math.imul(t2, 0x9e3779b1) + t1) ^ 0x2545f491);
+  shingles.count = m;
+  return n;
 }
 
 const RAW_BYTES = RAW.map((name) => Buffer.from(name));
+const [SCRIPT, STYLE, TEMPLATE, NOSCRIPT] = RAW_BYTES as [Buffer, Buffer, Buffer, Buffer];
 
-/** One shingle into the signature: of the bag, the k-th occurrence as a value of its own. */
-function addShingle(mins: BodyHasher, seen: ShingleCounts | undefined, v: number): void {
-  if (seen === undefined) mins.add(v);
-  else {
-    const k = seen.bump(v);
-    mins.add(k === 1 ? v : fmixInt(v ^ Math.imul(k, 0x9e3779b1)));
-  }
+/** The raw element whose start tag's name is at `at`, if any (only s, t and n can start one). */
+function rawAt(b: Buffer, at: number): Buffer | undefined {
+  const first = b[at]! | 0x20;
+  if (first === 0x73)
+    return byteNameAt(b, at, SCRIPT) ? SCRIPT : byteNameAt(b, at, STYLE) ? STYLE : undefined;
+  if (first === 0x74) return byteNameAt(b, at, TEMPLATE) ? TEMPLATE : undefined;
+  if (first === 0x6e) return byteNameAt(b, at, NOSCRIPT) ? NOSCRIPT : undefined;
+  return undefined;
 }
 
 /** Whether the tag name at `at` is `name` (lower case), in any case, and ends there. */

@@ -29,7 +29,8 @@
  * bit-sliced counters are in simhash.ts). About 0.06 ms for the 5.5 KB texts of
  * the bench's small web in a loop (simhash, MinHash, URL-blind simhash together; 0.085 before the
  * per-character normalisation, the counts in registers and the smaller shingle table), about twice
- * that in a crawl, where the caches are cold.
+ * that in a crawl, where the caches are cold; 0.09 with the URL's words on a machine at load 6-12
+ * (`node scripts/bench/dedup-cost.mjs --base DIR` compares two builds in one process).
  */
 
 import { MinHasher } from './minhash.js';
@@ -117,9 +118,15 @@ export function fingerprint(
     // The shingle of tokens t-k+1..t, oldest first.
     let f = 0;
     let anyEx = 0;
-    for (let j = t - k + 1; j <= t; j++) {
-      f = (Math.imul(f, 0x9e3779b1) + toks[j]!) | 0;
-      anyEx |= ex[j]!;
+    if (k === 3) {
+      // The default's three tokens without the loop (the same value as the loop's).
+      f = (Math.imul((Math.imul(toks[t - 2]!, 0x9e3779b1) + toks[t - 1]!) | 0, 0x9e3779b1) + toks[t]!) | 0;
+      anyEx = ex[t - 2]! | ex[t - 1]! | ex[t]!;
+    } else {
+      for (let j = t - k + 1; j <= t; j++) {
+        f = (Math.imul(f, 0x9e3779b1) + toks[j]!) | 0;
+        anyEx |= ex[j]!;
+      }
     }
     // One mix of the shingle serves three ends: fmix is a bijection of 32 bits, so `v` is as
     // distinct as the shingle (the set), and it is the simhash's upper half; the lower half and the

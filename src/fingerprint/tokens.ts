@@ -135,20 +135,86 @@ export const scanned = { toks: new Int32Array(4096), ex: new Uint8Array(4096) };
 
 /**
  * The hashes of the normalised text's tokens into `scanned` (excluded: hashes of tokens to mark);
- * returns how many. The characters are folded one at a time when the table can (FOLD), else the
- * text is normalised whole first.
+ * returns how many. The characters are folded one at a time when the table can (FOLDED_WORD), else
+ * the text is normalised whole first.
  */
 export function scanTokens(text: string, excluded: readonly number[]): number {
-  const n = tokenHashes(text, excluded, FOLD);
-  return n >= 0 ? n : tokenHashes(normaliseText(text), excluded);
+  let n = foldedTokenHashes(text);
+  if (n < 0) n = tokenHashes(normaliseText(text));
+  markExcluded(n, excluded);
+  return n;
 }
 
 /**
- * The hashes of the normalised text's tokens into `scanned.toks` (and into `scanned.ex`
- * whether each is one of `excluded`); returns how many. With `fold`, `s` is read as it is, each
- * character normalised by the table; -1 at the first character the table cannot normalise.
+ * FOLD as the one-at-a-time reading uses it: 0 for a separator, the folded character of a word's
+ * character, NOT_FOLDED when the table cannot fold it. One load a character tells all three (with
+ * FOLD and the class table it took two loads and two tests): no character of a bigram script is
+ * folded (FOLD leaves them out), so this reading meets none.
  */
-function tokenHashes(s: string, excluded: readonly number[], fold?: Uint16Array): number {
+const FOLDED_WORD = (() => {
+  const t = new Uint16Array(65536).fill(NOT_FOLDED);
+  for (let c = 0; c < 65536; c++) {
+    const f = FOLD[c]!;
+    if (f !== NOT_FOLDED) t[c] = classOf(f) === WORD || classOf(f) === DIGIT ? f : 0;
+  }
+  return t;
+})();
+
+/**
+ * `tokenHashes` of the text folded one character at a time by FOLDED_WORD, the same hashes as of
+ * the normalised text; -1 at the first character the table cannot fold.
+ */
+function foldedTokenHashes(s: string): number {
+  if (scanned.toks.length < s.length + 1) {
+    scanned.toks = new Int32Array(s.length + 1);
+    scanned.ex = new Uint8Array(s.length + 1);
+  }
+  const toks = scanned.toks;
+  const fold = FOLDED_WORD;
+  let n = 0;
+  const offset = FNV_OFFSET | 0;
+  let h = offset;
+  let inToken = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = fold[s.charCodeAt(i)]!;
+    if (c !== 0) {
+      if (c === NOT_FOLDED) return -1;
+      h = Math.imul(h ^ c, FNV_PRIME);
+      inToken = true;
+    } else if (inToken) {
+      toks[n++] = h;
+      h = offset;
+      inToken = false;
+    }
+  }
+  if (inToken) toks[n++] = h;
+  return n;
+}
+
+/**
+ * Marks in `scanned.ex` which of the first `n` tokens are among `excluded`. A token is first
+ * tested against a 32-bit mask of the excluded hashes' low bits: most are none of them, and are
+ * then told so without a search of the list.
+ */
+function markExcluded(n: number, excluded: readonly number[]): void {
+  const { toks, ex } = scanned;
+  if (excluded.length === 0) {
+    ex.fill(0, 0, n);
+    return;
+  }
+  let mask = 0;
+  for (const x of excluded) mask |= 1 << (x & 31);
+  for (let t = 0; t < n; t++) {
+    const x = toks[t]!;
+    ex[t] = (mask & (1 << (x & 31))) !== 0 && excluded.includes(x) ? 1 : 0;
+  }
+}
+
+/**
+ * The hashes of the normalised text's tokens into `scanned.toks`; returns how many (the reading of
+ * a text FOLDED_WORD cannot fold, normalised whole first).
+ */
+function tokenHashes(s: string): number {
   // A text has fewer tokens than characters (plus one for the last).
   if (scanned.toks.length < s.length + 1) {
     scanned.toks = new Int32Array(s.length + 1);
@@ -161,11 +227,7 @@ function tokenHashes(s: string, excluded: readonly number[], fold?: Uint16Array)
   let inToken = false;
   let prevBigram = -1;
   for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (fold !== undefined) {
-      c = fold[c]!;
-      if (c === NOT_FOLDED) return -1;
-    }
+    const c = s.charCodeAt(i);
     let cls = classes[c]!;
     if (cls === UNKNOWN) cls = classOf(c);
     if (cls === WORD || cls === DIGIT) {
@@ -187,8 +249,5 @@ function tokenHashes(s: string, excluded: readonly number[], fold?: Uint16Array)
     prevBigram = -1;
   }
   if (inToken) toks[n++] = h;
-  const ex = scanned.ex;
-  if (excluded.length === 0) ex.fill(0, 0, n);
-  else for (let t = 0; t < n; t++) ex[t] = excluded.includes(toks[t]!) ? 1 : 0;
   return n;
 }

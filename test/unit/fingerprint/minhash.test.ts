@@ -4,6 +4,9 @@ import {
   BANDS,
   BINS,
   bandKeys,
+  borrowOrder,
+  densified,
+  EMPTY,
   isSignature,
   MinHasher,
   similarity,
@@ -100,5 +103,19 @@ describe('MinHash signatures', () => {
     // Both forms from one hashing of the bands, the same as each alone.
     const page = { kind: 'simhash', hash: '0', minhash: sa };
     expect(pageKeys(page)).toEqual({ stored: lookupKeys(page), memory: ma });
+  });
+});
+
+describe('densification', () => {
+  it("borrows from the same bins with the precomputed order as with the sequence's hashes", () => {
+    const r = rng(7);
+    for (const bins of [BINS, 1024]) {
+      for (const filled of [1, 3, 40, bins / 2, bins]) {
+        const mins = new Int32Array(bins).fill(EMPTY);
+        for (let k = 0; k < filled; k++) mins[Math.floor(r() * bins)] = (r() * 2 ** 31) | 0;
+        const order = borrowOrder(bins);
+        for (let i = 0; i < bins; i++) expect(densified(mins, i, order)).toBe(densified(mins, i));
+      }
+    }
   });
 });
