@@ -1,5 +1,6 @@
 import { pickArticle } from './article-pick.js';
 import { BLURB_CHARS, beyondBlurb } from './blurb.js';
+import { isButtonLink } from './buttons.js';
 import { HintTests, hintOf } from './class-hint.js';
 import {
   generatorTitleOf,
@@ -29,6 +30,7 @@ import {
 } from './measures.js';
 import { isProductPanel } from './panels.js';
 import { selfLinkChars } from './permalink.js';
+import { isPopup } from './popup.js';
 import { holdsTheProse } from './prose-share.js';
 import { alike, isRunOfSections, sectionOf } from './sections.js';
 import { isListing } from './teasers.js';
@@ -47,6 +49,7 @@ import { hiddenByAttrs, isHidden, revealVeiled } from './veiled.js';
  *    elements (hidden, aria-hidden, inline display:none); elements whose class or id names a menu,
  *    sidebar, comments, share buttons, related links, cookie banner, footer, copyright... (unless they
  *    hold the page's declared main content; a panel named for a product's text is not, panels.ts);
+ *    short links drawn as buttons (buttons.ts);
  *    forms with fewer than two paragraphs.
  * 2. The main container is what the page declares (schema.org articleBody, the `<article>` titled as
  *    the page or one dominant one (article-pick.ts), `<main>`, role=main) with the prose blocks and
@@ -103,9 +106,10 @@ const MAIN_ROLES = new Set(['main', 'article']);
 // Class and id words of boilerplate, matched on the joined, lowercased class and id at the start of
 // a word (so "relatedposts", "sharedaddy", "navbar" match, "download" does not, nor Shopify's
 // "metafield": a product's own text). Strong words drop an element even when a content word is there
-// too ("entry-meta", "author-box--content").
+// too ("entry-meta", "author-box--content"). "nav" is no colour: `text-color-navy` (a Webflow
+// testimonial's text) and `bg-navy` name no menu.
 const STRONG_WORDS =
-  'breadcrumb|byline|comment|consent|cookie|disqus|footer|gdpr|menu|meta(?!field)|modal|nav|newsletter|outbrain|' +
+  'breadcrumb|byline|comment|consent|cookie|disqus|footer|gdpr|menu|meta(?!field)|modal|nav(?!y)|newsletter|outbrain|' +
   'pagination|pager|popup|rating|related|share|sharing|sidebar|social|subscribe|taboola|tags|tagcloud|' +
   'author|signup|login|shoutbox|agegate|' +
   // Copyright lines, post metadata (WordPress "postmetadata", "entry-utility"), embedded players and
@@ -116,7 +120,10 @@ const WEAK_WORDS =
 const STRONG = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS})`);
 /** Whether one class or id value holds a strong word (main-words.ts reads them apart). */
 const namesStrong = (name: string): boolean => STRONG.test(hintOf({ class: name }));
-const UNLIKELY = new RegExp(`(?:^|[^a-z])(?:${STRONG_WORDS}|${WEAK_WORDS})|(?:^|[^a-z])ads?(?:$|[^a-z])`);
+// "ad" is a word of its own: not the tail of a generated class name ("jxk9ad-smkayb", "css-1x2ad").
+const UNLIKELY = new RegExp(
+  `(?:^|[^a-z])(?:${STRONG_WORDS}|${WEAK_WORDS})|(?:^|[^a-z0-9])ads?(?:$|[^a-z0-9])`,
+);
 // Words that say "content": an element with one of them is kept unless a strong word says otherwise.
 const MAYBE = /(?:^|[^a-z])(?:article|body|content|entry|main|post|story|text)(?:$|[^a-z])/;
 const CAPTION = /(?:^|[^a-z])(?:caption|credit|legend)/;
@@ -206,6 +213,8 @@ function isBoilerplate(n: Node): boolean {
     keepTitleOnly(n);
     return false;
   }
+  // A link drawn as a button is an action, as a <button> is (buttons.ts).
+  if (isButtonLink(n)) return true;
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
   if (hint === '' || !unlikely(hint) || isProductPanel(n.tag, n.attrs, namesUnlikely)) return false;
   // Inside code (syntax highlighting: rustdoc's `span.comment`) and inside a generator's declared
@@ -213,11 +222,12 @@ function isBoilerplate(n: Node): boolean {
   if (n.flags & FLAG.PRE || insideGeneratorMain(n)) return false;
   // A block of prose is content whatever its class says ("sidebar-and-content-body", "modal-enabled"),
   // unless it names reader comments, which are prose too.
-  const prose = n.linkChars < n.chars * 0.25;
+  // A pop-up's prose is not the page's (popup.ts).
+  const prose = n.linkChars < n.chars * 0.25 && !isPopup(n.attrs);
   if (prose && (n.paras >= 4 || n.chars >= 1500) && !COMMENTS.test(hint)) return false;
   // So is a block of many paragraphs with links in them: a wrapper named for the sidebar beside its
   // article ("content-with-sidebar-wrp") holds the article (the sidebar goes by its own class).
-  if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint)) return false;
+  if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint) && !isPopup(n.attrs)) return false;
   // Inside a <main>, not from the id of a section's own heading nor Sphinx's toctree (main-words.ts).
   if (STRONG.test(hint)) return !insideMain(n) || strongInMain(n, namesStrong);
   // Inside a <main> or role=main a weak word never drops a block (Javadoc's `div.table-header` cells);
