@@ -7,6 +7,10 @@
 //   node scripts/bench/content-hashes.mjs --save /tmp/before.json     (on the build before the change)
 //   node scripts/bench/content-hashes.mjs --check /tmp/before.json    (on the build after it)
 //
+// `--set key=value` (repeatable, value read as JSON when it parses) changes a parse setting from the
+// defaults, for paths the defaults never take: `--set textextractor.skip.after=500` (outputs cut),
+// `--set textextractor.markdown=false` (text alone).
+//
 // Pages (each set skipped with a note when its folder is absent): the bench web's small and large
 // profiles (240 pages each), trafilatura's evaluation set (TRAFILATURA_TESTS), Readability's test pages
 // (READABILITY_PAGES), WCXB dev and test (WCXB), the article benchmark (ARTICLES_BENCH), one Debian
@@ -25,6 +29,7 @@ const { values } = parseArgs({
     save: { type: 'string' },
     check: { type: 'string' },
     'docs-every': { type: 'string', default: '30' },
+    set: { type: 'string', multiple: true, default: [] },
   },
 });
 const env = (/** @type {string} */ k, /** @type {string} */ d) => process.env[k] ?? d;
@@ -32,9 +37,22 @@ const env = (/** @type {string} */ k, /** @type {string} */ d) => process.env[k]
 const { createPageParser, defaultParseConfig, ParseFilters } = await dist('parse/index.js');
 const { Metadata } = await dist('model/metadata.js');
 const { systemClock } = await dist('util/clock.js');
+/** @type {Record<string, unknown>} */
+const sets = {};
+for (const kv of values.set ?? []) {
+  const at = kv.indexOf('=');
+  if (at < 1) throw new Error(`--set ${kv}: write key=value (e.g. --set textextractor.skip.after=500)`);
+  const raw = kv.slice(at + 1);
+  try {
+    sets[kv.slice(0, at)] = JSON.parse(raw);
+  } catch {
+    sets[kv.slice(0, at)] = raw;
+  }
+}
 const parser = createPageParser(
   {
     ...defaultParseConfig(),
+    ...sets,
     'metadata.transfer': [],
     'metadata.persist': [],
     'metadata.track.path': false,

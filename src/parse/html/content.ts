@@ -30,29 +30,29 @@ export function mainContent(
 ): PageContent {
   const { included, base, titles = [] } = page;
   const md = s.markdown !== false;
-  const opts = { base, maxLength: s.maxLength };
+  const opts = { base, maxLength: s.maxLength, text: true, markdown: md };
   if (included >= 0) {
     const selector = s.include[included]!;
     const roots: Node[] = [];
     collectMatches(tree.root, selector, roots);
     if (!md) return { text: undefined, markdown: undefined };
-    const parts = roots.map((root) =>
-      render({ root, pruneLinks: false, selected: true }, { ...opts, markdown: true }),
+    const parts = roots.map(
+      (root) =>
+        render({ root, pruneLinks: false, selected: true }, { ...opts, text: false, markdown: true })
+          .markdown,
     );
     return { text: undefined, markdown: detach(parts.filter((p) => p !== '').join('\n\n')) };
   }
-  let main: MainContent = s.document
+  const main: MainContent = s.document
     ? { root: tree.body(), pruneLinks: false, selected: true }
     : selectMainContent(tree, titles);
   trimFurniture(main);
-  let text = render(main, { ...opts, markdown: false });
-  // A page whose every element reads as boilerplate keeps its whole text rather than none.
-  if (text === '') {
-    main = { root: tree.body(), pruneLinks: false, selected: true };
-    text = render(main, { ...opts, markdown: false });
-  }
+  // The text and the Markdown in one walk.
+  let out = render(main, opts);
+  // A page whose every element reads as boilerplate keeps its whole text (and Markdown) rather than none.
+  if (out.text === '') out = render({ root: tree.body(), pruneLinks: false, selected: true }, opts);
   // render's strings are the parser's own (never views of the page): no copy here.
-  return { text, markdown: md ? render(main, { ...opts, markdown: true }) : undefined };
+  return { text: out.text, markdown: md ? out.markdown : undefined };
 }
 
 /** The outermost elements a selector matches (nested matches count once, as in the text). */

@@ -1,30 +1,58 @@
-import { resolveCached } from '../resolve.js';
-import { detach } from '../strings.js';
 import { codeLanguage } from './code-language.js';
 import { linksAreCode } from './code-links.js';
 import type { MainContent } from './main-content.js';
-import { emphasis, hasTable, hasTitle, isWholeItem, prefixLines, rawText, wrap } from './markdown-parts.js';
+import {
+  captionRows,
+  type Outs,
+  type Writer,
+  writeDefinitions,
+  writeList,
+  writeTable,
+} from './markdown-lists.js';
+import {
+  BR,
+  decorate,
+  escapeMarkdown,
+  finishInline,
+  hasTitle,
+  isWholeItem,
+  joinBlocks,
+  markdownImage,
+  prefixLines,
+  rawText,
+} from './markdown-parts.js';
 import { isCardOrGrid, isTeaser } from './teasers.js';
 import { FLAG, type Node } from './tree.js';
 
 /**
- * Writes the main content (src/parse/html/main-content.ts) as plain text or as Markdown, in one walk
- * of the light tree:
+ * Writes the main content (src/parse/html/main-content.ts) as plain text and as Markdown, both in
+ * one walk of the light tree (the skip tests, link-density checks and inline recursion are shared;
+ * each output has its own strings, length and whitespace state):
  * - text: as the whole-page text (src/parse/html/text.ts) reads: whitespace runs collapsed to one
  *   space, blocks (paragraphs, headings, list items, table cells) separated by a space, `<pre>`
  *   kept as is;
  * - Markdown (CommonMark + GFM tables): ATX headings, `**strong**`, `*emphasis*`, inline code, nested
  *   lists, fenced code keeping its lines (language from a `language-*` / `lang-*` class), block
  *   quotes, tables with a header row, links and images made absolute against the base URL.
- * Layout tables (nested tables, one column) are written as the blocks they hold.
+ * Layout tables (nested tables, one column) are written as the blocks they hold. A caption is in
+ * the Markdown only: the walk visits it for the Markdown alone. Each output is what a walk writing
+ * it alone would write (scripts/bench/content-hashes.mjs checks this on 5,389 real pages).
  */
 
 export interface RenderOptions {
+  /** Which outputs to write (at least one). */
+  readonly text: boolean;
   readonly markdown: boolean;
   /** Resolves links and images; undefined leaves them as written. */
   readonly base: URL | undefined;
-  /** -1 = no limit. */
+  /** -1 = no limit; each output is cut at it. */
   readonly maxLength: number;
+}
+
+/** The outputs, '' for one not asked for. */
+export interface Rendered {
+  readonly text: string;
+  readonly markdown: string;
 }
 
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
@@ -33,30 +61,36 @@ const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6
 const LINK_DENSE_CONTAINERS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'p']);
 // What a declared main block keeps whatever its links: the tables and lists it is made of.
 const LINK_LISTS = new Set(['ul', 'ol', 'dl', 'table']);
-// Whitespace runs that are not already one space: replacing every lone space is the slow part.
-const WS = /[\t\n\f\r \u00a0]{2,}|[\t\n\f\r\u00a0]/g;
-const MD_SPECIAL = /[\\`*_[\]<]/g;
-// The same without /g, to test first: most text has none, and a test is cheaper than a replace.
-const HAS_MD_SPECIAL = new RegExp(MD_SPECIAL.source);
 const MD_LINE_START = /^(?:#{1,6}(?:\s|$)|[-+*]\s|\d{1,9}[.)]\s|>|=+\s*$|`{3}|~{3})/;
-const NESTED_LIST = /^(?:- |\d{1,9}\. )/;
 /** A permalink to a heading ("¶", "#", "§"): an icon, not text. */
 const PERMALINK = /^[^\p{L}\p{N}]?$/u;
-/** Stands for a hard line break until whitespace is collapsed. */
-const BR = '\u0001';
-const BR_RUN = /\s*\u0001\s*/g;
+/** `visits` bits: the element is written into the text, into the Markdown. */
+const T = 1;
+const M = 2;
 
-class Renderer {
-  private length = 0;
-  /** The top-level blocks and, beside them, their heading level (0 for other blocks). */
-  readonly top: string[] = [];
-  readonly levels: number[] = [];
+class Renderer implements Writer {
+  /**
+   * Which outputs the walk writes now. An element one output skips (a caption: Markdown only) or
+   * one past an output's length is visited with that output off; every write and every state
+   * change of an output is guarded by its flag, so each output sees what a walk of its own saw.
+   */
+  t: boolean;
+  m: boolean;
+  private tLength = 0;
+  private mLength = 0;
   /**
    * Whether the inline text being built may hold whitespace to collapse: some of its text does
    * (FLAG.SPACES, found as the tree was built) or two of its parts meet space to space. Testing
    * every paragraph with the whitespace expression instead was a third of a 90 KB page's render.
    */
-  private spaces = false;
+  private tSpaces = false;
+  private mSpaces = false;
+  /** The Markdown beside the text an inline method returns (read right after the call). */
+  mi = '';
+  /** The top-level blocks and, beside them, their heading level (0 for other blocks). */
+  readonly top: Outs = { t: [], m: [] };
+  readonly tLevels: number[] = [];
+  readonly mLevels: number[] = [];
 
   private readonly pruneLinks: boolean;
   /** Inside a declared block: its tables and lists (in a `<main>`, all its blocks) keep their links. */
@@ -72,6 +106,8 @@ class Renderer {
     private readonly o: RenderOptions,
     main: Pick<MainContent, 'pruneLinks' | 'declared' | 'pruneTeasers' | 'selected' | 'listing'>,
   ) {
+    this.t = o.text;
+    this.m = o.markdown;
     this.pruneLinks = main.pruneLinks;
     this.declared = main.declared;
     this.pruneTeasers = main.pruneTeasers === true;
@@ -79,15 +115,16 @@ class Renderer {
     this.listing = main.listing === true;
   }
 
-  private get full(): boolean {
-    return this.o.maxLength > 0 && this.length >= this.o.maxLength;
+  private full(length: number): boolean {
+    return this.o.maxLength > 0 && length >= this.o.maxLength;
   }
 
-  private skipped(n: Node): boolean {
-    if (this.selected) return (n.flags & FLAG.EXCLUDED) !== 0;
-    if (n.flags & FLAG.DROP || (n.flags & FLAG.CAPTION && !this.o.markdown)) return true;
-    if (this.pruneTeasers && isTeaser(n)) return true;
-    return (
+  /** Which of the outputs now written visit `n` (bits T, M; 0 when both skip it). */
+  visits(n: Node): number {
+    if (this.selected) return n.flags & FLAG.EXCLUDED ? 0 : (this.t ? T : 0) | (this.m ? M : 0);
+    if (n.flags & FLAG.DROP) return 0;
+    if (this.pruneTeasers && isTeaser(n)) return 0;
+    if (
       this.pruneLinks &&
       n.chars > 0 &&
       n.linkChars > n.chars * (n.tag === 'p' ? 0.8 : 0.5) &&
@@ -98,70 +135,152 @@ class Renderer {
       !hasTitle(n) &&
       !(this.listing && isCardOrGrid(n)) &&
       !(n.tag === 'p' && linksAreCode(n))
-    );
+    )
+      return 0;
+    return (this.t && !(n.flags & FLAG.CAPTION) ? T : 0) | (this.m ? M : 0);
+  }
+
+  on(v: number): void {
+    this.t = (v & T) !== 0;
+    this.m = (v & M) !== 0;
   }
 
   /** The blocks of a container, in order. */
-  blocks(n: Node, out: string[], only?: ReadonlySet<Node>): void {
-    let para: string[] = [];
-    let space = false;
-    this.spaces = false;
-    const add = (part: string) => {
-      para.push(part);
-      space = this.meet(space, part);
+  blocks(n: Node, out: Outs, only?: ReadonlySet<Node>): void {
+    const t0 = this.t;
+    const m0 = this.m;
+    let tOn = t0;
+    let mOn = m0;
+    // Each output's paragraph: its inline parts so far, whether it has any, whether it ends with a space.
+    let tp = '';
+    let mp = '';
+    let tAny = false;
+    let mAny = false;
+    let tEnd = false;
+    let mEnd = false;
+    if (t0) this.tSpaces = false;
+    if (m0) this.mSpaces = false;
+    const flushT = () => {
+      if (!tAny) return;
+      const s = finishInline(tp, this.tSpaces, false);
+      this.tSpaces = false;
+      tp = '';
+      tAny = false;
+      tEnd = false;
+      if (s !== '') this.pushT(out.t, s);
     };
-    const flush = () => {
-      if (para.length === 0) return;
-      const t = this.finishInline(para.join(''));
-      para = [];
-      space = false;
-      if (t !== '') this.push(out, this.o.markdown && MD_LINE_START.test(t) ? `\\${t}` : t);
+    const flushM = () => {
+      if (!mAny) return;
+      const s = finishInline(mp, this.mSpaces, true);
+      this.mSpaces = false;
+      mp = '';
+      mAny = false;
+      mEnd = false;
+      if (s !== '') this.pushM(out.m, MD_LINE_START.test(s) ? `\\${s}` : s);
     };
     for (const k of n.kids) {
-      if (this.full) break;
+      // An output past its length takes no more of this container (its paragraph is still written).
+      if (tOn && this.full(this.tLength)) tOn = false;
+      if (mOn && this.full(this.mLength)) mOn = false;
+      if (!tOn && !mOn) break;
       if (typeof k === 'string') {
-        if (n.flags & FLAG.SPACES) this.spaces = true;
-        add(n.flags & FLAG.PRE ? k : this.escape(k));
+        if (n.flags & FLAG.SPACES) {
+          if (tOn) this.tSpaces = true;
+          if (mOn) this.mSpaces = true;
+        }
+        if (tOn) {
+          tp += k;
+          tAny = true;
+          tEnd = this.meetT(tEnd, k);
+        }
+        if (mOn) {
+          const e = n.flags & FLAG.PRE ? k : escapeMarkdown(k);
+          mp += e;
+          mAny = true;
+          mEnd = this.meetM(mEnd, e);
+        }
         continue;
       }
       if (only && !only.has(k)) continue;
-      if (this.skipped(k)) continue;
-      if (!(k.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK))) {
-        add(this.inline(k));
+      this.t = tOn;
+      this.m = mOn;
+      const v = this.visits(k);
+      if (v === 0) continue;
+      this.on(v);
+      if (!(k.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK)) || k.tag === 'br') {
+        const ti = k.tag === 'br' ? BR : this.inline(k);
+        const mi = k.tag === 'br' ? BR : this.mi;
+        if (this.t) {
+          tp += ti;
+          tAny = true;
+          tEnd = this.meetT(tEnd, ti);
+        }
+        if (this.m) {
+          mp += mi;
+          mAny = true;
+          mEnd = this.meetM(mEnd, mi);
+        }
         continue;
       }
-      if (k.tag === 'br') {
-        add(BR);
-        continue;
-      }
-      flush();
+      if (this.t) flushT();
+      if (this.m) flushM();
       this.block(k, out);
     }
-    flush();
+    flushT();
+    flushM();
+    this.t = t0;
+    this.m = m0;
   }
 
-  /**
-   * Notes two parts meeting space to space (then the text has whitespace to collapse); `space` is
-   * whether the text before `part` ends with a space; returns whether the text ends with one after it.
-   */
-  private meet(space: boolean, part: string): boolean {
+  /** Notes two parts meeting space to space (see `tSpaces`); returns whether the text now ends with a space. */
+  private meetT(space: boolean, part: string): boolean {
     if (part.length === 0) return space;
-    if (space && part.charCodeAt(0) === 32) this.spaces = true;
+    if (space && part.charCodeAt(0) === 32) this.tSpaces = true;
     return part.charCodeAt(part.length - 1) === 32;
   }
 
-  private push(out: string[], block: string, level = 0): void {
-    out.push(block);
-    if (out === this.top) this.levels.push(level);
-    this.length += block.length + 1;
+  private meetM(space: boolean, part: string): boolean {
+    if (part.length === 0) return space;
+    if (space && part.charCodeAt(0) === 32) this.mSpaces = true;
+    return part.charCodeAt(part.length - 1) === 32;
   }
 
-  block(n: Node, out: string[]): void {
-    const md = this.o.markdown;
+  pushT(out: string[], block: string, level = 0): void {
+    out.push(block);
+    if (out === this.top.t) this.tLevels.push(level);
+    this.tLength += block.length + 1;
+  }
+
+  pushM(out: string[], block: string, level = 0): void {
+    out.push(block);
+    if (out === this.top.m) this.mLevels.push(level);
+    this.mLength += block.length + 1;
+  }
+
+  /** Writes `n` into each output now on, one at a time (where the two read it differently). */
+  private apart(n: Node, out: Outs): void {
+    const t = this.t;
+    this.t = false;
+    this.block(n, out);
+    this.t = t;
+    this.m = false;
+    this.block(n, out);
+    this.m = true;
+  }
+
+  block(n: Node, out: Outs): void {
+    // A definition list is a list in the Markdown, blocks in the text; a table with a row that is a
+    // caption (text skips it) may be a data table in one and a layout table in the other.
+    if (this.t && this.m && (n.tag === 'dl' || (n.tag === 'table' && captionRows(n, this.selected)))) {
+      this.apart(n, out);
+      return;
+    }
     const level = HEADINGS[n.tag];
     if (level !== undefined) {
       const t = this.inlineText(n);
-      if (t !== '') this.push(out, md ? `${'#'.repeat(level)} ${t}` : t, level);
+      const m = this.mi;
+      if (this.t && t !== '') this.pushT(out.t, t, level);
+      if (this.m && m !== '') this.pushM(out.m, `${'#'.repeat(level)} ${m}`, level);
       return;
     }
     switch (n.tag) {
@@ -170,269 +289,149 @@ class Renderer {
         return;
       case 'ul':
       case 'ol':
-        this.list(n, out);
+        writeList(this, n, out);
         return;
       case 'dl':
-        if (md) {
-          this.definitions(n, out);
+        if (this.m) {
+          writeDefinitions(this, n, out);
           return;
         }
         break;
       case 'blockquote': {
-        const inner: string[] = [];
+        const inner: Outs = { t: [], m: [] };
         this.blocks(n, inner);
-        if (inner.length === 0) return;
-        this.push(out, md ? prefixLines(inner.join('\n\n'), '> ', '>') : inner.join(' '));
+        if (this.t && inner.t.length > 0) this.pushT(out.t, inner.t.join(' '));
+        if (this.m && inner.m.length > 0) this.pushM(out.m, prefixLines(inner.m.join('\n\n'), '> ', '>'));
         return;
       }
       case 'table':
-        if (this.table(n, out)) return;
+        if (writeTable(this, n, out)) return;
         break;
       case 'hr':
-        if (md) this.push(out, '---');
+        if (this.m) this.pushM(out.m, '---');
         return;
     }
     this.blocks(n, out);
   }
 
-  private pre(n: Node, out: string[]): void {
+  private pre(n: Node, out: Outs): void {
     let code = rawText(n);
     if (code.startsWith('\n')) code = code.slice(1);
     code = code.replace(/\s+$/, '');
     if (code === '') return;
-    if (!this.o.markdown) {
-      this.push(out, code);
-      return;
-    }
+    if (this.t) this.pushT(out.t, code);
+    if (!this.m) return;
     const fence = code.includes('```') ? '~~~~' : '```';
-    this.push(out, `${fence}${codeLanguage(n)}\n${code}\n${fence}`);
+    this.pushM(out.m, `${fence}${codeLanguage(n)}\n${code}\n${fence}`);
   }
 
-  private list(n: Node, out: string[]): void {
-    const md = this.o.markdown;
-    const ordered = n.tag === 'ol';
-    let i = Number.parseInt(n.attrs.start ?? '1', 10);
-    if (!Number.isFinite(i)) i = 1;
-    const items: string[] = [];
-    for (const k of n.kids) {
-      if (typeof k === 'string' || this.skipped(k)) continue;
-      const inner: string[] = [];
-      if (k.tag === 'li') this.blocks(k, inner);
-      else this.block(k, inner);
-      if (inner.length === 0) continue;
-      if (!md) {
-        items.push(inner.join(' '));
-        continue;
-      }
-      const marker = ordered ? `${i++}. ` : '- ';
-      const pad = ' '.repeat(marker.length);
-      // A nested list follows its item's text on the next line: the list stays tight.
-      let body = inner[0]!;
-      for (let j = 1; j < inner.length; j++) body += (NESTED_LIST.test(inner[j]!) ? '\n' : '\n\n') + inner[j];
-      items.push(marker + body.replace(/\n(?=.)/g, `\n${pad}`));
+  /** The finished inline text of a heading, a table cell or a term; its Markdown in `mi`. */
+  inlineText(n: Node): string {
+    if (this.t) this.tSpaces = false;
+    if (this.m) this.mSpaces = false;
+    const t = this.inlineKids(n);
+    if (this.m) {
+      this.mi = finishInline(this.mi, this.mSpaces, true);
+      this.mSpaces = false;
     }
-    if (items.length > 0) this.push(out, items.join(md ? '\n' : ' '));
-  }
-
-  /**
-   * A definition list (option lists, API members, glossaries) in the Markdown form Pandoc and
-   * PHP Markdown Extra read: each term on its own line, each definition under it after `:   `, its
-   * further lines indented; a blank line between entries.
-   */
-  private definitions(n: Node, out: string[]): void {
-    const entries: string[] = [];
-    let terms: string[] = [];
-    let defs: string[] = [];
-    const close = () => {
-      if (terms.length + defs.length > 0) entries.push([...terms, ...defs].join('\n'));
-      terms = [];
-      defs = [];
-    };
-    const add = (k: Node): void => {
-      if (this.skipped(k)) return;
-      // HTML lets a div group a term with its definitions.
-      if (k.tag === 'div') {
-        for (const g of k.kids) if (typeof g !== 'string') add(g);
-        return;
-      }
-      if (k.tag === 'dt') {
-        const t = this.inlineText(k).replace(/\n/g, ' ');
-        if (t === '') return;
-        if (defs.length > 0) close();
-        terms.push(MD_LINE_START.test(t) ? `\\${t}` : t);
-        return;
-      }
-      const inner: string[] = [];
-      if (k.tag === 'dd') this.blocks(k, inner);
-      else this.block(k, inner);
-      if (inner.length > 0) defs.push(`:   ${inner.join('\n\n').replace(/\n(?=.)/g, '\n    ')}`);
-    };
-    for (const k of n.kids) if (typeof k !== 'string') add(k);
-    close();
-    if (entries.length > 0) this.push(out, entries.join('\n\n'));
-  }
-
-  /** A data table as rows of cells; false for a layout table (written as blocks instead). */
-  private table(n: Node, out: string[]): boolean {
-    const rows: Node[] = [];
-    const collect = (t: Node): boolean => {
-      for (const k of t.kids) {
-        if (typeof k === 'string' || this.skipped(k)) continue;
-        if (k.tag === 'tr') rows.push(k);
-        else if (k.tag === 'thead' || k.tag === 'tbody' || k.tag === 'tfoot') collect(k);
-        else if (k.tag === 'table') return false;
-      }
-      return true;
-    };
-    if (!collect(n) || rows.length === 0) return false;
-    const cells = rows.map((r) =>
-      r.kids
-        .filter((c): c is Node => typeof c !== 'string' && (c.tag === 'td' || c.tag === 'th'))
-        .map((c) => c),
-    );
-    const width = Math.max(...cells.map((r) => r.length));
-    if (width <= 1 || cells.some((r) => r.some((c) => hasTable(c)))) return false;
-    const md = this.o.markdown;
-    const text = cells.map((r) => r.map((c) => this.cell(c)));
-    const lines: string[] = [];
-    for (const [i, r] of text.entries()) {
-      if (!md) {
-        const line = r.filter((c) => c !== '').join(' ');
-        if (line !== '') lines.push(line);
-        continue;
-      }
-      while (r.length < width) r.push('');
-      lines.push(`| ${r.join(' | ')} |`);
-      if (i === 0) lines.push(`|${' --- |'.repeat(width)}`);
-    }
-    if (lines.length > 0) this.push(out, lines.join(md ? '\n' : ' '));
-    return true;
-  }
-
-  private cell(c: Node): string {
-    const t = this.inlineText(c).replace(/\n/g, ' ');
-    return this.o.markdown ? t.replace(/\|/g, '\\|') : t;
-  }
-
-  /** The finished inline text of a heading, a table cell or a term. */
-  private inlineText(n: Node): string {
-    this.spaces = false;
-    return this.finishInline(this.inlineKids(n));
-  }
-
-  /** Inline content of an element, blocks flattened (headings and cells hold inline text only). */
-  private inlineKids(n: Node): string {
-    let s = '';
-    let space = false;
-    if (n.flags & FLAG.SPACES) this.spaces = true;
-    for (const k of n.kids) {
-      let part: string;
-      if (typeof k === 'string') part = this.escape(k);
-      else if (this.skipped(k)) continue;
-      else if (k.flags & FLAG.BLOCK) {
-        const inner = this.inline(k);
-        // The spaces around a block meet its text's own and the text around it.
-        if (space || inner.length === 0 || inner.charCodeAt(0) === 32 || inner.endsWith(' '))
-          this.spaces = true;
-        part = ` ${inner} `;
-      } else part = this.inline(k);
-      s += part;
-      space = this.meet(space, part);
-    }
+    if (!this.t) return '';
+    const s = finishInline(t, this.tSpaces, false);
+    this.tSpaces = false;
     return s;
   }
 
-  private inline(n: Node): string {
-    if (n.tag === 'br') return BR;
-    if (n.tag === 'img') return this.image(n);
-    const inner = this.inlineKids(n);
-    if (n.tag === 'a' && n.attrs.href?.startsWith('#') && PERMALINK.test(inner.trim())) return '';
-    if (!this.o.markdown) return inner;
-    switch (n.tag) {
-      case 'a': {
-        const href = this.url(n.attrs.href);
-        const t = inner.replace(WS, ' ').trim();
-        return href === undefined || t === '' ? inner : wrap(inner, `[${t}](${href})`);
-      }
-      case 'strong':
-      case 'b':
-        return emphasis(inner, '**');
-      case 'em':
-      case 'i':
-        return emphasis(inner, '*');
-      case 'code':
-      case 'kbd':
-      case 'samp': {
-        if (n.flags & FLAG.PRE) return inner;
-        const raw = rawText(n).replace(WS, ' ');
-        if (raw.trim() === '') return inner;
-        const tick = raw.includes('`') ? '``' : '`';
-        return wrap(raw, `${tick}${raw.trim()}${tick}`);
-      }
-      default:
-        return inner;
+  /**
+   * Inline content of an element, blocks flattened (headings and cells hold inline text only): the
+   * text returned, the Markdown in `mi`.
+   */
+  private inlineKids(n: Node): string {
+    const t0 = this.t;
+    const m0 = this.m;
+    let ts = '';
+    let ms = '';
+    let tEnd = false;
+    let mEnd = false;
+    if (n.flags & FLAG.SPACES) {
+      if (t0) this.tSpaces = true;
+      if (m0) this.mSpaces = true;
     }
+    for (const k of n.kids) {
+      let tp: string;
+      let mp: string;
+      if (typeof k === 'string') {
+        tp = k;
+        mp = m0 ? escapeMarkdown(k) : '';
+        this.t = t0;
+        this.m = m0;
+      } else {
+        this.t = t0;
+        this.m = m0;
+        const v = this.visits(k);
+        if (v === 0) continue;
+        this.on(v);
+        tp = this.inline(k);
+        mp = this.mi;
+        if (k.flags & FLAG.BLOCK) {
+          // The spaces around a block meet its text's own and the text around it.
+          if (this.t) {
+            if (tEnd || tp.length === 0 || tp.charCodeAt(0) === 32 || tp.endsWith(' ')) this.tSpaces = true;
+            tp = ` ${tp} `;
+          }
+          if (this.m) {
+            if (mEnd || mp.length === 0 || mp.charCodeAt(0) === 32 || mp.endsWith(' ')) this.mSpaces = true;
+            mp = ` ${mp} `;
+          }
+        }
+      }
+      if (this.t) {
+        ts += tp;
+        tEnd = this.meetT(tEnd, tp);
+      }
+      if (this.m) {
+        ms += mp;
+        mEnd = this.meetM(mEnd, mp);
+      }
+    }
+    this.t = t0;
+    this.m = m0;
+    this.mi = ms;
+    return ts;
   }
 
-  private image(n: Node): string {
-    if (!this.o.markdown) return '';
-    const src = this.url(n.attrs.src ?? n.attrs['data-src']);
-    if (src === undefined || src.startsWith('data:')) return '';
-    const alt = (n.attrs.alt ?? '')
-      .replace(WS, ' ')
-      .trim()
-      .replace(/[[\]\\]/g, '\\$&');
-    return `![${alt}](${src})`;
-  }
-
-  private url(href: string | undefined): string | undefined {
-    if (href === undefined || href.trim() === '') return undefined;
-    // Through the outlinks' cache: the same links, resolved once for both.
-    const u = this.o.base ? resolveCached(href.trim(), this.o.base) : href.trim();
-    if (u === undefined) return undefined;
-    if (/^(?:javascript|vbscript):/i.test(u)) return undefined;
-    return /[\s()<>]/.test(u) ? `<${u.replace(/[<>\s]/g, encodeURIComponent)}>` : u;
-  }
-
-  private escape(s: string): string {
-    return this.o.markdown && HAS_MD_SPECIAL.test(s) ? s.replace(MD_SPECIAL, '\\$&') : s;
-  }
-
-  /** Whitespace collapsed (where `spaces` says there may be some to collapse), trimmed, breaks written. */
-  private finishInline(s: string): string {
-    const t = (this.spaces ? s.replace(WS, ' ') : s).trim();
-    this.spaces = false;
-    if (!t.includes(BR)) return t;
-    const br = this.o.markdown ? '\\\n' : ' ';
-    return t
-      .replace(BR_RUN, BR)
-      .replace(/^\u0001+|\u0001+$/g, '')
-      .replaceAll(BR, br);
+  /** An inline element's text (returned) and Markdown (in `mi`). */
+  private inline(n: Node): string {
+    if (n.tag === 'br') {
+      this.mi = BR;
+      return BR;
+    }
+    if (n.tag === 'img') {
+      this.mi = this.m ? markdownImage(n, this.o.base) : '';
+      return '';
+    }
+    let t = this.inlineKids(n);
+    const m = this.mi;
+    if (n.tag === 'a' && n.attrs.href?.startsWith('#')) {
+      if (this.t && PERMALINK.test(t.trim())) t = '';
+      if (this.m && PERMALINK.test(m.trim())) {
+        this.mi = '';
+        return t;
+      }
+    }
+    this.mi = this.m ? decorate(n, m, this.o.base) : '';
+    return t;
   }
 }
 
 /**
- * The main content as text (markdown false) or Markdown, cut at `maxLength` characters; a string of
- * its own (src/parse/strings.ts `detach`), never a view of the page.
+ * The main content as text and Markdown (each '' unless asked for), each cut at `maxLength`
+ * characters; strings of their own (src/parse/strings.ts `detach`), never views of the page.
  */
-export function render(main: MainContent, o: RenderOptions): string {
+export function render(main: MainContent, o: RenderOptions): Rendered {
   const r = new Renderer(o, main);
-  const out = r.top;
-  if (main.only) r.blocks(main.root, out, main.only);
-  else r.block(main.root, out);
-  // A heading with nothing under it titled what was left out ("Related posts" over a dropped list).
-  const kept: string[] = [];
-  let next = 0;
-  for (let i = out.length - 1; i >= 0; i--) {
-    const level = r.levels[i]!;
-    if (level > 0 && (next === 0 ? i === out.length - 1 || kept.length === 0 : next <= level)) continue;
-    kept.push(out[i]!);
-    next = level;
-  }
-  kept.reverse();
-  const s = kept.join(o.markdown ? '\n\n' : ' ');
-  if (o.maxLength > 0 && s.length > o.maxLength) return detach(s.slice(0, o.maxLength));
-  // A join of two or more parts is a new flat string, sharing no memory with the page: copying it
-  // again (detach) was 3.5% of a 90 KB page's parse. One part may be a view of the page's text.
-  return kept.length > 1 ? s : detach(s);
+  if (main.only) r.blocks(main.root, r.top, main.only);
+  else r.block(main.root, r.top);
+  return {
+    text: o.text ? joinBlocks(r.top.t, r.tLevels, ' ', o.maxLength) : '',
+    markdown: o.markdown ? joinBlocks(r.top.m, r.mLevels, '\n\n', o.maxLength) : '',
+  };
 }
