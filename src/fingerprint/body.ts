@@ -127,8 +127,10 @@ export function bodyFingerprint(html: Buffer | string, bag = BODY_BAG): { tokens
       mins.add(k === 1 ? v : fmixInt(v ^ Math.imul(k, 0x9e3779b1)));
     }
   } else for (let s = 0; s < m; s++) mins.add(vals[s]!);
-  // Room for a page of up to 512 KB is kept; a larger page's (sized from its bytes) goes with it.
+  // Room for a page of about 512 KB is kept; a larger page's (sized from its bytes) goes with it,
+  // and so does the count table grown for its shingles.
   if (vals.length > KEPT_SHINGLES) shingles.vals = new Int32Array(4096);
+  counts.release(KEPT_SHINGLES);
   const minhash = mins.signature();
   return minhash === undefined ? { tokens: n } : { tokens: n, minhash };
 }

@@ -123,6 +123,13 @@ export class ShingleCounts {
     }
   }
 
+  /** Lets a table grown for more than `expected` hashes go, for a small one (bounded memory between pages). */
+  release(expected: number): void {
+    if (this.table.length <= 2 * tableCapacity(expected)) return;
+    this.table = new Int32Array(2 * tableCapacity(0));
+    this.mask = this.table.length / 2 - 1;
+  }
+
   /** Uses the first `capacity` slots of the table (a larger one if it has fewer), all empty. */
   private empty(capacity: number): void {
     if (this.table.length < 2 * capacity) this.table = new Int32Array(2 * capacity);

@@ -160,15 +160,25 @@ const FOLDED_WORD = (() => {
   return t;
 })();
 
+/** Room kept between texts: a larger text's buffers go with the next smaller text (bounded memory). */
+const KEPT_TOKENS = 1 << 19;
+
+/** Makes room in `scanned` for a text of `chars` characters: it has fewer tokens, plus one for the last. */
+function roomFor(chars: number): void {
+  const need = chars + 1;
+  const have = scanned.toks.length;
+  if (have >= need && (have <= KEPT_TOKENS || need > KEPT_TOKENS)) return;
+  const size = Math.max(need, 4096);
+  scanned.toks = new Int32Array(size);
+  scanned.ex = new Uint8Array(size);
+}
+
 /**
  * `tokenHashes` of the text folded one character at a time by FOLDED_WORD, the same hashes as of
  * the normalised text; -1 at the first character the table cannot fold.
  */
 function foldedTokenHashes(s: string): number {
-  if (scanned.toks.length < s.length + 1) {
-    scanned.toks = new Int32Array(s.length + 1);
-    scanned.ex = new Uint8Array(s.length + 1);
-  }
+  roomFor(s.length);
   const toks = scanned.toks;
   const fold = FOLDED_WORD;
   let n = 0;
@@ -215,11 +225,7 @@ function markExcluded(n: number, excluded: readonly number[]): void {
  * a text FOLDED_WORD cannot fold, normalised whole first).
  */
 function tokenHashes(s: string): number {
-  // A text has fewer tokens than characters (plus one for the last).
-  if (scanned.toks.length < s.length + 1) {
-    scanned.toks = new Int32Array(s.length + 1);
-    scanned.ex = new Uint8Array(s.length + 1);
-  }
+  roomFor(s.length);
   const toks = scanned.toks;
   let n = 0;
   const offset = FNV_OFFSET | 0;

@@ -1,4 +1,4 @@
-import type { Node } from './tree.js';
+import { FLAG, type Node } from './tree.js';
 
 /**
  * A link drawn as a button (`role="button"`, a class word `btn` or `button`: Bootstrap's `a.btn`,
@@ -16,10 +16,30 @@ const BUTTON = /(?:^|[^a-z])(?:btn|button)(?:$|[^a-z])/;
 /** Longer than a call to action ("Compare all plans side by side" is 30). */
 const MAX_CHARS = 40;
 
-/** Whether `n` is a short link drawn as a button. */
+/**
+ * Whether `n`, as it closes, is a short link drawn as a button that stands alone: not in a sentence
+ * ("To get started, <a class="btn">download the app</a> and open it" keeps its words), read from what
+ * precedes it in its parent, as what follows is not parsed yet.
+ */
 export function isButtonLink(n: Node): boolean {
   if (n.tag !== 'a' || n.chars > MAX_CHARS || n.chars === 0) return false;
-  if (n.attrs.role?.trim().toLowerCase() === 'button') return true;
   const c = n.attrs.class;
-  return c !== undefined && BUTTON.test(c.toLowerCase());
+  const drawn =
+    n.attrs.role?.trim().toLowerCase() === 'button' || (c !== undefined && BUTTON.test(c.toLowerCase()));
+  return drawn && !afterInlineText(n);
+}
+
+/** Whether text of the same line (a text or an inline element that is not a link) comes before `n`. */
+function afterInlineText(n: Node): boolean {
+  const kids = n.parent?.kids;
+  if (kids === undefined) return false;
+  for (let i = kids.lastIndexOf(n) - 1; i >= 0; i--) {
+    const k = kids[i]!;
+    if (typeof k === 'string') {
+      if (k.trim() === '') continue;
+      return true;
+    }
+    return k.tag !== 'a' && k.chars > 0 && (k.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK | FLAG.DROP)) === 0;
+  }
+  return false;
 }

@@ -130,6 +130,7 @@ const CAPTION = /(?:^|[^a-z])(?:caption|credit|legend)/;
 const COMMENTS = /comment|disqus|replies|respond|discussion/;
 /** UNLIKELY (bit 1) and CAPTION (bit 2) of a hint, remembered. */
 const HINT_TESTS = new HintTests([UNLIKELY, CAPTION]);
+/** Whether a hint or name holds a word of boilerplate, strong or weak (panels.ts reads names apart). */
 const unlikely = (hint: string): boolean => (HINT_TESTS.bits(hint) & 1) !== 0;
 const NEVER_DROP_BY_HINT = new Set([
   'body',
@@ -164,11 +165,8 @@ function namedBoilerplate(tag: string, attrs: Readonly<Record<string, string>>):
 function dropOnOpen(tag: string, attrs: Readonly<Record<string, string>>): boolean {
   // Hidden: what veiled.ts's isHidden keeps aside to reveal is flagged before this is asked.
   if (hiddenByAttrs(attrs) || isGeneratorFurniture(attrs)) return true;
-  return namedBoilerplate(tag, attrs) && !isProductPanel(tag, attrs, namesUnlikely);
+  return namedBoilerplate(tag, attrs) && !isProductPanel(tag, attrs, unlikely);
 }
-
-/** Whether a name holds a word of boilerplate, strong or weak (panels.ts reads names apart). */
-const namesUnlikely = unlikely;
 
 /** Hidden blocks kept aside, as a script may show them (veiled.ts); never a menu or a banner. */
 const veil = (tag: string, attrs: Readonly<Record<string, string>>): boolean =>
@@ -213,21 +211,23 @@ function isBoilerplate(n: Node): boolean {
     keepTitleOnly(n);
     return false;
   }
-  // A link drawn as a button is an action, as a <button> is (buttons.ts).
-  if (isButtonLink(n)) return true;
+  // A link drawn as a button is an action, as a <button> is (buttons.ts); not inside code nor a
+  // generator's declared main block (MkDocs' `md-button`, sphinx-design's `sd-btn`), as below.
+  if (isButtonLink(n) && !(n.flags & FLAG.PRE) && !insideGeneratorMain(n)) return true;
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
-  if (hint === '' || !unlikely(hint) || isProductPanel(n.tag, n.attrs, namesUnlikely)) return false;
+  if (hint === '' || !unlikely(hint) || isProductPanel(n.tag, n.attrs, unlikely)) return false;
   // Inside code (syntax highlighting: rustdoc's `span.comment`) and inside a generator's declared
   // main block (declared-main.ts), class and id words never drop a block.
   if (n.flags & FLAG.PRE || insideGeneratorMain(n)) return false;
   // A block of prose is content whatever its class says ("sidebar-and-content-body", "modal-enabled"),
   // unless it names reader comments, which are prose too.
   // A pop-up's prose is not the page's (popup.ts).
-  const prose = n.linkChars < n.chars * 0.25 && !isPopup(n.attrs);
+  const popup = isPopup(n.attrs);
+  const prose = n.linkChars < n.chars * 0.25 && !popup;
   if (prose && (n.paras >= 4 || n.chars >= 1500) && !COMMENTS.test(hint)) return false;
   // So is a block of many paragraphs with links in them: a wrapper named for the sidebar beside its
   // article ("content-with-sidebar-wrp") holds the article (the sidebar goes by its own class).
-  if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint) && !isPopup(n.attrs)) return false;
+  if (n.paras >= 8 && n.linkChars < n.chars * 0.5 && !COMMENTS.test(hint) && !popup) return false;
   // Inside a <main>, not from the id of a section's own heading nor Sphinx's toctree (main-words.ts).
   if (STRONG.test(hint)) return !insideMain(n) || strongInMain(n, namesStrong);
   // Inside a <main> or role=main a weak word never drops a block (Javadoc's `div.table-header` cells);

@@ -35,4 +35,13 @@ describe('the shingle counts', () => {
     expect(counts.bump(0)).toBe(1);
     expect(counts.bump(0)).toBe(2);
   });
+
+  it('counts again from a small table once a large one is released', () => {
+    const counts = new ShingleCounts().reset(200_000);
+    for (let i = 1; i <= 200_000; i++) counts.bump(i * 2654435761);
+    counts.release(1_000);
+    counts.reset(100);
+    for (let round = 1; round <= 2; round++)
+      for (let i = 1; i <= 3_000; i++) expect(counts.bump(i * 2654435761)).toBe(round);
+  });
 });

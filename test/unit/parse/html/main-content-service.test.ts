@@ -42,6 +42,15 @@ describe('main content: a pop-up is no content however much prose it holds (popu
     expect(out).not.toContain('We value your privacy');
   });
 
+  it('a consent banner in a `div.overlay` is left out as one in a `div.modal` is', () => {
+    const html = landing(
+      `<div class="overlay"><div class="overlay-body"><h6>Your choices</h6>${consent}</div></div>`,
+    );
+    const out = text(html);
+    for (const f of FEATURES) expect(out).toContain(f);
+    expect(out).not.toContain('We value your privacy');
+  });
+
   it('a wrapper whose class only mentions a modal ("modal-enabled") still keeps its prose', () => {
     const story =
       '<p>The ferry to the island runs again from June, three times a day, after the harbour wall was rebuilt over the winter by the county.</p>'.repeat(
@@ -140,5 +149,13 @@ ${section('Keep your data', 'Install it on your own servers: your data never lea
     // Longer than a call to action: a link that says something is kept, whatever its class.
     expect(out).toContain('How hosting on your own servers works, step by step');
     expect(out).toContain('Questions? Talk to our team about your plans.');
+  });
+
+  it('keeps a link drawn as a button inside a sentence', () => {
+    const story =
+      '<p>The app keeps your notes in sync on every device you own, and it works offline on trains and planes too.</p>';
+    const html = `<html><body><article><h1>Notes everywhere</h1>${story}
+<p>Before the trip, <a class="btn" href="/maps">save the maps</a> so that they open without a signal.</p></article></body></html>`;
+    expect(text(html)).toContain('Before the trip, save the maps so that they open without a signal.');
   });
 });
