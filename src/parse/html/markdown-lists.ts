@@ -1,4 +1,4 @@
-import { hasTable } from './markdown-parts.js';
+import { escapeLineStart, hasTable } from './markdown-parts.js';
 import type { Node } from './tree.js';
 import { FLAG } from './tree.js';
 
@@ -31,7 +31,6 @@ export interface Writer {
   pushM(out: string[], block: string, level?: number): void;
 }
 
-const MD_LINE_START = /^(?:#{1,6}(?:\s|$)|[-+*]\s|\d{1,9}[.)]\s|>|=+\s*$|`{3}|~{3})/;
 const NESTED_LIST = /^(?:- |\d{1,9}\. )/;
 const TABLE_PARTS = new Set(['thead', 'tbody', 'tfoot']);
 
@@ -95,7 +94,7 @@ export function writeDefinitions(w: Writer, n: Node, out: Outs): void {
       const t = w.mi.replace(/\n/g, ' ');
       if (t === '') return;
       if (defs.length > 0) close();
-      terms.push(MD_LINE_START.test(t) ? `\\${t}` : t);
+      terms.push(escapeLineStart(t));
       return;
     }
     const inner: Outs = { t: [], m: [] };

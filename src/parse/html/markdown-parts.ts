@@ -69,6 +69,14 @@ const HAS_MD_SPECIAL = new RegExp(MD_SPECIAL.source);
 export const BR = '\u0001';
 const BR_RUN = /\s*\u0001\s*/g;
 
+// A block starting like Markdown's own syntax (a heading, a list item, a quote, a fence) is escaped.
+const MD_LINE_START = /^(?:#{1,6}(?:\s|$)|[-+*]\s|\d{1,9}[.)]\s|>|=+\s*$|`{3}|~{3})/;
+
+/** A block of Markdown that would read as syntax at the start of its line, escaped. */
+export function escapeLineStart(t: string): string {
+  return MD_LINE_START.test(t) ? `\\${t}` : t;
+}
+
 /** Text escaped for Markdown. */
 export function escapeMarkdown(s: string): string {
   return HAS_MD_SPECIAL.test(s) ? s.replace(MD_SPECIAL, '\\$&') : s;
@@ -89,7 +97,7 @@ export function finishInline(s: string, spaces: boolean, markdown: boolean): str
 }
 
 /** A link or image address, resolved against `base`; undefined for none or a script. */
-export function markdownUrl(href: string | undefined, base: URL | undefined): string | undefined {
+function markdownUrl(href: string | undefined, base: URL | undefined): string | undefined {
   if (href === undefined || href.trim() === '') return undefined;
   // Through the outlinks' cache: the same links, resolved once for both.
   const u = base ? resolveCached(href.trim(), base) : href.trim();

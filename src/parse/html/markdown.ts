@@ -12,6 +12,7 @@ import {
 import {
   BR,
   decorate,
+  escapeLineStart,
   escapeMarkdown,
   finishInline,
   hasTitle,
@@ -61,7 +62,6 @@ const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6
 const LINK_DENSE_CONTAINERS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'form', 'p']);
 // What a declared main block keeps whatever its links: the tables and lists it is made of.
 const LINK_LISTS = new Set(['ul', 'ol', 'dl', 'table']);
-const MD_LINE_START = /^(?:#{1,6}(?:\s|$)|[-+*]\s|\d{1,9}[.)]\s|>|=+\s*$|`{3}|~{3})/;
 /** A permalink to a heading ("¶", "#", "§"): an icon, not text. */
 const PERMALINK = /^[^\p{L}\p{N}]?$/u;
 /** `visits` bits: the element is written into the text, into the Markdown. */
@@ -176,7 +176,7 @@ class Renderer implements Writer {
       mp = '';
       mAny = false;
       mEnd = false;
-      if (s !== '') this.pushM(out.m, MD_LINE_START.test(s) ? `\\${s}` : s);
+      if (s !== '') this.pushM(out.m, escapeLineStart(s));
     };
     for (const k of n.kids) {
       // An output past its length takes no more of this container (its paragraph is still written).
