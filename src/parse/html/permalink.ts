@@ -5,17 +5,22 @@ import type { Node } from './tree.js';
  * generators link each heading to itself (rustdoc's `<h2><a href="#safety">Safety</a></h2>`), which
  * makes it all link without making it the title of a teaser of another page. So does a forum post's
  * title linked to the post itself (phpBB's `<div id="p550447">...<h3><a href="./viewtopic.php?p=550447#p550447">`):
- * a link whose fragment names a block the heading is in.
+ * a link whose fragment names a block the heading is in; and a heading inside the toggle that opens
+ * an accordion's answer (inToggle): all of it.
  */
 export function selfLinkChars(n: Node): number {
-  if (inToggle(n)) return n.chars;
+  return inToggle(n) ? n.chars : linkedToSelf(n);
+}
+
+/** The characters of `n`'s links to a place on this page, its descendants' included. */
+function linkedToSelf(n: Node): number {
   let c = 0;
   for (const k of n.kids) {
     if (typeof k === 'string') continue;
     if (k.tag === 'a') {
       const href = k.attrs.href;
       if (href !== undefined && (href.startsWith('#') || linksToAncestor(n, href))) c += k.chars;
-    } else c += selfLinkChars(k);
+    } else c += linkedToSelf(k);
   }
   return c;
 }
