@@ -116,31 +116,6 @@ if (baseAt >= 0) {
   /** @type {typeof import('../../src/fingerprint/body.js')} */
   const baseBody = await import(`${baseDir}/dist/fingerprint/body.js`);
   const { urlTokens } = await dist('fingerprint/fingerprint.js');
-  // What the judge and then the indexer read of each page: its fingerprint (twice), its keys
-  // (the judge's pageKeys, the indexer's lookupKeys) and its content id (twice), on a new metadata
-  // a page, filled as SimhashParseFilter fills it.
-  const { readFingerprint } = await dist('fingerprint/page.js');
-  const { pageKeys, lookupKeys } = await dist('dedup/keys.js');
-  const { Metadata } = await dist('model/metadata.js');
-  const contentDoc = await dist('opensearch/content-doc.js');
-  /** @type {typeof import('../../src/fingerprint/page.js')} */
-  const basePage = await import(`${baseDir}/dist/fingerprint/page.js`);
-  /** @type {typeof import('../../src/dedup/keys.js')} */
-  const baseKeys = await import(`${baseDir}/dist/dedup/keys.js`);
-  /** @type {typeof import('../../src/opensearch/content-doc.js')} */
-  const baseContentDoc = await import(`${baseDir}/dist/opensearch/content-doc.js`);
-  /** @type {typeof import('../../src/opensearch/status-doc.js')} */
-  const baseStatusDoc = await import(`${baseDir}/dist/opensearch/status-doc.js`);
-  const values = pages.map((p) => {
-    const body = bodyFingerprint(p.bytes);
-    return {
-      simhash: p.fp.hash,
-      'simhash.tokens': String(p.fp.tokens),
-      minhash: p.fp.minhash,
-      'minhash.body': /** @type {string} */ (body.minhash),
-      'body.tokens': String(body.tokens),
-    };
-  });
   const urls = pages.map((_, i) => `http://host${i % hosts}.test/p/${Math.floor(i / hosts)}.html`);
   /** CPU ms per page of one pass of `f` over all pages. @param {(p: typeof pages[number], url: string, i: number) => unknown} f */
   const pass = (f) => {
@@ -155,20 +130,6 @@ if (baseAt >= 0) {
     'main text (base)': (p, url) => baseFp.fingerprint(p.text, undefined, baseFp.urlTokens(url)),
     'body (this build)': (p) => bodyFingerprint(p.bytes),
     'body (base)': (p) => baseBody.bodyFingerprint(p.bytes),
-    'judge and indexer reads (this build)': (_p, url, i) => {
-      const md = Metadata.of(/** @type {any} */ (values[i]));
-      pageKeys(/** @type {any} */ (readFingerprint(md)));
-      contentDoc.contentTarget(url, md, 'canonical');
-      lookupKeys(/** @type {any} */ (readFingerprint(md)));
-      return contentDoc.contentTarget(url, md, 'canonical').id;
-    },
-    'judge and indexer reads (base)': (_p, url, i) => {
-      const md = Metadata.of(/** @type {any} */ (values[i]));
-      baseKeys.pageKeys(/** @type {any} */ (basePage.readFingerprint(md)));
-      baseStatusDoc.documentId(baseContentDoc.contentUrl(url, md, 'canonical'));
-      baseKeys.lookupKeys(/** @type {any} */ (basePage.readFingerprint(md)));
-      return baseStatusDoc.documentId(baseContentDoc.contentUrl(url, md, 'canonical'));
-    },
   };
   /** @type {Record<string, number[]>} */
   const times = {};
@@ -186,7 +147,7 @@ if (baseAt >= 0) {
   }
   const pairedMedian = (/** @type {string} */ a, /** @type {string} */ b) =>
     median((times[a] ?? []).map((x, i) => x - (times[b]?.[i] ?? 0)));
-  for (const part of ['main text', 'body', 'judge and indexer reads'])
+  for (const part of ['main text', 'body'])
     console.log(
       `${part}: this build ${median(times[`${part} (this build)`] ?? []).toFixed(4)} ms, base ${median(times[`${part} (base)`] ?? []).toFixed(4)} ms a page; paired difference ${pairedMedian(`${part} (this build)`, `${part} (base)`).toFixed(4)} ms (15 rounds)`,
     );

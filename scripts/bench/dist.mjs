@@ -24,7 +24,6 @@
  *   'opensearch/spout/select.js': typeof import('../../src/opensearch/spout/select.js'),
  *   'opensearch/bulk-writer.js': typeof import('../../src/opensearch/bulk-writer.js'),
  *   'opensearch/status-doc.js': typeof import('../../src/opensearch/status-doc.js'),
- *   'opensearch/content-doc.js': typeof import('../../src/opensearch/content-doc.js'),
  *   'parse/index.js': typeof import('../../src/parse/index.js'),
  *   'urlfilters/load.js': typeof import('../../src/urlfilters/load.js'),
  *   'util/clock.js': typeof import('../../src/util/clock.js'),

@@ -1,11 +1,12 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Config } from '../config/schema.js';
 import type { ChecksStore } from '../dedup/build.js';
-import { contentTarget, indexable } from '../opensearch/content-doc.js';
+import { contentUrl, indexable } from '../opensearch/content-doc.js';
 import { DedupIndex } from '../opensearch/dedup-index.js';
 import type { ContentDeleter } from '../opensearch/deleter.js';
 import { DueWriter } from '../opensearch/due.js';
 import type { WriteFence } from '../opensearch/fence.js';
+import { documentId } from '../opensearch/status-doc.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { indexerOptions } from './options.js';
@@ -54,7 +55,7 @@ export function checksStore(
     texts: (ids) => index.texts(ids),
     profile: (host) => index.profile(host),
     saveProfile: (host, p) => index.saveProfile(host, p),
-    contentId: (url, md) => contentTarget(url, md, canonicalKey).id,
+    contentId: (url, md) => documentId(contentUrl(url, md, canonicalKey)),
     indexable: (md) => indexable(md, indexing),
     makeDue: (url) => due.url(url),
     releaseDuplicates: (url) => due.duplicatesOf(url),

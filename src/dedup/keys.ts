@@ -11,8 +11,6 @@ type Keyed = { kind: string; hash: string; minhash?: string | undefined };
  */
 export function lookupKeys(f: Keyed): string[] {
   if (f.kind !== 'simhash') return [`x${f.hash}`];
-  const made = madeKeys.get(f);
-  if (made !== undefined && made.minhash === f.minhash) return made.stored;
   return isSignature(f.minhash) ? bandKeys(f.minhash) : [];
 }
 
@@ -34,18 +32,8 @@ export function memoryKeys(f: Keyed): number[] {
 export function pageKeys(f: Keyed): { stored: string[]; memory: number[] } {
   if (f.kind !== 'simhash' || !isSignature(f.minhash)) return { stored: [], memory: memoryKeys(f) };
   const hashes = bandHashes(f.minhash);
-  const stored = bandKeys(hashes);
-  madeKeys.set(f, { minhash: f.minhash, stored });
-  return { stored, memory: hashes.map(toMemory) };
+  return { stored: bandKeys(hashes), memory: hashes.map(toMemory) };
 }
-
-/**
- * The stored keys `pageKeys` made, by fingerprint: the indexer asks `lookupKeys` for the keys of
- * the same fingerprint object the judge made them for (readFingerprint gives the same object for
- * the same metadata), and gets them without hashing the bands again. Shared, not copied: neither
- * side changes them.
- */
-const madeKeys = new WeakMap<Keyed, { readonly minhash: string; readonly stored: string[] }>();
 
 const toMemory = (h: number): number => h & SMI;
 

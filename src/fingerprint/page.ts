@@ -17,57 +17,16 @@ export interface PageFingerprint {
   readonly body?: { readonly minhash: string; readonly tokens: number };
 }
 
-/**
- * The fingerprint in the metadata, or undefined (no SimhashParseFilter, or not HTML/text). Read
- * twice a page (the judge, then the indexer): the second reading of the same metadata, whose
- * values are still the very strings the first one validated, returns the same object (validating
- * the signatures again and making a new object was 0.01-0.02 ms a page in a crawl's profile).
- */
+/** The fingerprint in the metadata, or undefined (no SimhashParseFilter, or not HTML/text). */
 export function readFingerprint(md: Metadata): PageFingerprint | undefined {
   const simhash = md.getFirstValue(MD.simhash);
   const exact = md.getFirstValue(MD.simhashExact);
   const hash = simhash ?? exact;
   if (hash === undefined) return undefined;
-  const raw: Raw = [
-    simhash,
-    exact,
-    md.getFirstValue(MD.simhashTokens),
-    md.getFirstValue(MD.simhashUrlBlind),
-    md.getFirstValue(MD.minhash),
-    md.getFirstValue(MD.bodyMinhash),
-    md.getFirstValue(MD.bodyTokens),
-  ];
-  const last = lastRead.get(md);
-  if (last !== undefined && sameStrings(last.raw, raw)) return last.fp;
-  const fp = fromValues(hash, raw);
-  lastRead.set(md, { raw, fp });
-  return fp;
-}
-
-/** The fingerprint's values as read from the metadata, in the order of `readFingerprint`. */
-type Raw = readonly [
-  simhash: string | undefined,
-  exact: string | undefined,
-  tokens: string | undefined,
-  urlBlind: string | undefined,
-  minhash: string | undefined,
-  bodyMinhash: string | undefined,
-  bodyTokens: string | undefined,
-];
-
-/** Each metadata's last reading: the values it was made of, and the fingerprint. */
-const lastRead = new WeakMap<Metadata, { readonly raw: Raw; readonly fp: PageFingerprint }>();
-
-/** Whether two readings are of the same strings (the same objects compare at once). */
-function sameStrings(a: Raw, b: Raw): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function fromValues(hash: string, raw: Raw): PageFingerprint {
-  const [simhash, , tokenValue, urlBlind, minhash, bodyMinhash, bodyTokenValue] = raw;
-  const tokens = Number(tokenValue ?? 0);
-  const bodyTokens = Number(bodyTokenValue);
+  const tokens = Number(md.getFirstValue(MD.simhashTokens) ?? 0);
+  const minhash = md.getFirstValue(MD.minhash);
+  const bodyMinhash = md.getFirstValue(MD.bodyMinhash);
+  const bodyTokens = Number(md.getFirstValue(MD.bodyTokens));
   const body =
     validBodySignature(bodyMinhash) && Number.isFinite(bodyTokens)
       ? { body: { minhash: bodyMinhash, tokens: bodyTokens } }
@@ -76,7 +35,7 @@ function fromValues(hash: string, raw: Raw): PageFingerprint {
     kind: simhash !== undefined ? 'simhash' : 'exact',
     hash,
     tokens: Number.isFinite(tokens) ? tokens : 0,
-    urlBlind: urlBlind ?? hash,
+    urlBlind: md.getFirstValue(MD.simhashUrlBlind) ?? hash,
     ...(simhash !== undefined && validSignature(minhash) ? { minhash } : {}),
     ...body,
   };

@@ -107,43 +107,6 @@ export function indexable(md: Metadata, o: IndexerOptions): boolean {
 }
 
 /**
- * The page's URL in the content index (`contentUrl`) and its document id, made once a page: the
- * judge asks first (its own document among the candidates), the indexer later for the same
- * metadata, and gets the same unless the URL or the canonical changed (the id is a sha256).
- */
-export function contentTarget(
-  url: string,
-  md: Metadata,
-  canonicalKey: string,
-): { readonly target: string; readonly id: string } {
-  const canonical = canonicalKey ? md.getFirstValue(canonicalKey) : undefined;
-  const last = targets.get(md);
-  if (
-    last !== undefined &&
-    last.url === url &&
-    last.canonicalKey === canonicalKey &&
-    last.canonical === canonical
-  )
-    return last;
-  const target = contentUrl(url, md, canonicalKey);
-  const made = { url, canonicalKey, canonical, target, id: documentId(target) };
-  targets.set(md, made);
-  return made;
-}
-
-/** Each metadata's last content target, with what it was made from. */
-const targets = new WeakMap<
-  Metadata,
-  {
-    readonly url: string;
-    readonly canonicalKey: string;
-    readonly canonical: string | undefined;
-    readonly target: string;
-    readonly id: string;
-  }
->();
-
-/**
  * The page's id in the content index: the canonical URL's when it is on the same registrable domain
  * (so duplicates collapse into one document), else the URL's (StormCrawler's rule).
  */
@@ -178,7 +141,7 @@ export function contentDocument(
   now: number,
 ): { id: string; doc: Record<string, unknown> } {
   const { url, metadata: md, text, markdown } = page;
-  const { target, id } = contentTarget(url, md, o.canonicalKey);
+  const target = contentUrl(url, md, o.canonicalKey);
   const doc: Record<string, unknown> = { url, crawl: o.crawl };
   if (target !== url) doc.canonical = target;
   const trimmed = text.trim();
@@ -211,5 +174,5 @@ export function contentDocument(
       }
     }
   }
-  return { id, doc };
+  return { id: documentId(target), doc };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CandidateSet, RecentCanonicals } from '../../../src/dedup/candidates.js';
 import { BODY_TOLERANCE, bodyBound, type Candidate, decide, SET_MARGIN } from '../../../src/dedup/decide.js';
-import { lookupKeys, memoryKeys, pageKeys } from '../../../src/dedup/keys.js';
+import { memoryKeys } from '../../../src/dedup/keys.js';
 import { bodySimilarity } from '../../../src/fingerprint/body-minhash.js';
 import { shingleBag } from '../../../src/fingerprint/fingerprint.js';
 import { similarities } from '../../../src/fingerprint/jaccard.js';
@@ -356,23 +356,6 @@ describe('decide', () => {
       urlBlind: FAR,
     });
     expect(readFingerprint(new Metadata())).toBeUndefined();
-  });
-
-  it('reads the same metadata once: the same fingerprint again, a new one when a value changed', () => {
-    const md = Metadata.of({ simhash: H, 'simhash.tokens': '120', minhash: SIG_H });
-    const first = readFingerprint(md);
-    expect(readFingerprint(md)).toBe(first);
-    const made = pageKeys(first!).stored;
-    expect(lookupKeys(first!)).toBe(made);
-    md.setValue('minhash', SIG[NEAR]!);
-    const second = readFingerprint(md);
-    expect(second).not.toBe(first);
-    expect(second?.minhash).toBe(SIG[NEAR]);
-    expect(lookupKeys(second!)).toEqual(lookupKeys({ kind: 'simhash', hash: H, minhash: SIG[NEAR]! }));
-    md.setValue('simhash.tokens', '90');
-    expect(readFingerprint(md)?.tokens).toBe(90);
-    md.remove('minhash');
-    expect(readFingerprint(md)?.minhash).toBeUndefined();
   });
 });
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { Metadata } from '../../../src/model/metadata.js';
 import {
   contentDocument,
-  contentTarget,
   contentUrl,
   type IndexerOptions,
   indexable,
@@ -129,24 +128,5 @@ describe('content documents', () => {
   it('reject a malformed mapping entry', () => {
     expect(() => parseMapping(['=title'])).toThrow(/indexer.md.mapping: cannot read entry/);
     expect(() => parseMapping(['a[x]'])).toThrow(/indexer.md.mapping: cannot read entry/);
-  });
-});
-
-describe('content targets', () => {
-  it("are made once a page, and again when the page's URL or canonical changed", () => {
-    const md = Metadata.of({ canonical: '/a' });
-    const first = contentTarget('https://example.com/a?s=1', md, 'canonical');
-    expect(first).toMatchObject({ target: 'https://example.com/a', id: documentId('https://example.com/a') });
-    expect(contentTarget('https://example.com/a?s=1', md, 'canonical')).toBe(first);
-    const { id } = contentDocument(
-      { url: 'https://example.com/a?s=1', metadata: md, text: 't' },
-      options,
-      mapping,
-      0,
-    );
-    expect(id).toBe(first.id);
-    md.setValue('canonical', '/b');
-    expect(contentTarget('https://example.com/a?s=1', md, 'canonical').target).toBe('https://example.com/b');
-    expect(contentTarget('https://example.com/c', md, '').id).toBe(documentId('https://example.com/c'));
   });
 });
