@@ -20,35 +20,47 @@ const hintFrom = (hint: string): string => {
   return lower.includes('no') ? lower.replace(NEGATED, ' ') : lower;
 };
 
-// The hints of classes without an id, remembered (bounded; keys and hints copied from the page): a
-// page repeats a few class values, each read as its element closes (2% of a page's parse, profiled).
-const CLASS_HINTS = new Map<string, string>();
-function classHint(c: string): string {
-  const known = CLASS_HINTS.get(c);
-  if (known !== undefined) return known;
-  if (CLASS_HINTS.size >= 2048) CLASS_HINTS.clear();
-  const hint = detach(hintFrom(c));
-  CLASS_HINTS.set(detach(c), hint);
-  return hint;
-}
+/** How many names a NameMemo keeps before it starts again (a page repeats a few class values). */
+const MEMO_SIZE = 2048;
 
 /**
- * Which of a few expressions a hint matches, remembered per hint (bounded, keys copied): the rules
- * try them on the hint of every element with a class or id as it closes, and a page repeats a few
- * hints (the expressions were 1% of a bench page's parse, profiled). Bit i: `tests[i]` matches.
+ * What a function says of a class or id value, remembered per value (bounded; keys copied from the
+ * page, so a kept key holds no page in memory). The rules read every element's names as it closes,
+ * and a page repeats a few values: lower-casing, splitting and matching each again was 1-2% of a
+ * page's parse (profiled). `compute` must be pure: what it says of a value never changes.
  */
-export class HintTests {
-  private readonly known = new Map<string, number>();
+export class NameMemo<V> {
+  private readonly known = new Map<string, V>();
 
-  constructor(private readonly tests: readonly RegExp[]) {}
+  constructor(private readonly compute: (name: string) => V) {}
+
+  of(name: string): V {
+    const known = this.known.get(name);
+    if (known !== undefined) return known;
+    const v = this.compute(name);
+    if (this.known.size >= MEMO_SIZE) this.known.clear();
+    this.known.set(detach(name), v);
+    return v;
+  }
+}
+
+// The hints of classes without an id (the hint copied from the page too).
+const CLASS_HINTS = new NameMemo((c) => detach(hintFrom(c)));
+const classHint = (c: string): string => CLASS_HINTS.of(c);
+
+/** Which of a few expressions a hint matches, remembered per hint. Bit i: `tests[i]` matches. */
+export class HintTests {
+  private readonly memo: NameMemo<number>;
+
+  constructor(tests: readonly RegExp[]) {
+    this.memo = new NameMemo((hint) => {
+      let bits = 0;
+      for (let i = 0; i < tests.length; i++) if (tests[i]!.test(hint)) bits |= 1 << i;
+      return bits;
+    });
+  }
 
   bits(hint: string): number {
-    const known = this.known.get(hint);
-    if (known !== undefined) return known;
-    let bits = 0;
-    for (let i = 0; i < this.tests.length; i++) if (this.tests[i]!.test(hint)) bits |= 1 << i;
-    if (this.known.size >= 2048) this.known.clear();
-    this.known.set(detach(hint), bits);
-    return bits;
+    return this.memo.of(hint);
   }
 }

@@ -1,4 +1,4 @@
-import { detach } from '../strings.js';
+import { NameMemo } from './class-hint.js';
 import { FLAG, type Node } from './tree.js';
 
 /**
@@ -54,16 +54,11 @@ function firstElement(n: Node): Node | undefined {
  * keys copied): lower-casing and searching every div's class as it closes was 0.7% of a 90 KB
  * page's parse (profiled), and a page repeats a few class values.
  */
-const MARKDOWN_OR_CONTENTS = new Map<string, boolean>();
-function namesMarkdownOrContents(cls: string): boolean {
-  const known = MARKDOWN_OR_CONTENTS.get(cls);
-  if (known !== undefined) return known;
+const MARKDOWN_OR_CONTENTS = new NameMemo((cls) => {
   const lower = cls.toLowerCase();
-  const names = lower.includes('markdown') || lower.includes('contents');
-  if (MARKDOWN_OR_CONTENTS.size >= 2048) MARKDOWN_OR_CONTENTS.clear();
-  MARKDOWN_OR_CONTENTS.set(detach(cls), names);
-  return names;
-}
+  return lower.includes('markdown') || lower.includes('contents');
+});
+const namesMarkdownOrContents = (cls: string): boolean => MARKDOWN_OR_CONTENTS.of(cls);
 
 /** Whether `n` is a generator's declared main block (see above). */
 export function isGeneratorMain(n: Node): boolean {
