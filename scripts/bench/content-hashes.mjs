@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { dist } from './dist.mjs';
+import { benchParser } from './text-parser.mjs';
 import { createWeb } from './web.mjs';
 
 const { values } = parseArgs({
@@ -34,9 +35,7 @@ const { values } = parseArgs({
 });
 const env = (/** @type {string} */ k, /** @type {string} */ d) => process.env[k] ?? d;
 
-const { createPageParser, defaultParseConfig, ParseFilters } = await dist('parse/index.js');
 const { Metadata } = await dist('model/metadata.js');
-const { systemClock } = await dist('util/clock.js');
 /** @type {Record<string, unknown>} */
 const sets = {};
 for (const kv of values.set ?? []) {
@@ -49,18 +48,7 @@ for (const kv of values.set ?? []) {
     sets[kv.slice(0, at)] = raw;
   }
 }
-const parser = createPageParser(
-  {
-    ...defaultParseConfig(),
-    ...sets,
-    'metadata.transfer': [],
-    'metadata.persist': [],
-    'metadata.track.path': false,
-    'metadata.track.depth': false,
-  },
-  { filter: { filter: (_s, _m, target) => target }, clock: systemClock, filters: ParseFilters.none },
-);
-await parser.ready;
+const parser = await benchParser(sets);
 
 /** @type {Array<{ id: string, url: string, html: () => Buffer }>} */
 const pages = [];

@@ -22,6 +22,7 @@ import { Client } from '@opensearch-project/opensearch';
 import { crawlEndToEnd, deleteBenchIndices, writeBenchConf } from './crawl.mjs';
 import { dist } from './dist.mjs';
 import { findOpenSearchPid } from './proc.mjs';
+import { benchParseConfig } from './text-parser.mjs';
 import { hostAddress, rng } from './web.mjs';
 
 /**
@@ -167,16 +168,10 @@ async function serveFeeds(hosts, feedsPerHost, entries) {
  * @returns {Promise<FeedParseRow[]>}
  */
 async function parseStage(entries, seconds) {
-  const { createPageParser, defaultParseConfig } = await dist('parse/index.js');
+  const { createPageParser } = await dist('parse/index.js');
   const { Metadata } = await dist('model/metadata.js');
   const { systemClock } = await dist('util/clock.js');
-  const config = {
-    ...defaultParseConfig(),
-    'metadata.transfer': [],
-    'metadata.persist': [],
-    'metadata.track.path': true,
-    'metadata.track.depth': true,
-  };
+  const config = benchParseConfig(true);
   const parser = createPageParser(config, { filter: { filter: (_s, _m, t) => t }, clock: systemClock });
   await parser.ready;
   /** @type {FeedParseRow[]} */

@@ -15,13 +15,14 @@ import { performance } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import { dist } from './dist.mjs';
 import { numberOption } from './proc.mjs';
+import { benchParseConfig } from './text-parser.mjs';
 
 const PAGES = numberOption('pages', 400);
 const RUNS = numberOption('runs', 4);
 const SECONDS = numberOption('seconds', 2);
 const dir = join(process.env.WCXB ?? '/work/data/wcxb', 'dev', 'html');
 
-const { createPageParser, defaultParseConfig, buildParseFilters } = await dist('parse/index.js');
+const { createPageParser, buildParseFilters } = await dist('parse/index.js');
 const { Metadata } = await dist('model/metadata.js');
 const { systemClock } = await dist('util/clock.js');
 
@@ -34,13 +35,7 @@ const pages = files.map((f) => {
   return f.endsWith('.gz') ? gunzipSync(raw) : raw;
 });
 
-const config = {
-  ...defaultParseConfig(),
-  'metadata.transfer': [],
-  'metadata.persist': [],
-  'metadata.track.path': true,
-  'metadata.track.depth': true,
-};
+const config = benchParseConfig(true);
 const KEY = 'org.apache.stormcrawler.parse.ParseFilters';
 const defaults = JSON.parse(readFileSync(new URL('../../conf/parsefilters.json', import.meta.url), 'utf8'))[
   KEY

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { dist } from './dist.mjs';
 import { numberOption } from './proc.mjs';
+import { benchParseConfig } from './text-parser.mjs';
 import { rng } from './web.mjs';
 
 /** @typedef {import('../../src/parse/index.js').OutlinkFilter} OutlinkFilter */
@@ -24,8 +25,7 @@ import { rng } from './web.mjs';
  * }} BenchParser
  */
 
-const { createPageParser, defaultParseConfig, ParseFilters, buildParseFilters } =
-  await dist('parse/index.js');
+const { createPageParser, ParseFilters, buildParseFilters } = await dist('parse/index.js');
 const { Metadata } = await dist('model/metadata.js');
 const { systemClock } = await dist('util/clock.js');
 
@@ -98,13 +98,7 @@ function generatePage(seed, targetBytes, links = 50) {
 
 // ---- configurations ---------------------------------------------------------------------------
 
-const config = {
-  ...defaultParseConfig(),
-  'metadata.transfer': [],
-  'metadata.persist': [],
-  'metadata.track.path': true,
-  'metadata.track.depth': true,
-};
+const config = benchParseConfig(true);
 
 /** @type {OutlinkFilter | null} */
 let urlFilters = null;

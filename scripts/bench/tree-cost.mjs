@@ -17,6 +17,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { dist } from './dist.mjs';
+import { benchParseConfig } from './text-parser.mjs';
 import { createWeb } from './web.mjs';
 
 /** @typedef {import('../../src/parse/index.js').OutlinkFilter} OutlinkFilter */
@@ -34,7 +35,7 @@ const { values } = parseArgs({
   },
 });
 const profile = /** @type {'small' | 'large'} */ (values.profile);
-const { createPageParser, defaultParseConfig } = await dist('parse/index.js');
+const { createPageParser } = await dist('parse/index.js');
 const { Metadata } = await dist('model/metadata.js');
 const { systemClock } = await dist('util/clock.js');
 
@@ -48,13 +49,7 @@ for (let h = 0; h < hosts; h++)
   for (let i = 0; i < perHost; i++)
     inputs.push({ url: `http://h${h}.example/p/${i}.html`, metadata: md, content: web.body(h, i) });
 
-const config = {
-  ...defaultParseConfig(),
-  'metadata.transfer': [],
-  'metadata.persist': [],
-  'metadata.track.path': true,
-  'metadata.track.depth': true,
-};
+const config = benchParseConfig(true);
 /** @type {OutlinkFilter} */
 const identity = { filter: (_s, _m, target) => target };
 /** @type {(extra: Record<string, unknown>) => BenchParser} */
