@@ -153,29 +153,31 @@ function scanBody(b: Buffer): number {
   if (i < 0) i = 0;
   const end = b.length;
   let n = 0;
-  let h = FNV_OFFSET;
-  let inWord = false;
   let t1 = 0;
   let t2 = 0;
   while (i < end) {
-    const c = b[i]!;
-    const w = WORD[c]!;
+    let c = b[i]!;
+    let w = WORD[c]!;
     if (w !== 0) {
-      h = Math.imul(h ^ w, FNV_PRIME);
-      inWord = true;
-      i++;
-      continue;
-    }
-    if (inWord) {
-      // A token: its hash, then the shingle of it and the two before.
+      // A word, hashed in a loop of its own; then its shingle with the two words before.
+      let h = FNV_OFFSET;
+      do {
+        h = Math.imul(h ^ w, FNV_PRIME);
+        if (++i >= end) break;
+        c = b[i]!;
+        w = WORD[c]!;
+      } while (w !== 0);
       const t = fmixInt(h);
       n++;
       if (n >= 3)
         vals[m++] = fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491);
+      if (i >= end) {
+        // The last word, at the end of the bytes: as the scan always read it (only the last kept).
+        t1 = t;
+        break;
+      }
       t2 = t1;
       t1 = t;
-      h = FNV_OFFSET;
-      inWord = false;
     }
     if (c !== LT) {
       i++;
@@ -187,19 +189,20 @@ function scanBody(b: Buffer): number {
       i = k < 0 ? end : k + 3;
       continue;
     }
-    // The tag's end, read here: most tags are a few bytes, shorter than a call of indexOf costs.
+    // The tag's end: its first bytes read here (a short tag ends sooner than a call of indexOf
+    // returns), the rest of a long one (attributes: most tags of real pages) by indexOf, 40% of
+    // the scan's time on WCXB's pages.
     let gt = i + 1;
-    while (gt < end && b[gt] !== GT) gt++;
+    const near = Math.min(end, i + 16);
+    while (gt < near && b[gt] !== GT) gt++;
+    if (gt === near && near < end) {
+      gt = b.indexOf(GT, near);
+      if (gt < 0) gt = end;
+    }
     let next = gt < end ? gt + 1 : end;
     const raw = rawAt(b, i + 1);
     if (raw !== undefined) next = byteCloseOf(b, raw, next);
     i = next;
-  }
-  if (inWord) {
-    const t = fmixInt(h);
-    n++;
-    if (n >= 3) vals[m++] = fmixInt((Math.imul(Math.imul(t2, 0x9e3779b1) + t1, 0x9e3779b1) + t) ^ 0x2545f491);
-    t1 = t;
   }
   if (n > 0 && n < 3) vals[m++] = fmixInt((Math.imul(t2, 0x9e3779b1) + t1) ^ 0x2545f491);
   shingles.count = m;
