@@ -46,7 +46,8 @@ describe('MinHash signatures', () => {
     expect(validSignature('g'.repeat(512))).toBe(false);
     // One character out of place anywhere: upper case, past the digits, outside ASCII.
     for (const bad of ['A', 'g', '/', ':', '\u0100', '\u00e9'])
-      for (const at of [0, 255, 511]) expect(validSignature(sig.slice(0, at) + bad + sig.slice(at + 1))).toBe(false);
+      for (const at of [0, 255, 511])
+        expect(validSignature(sig.slice(0, at) + bad + sig.slice(at + 1))).toBe(false);
     expect(validSignature(sig)).toBe(true);
   });
 
