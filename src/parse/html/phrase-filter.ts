@@ -33,13 +33,13 @@ const slot = (a: number, b: number, c: number): number =>
 /**
  * The runs of characters a match of `source` must contain literally, read from the expression's
  * top level: groups, classes, escapes of classes, `.` and anchors end a run, and a quantifier takes
- * back the character it applies to. Runs under three characters are left out (they select nothing).
+ * back the character it applies to. Runs under `min` characters are left out (under three, they select no gram).
  */
-export function requiredRuns(source: string): string[] {
+export function requiredRuns(source: string, min = 3): string[] {
   const out: string[] = [];
   let run = '';
   const end = () => {
-    if (run.length >= 3) out.push(run.toLowerCase());
+    if (run.length >= min) out.push(run.toLowerCase());
     run = '';
   };
   for (let i = 0; i < source.length; i++) {
@@ -162,6 +162,19 @@ export class PhraseFilter {
    */
   private readonly rest: readonly RegExp[];
   /**
+   * Per character (lower-cased), whether a phrase of `rest` holds it literally (bit set): a text
+   * read in parts (`scan`) may match one of them only if it holds one of these; `restAlways` when
+   * some such phrase holds no character for sure.
+   */
+  private readonly restChars = new Uint32Array(65536 >>> 5);
+  private readonly restAlways: boolean;
+  /** The state of a text read in parts: the last three characters, how many, a `rest` character seen. */
+  private a = 0;
+  private b = 0;
+  private c = 0;
+  private read = 0;
+  private restSeen = false;
+  /**
    * The set: a slot is in it when it holds the current text's stamp (1-255; cleared when they wrap).
    * Stamping instead of a bit set cleared for each text: no 2 KB to clear for each short block.
    */
@@ -207,46 +220,100 @@ export class PhraseFilter {
     this.phraseOf = Int32Array.from(phraseOf);
     this.next = Int32Array.from(next);
     this.rest = rest.map((p) => new RegExp(p, 'i'));
+    let always = false;
+    for (const p of rest) {
+      const run = longest(requiredRuns(p, 1));
+      if (run === '') always = true;
+      else this.restChars[run.charCodeAt(0) >>> 5]! |= 1 << (run.charCodeAt(0) & 31);
+    }
+    this.restAlways = always;
   }
 
   /** False when no phrase can match `text`; true when one may (run the expression then). */
   mayMatch(text: string): boolean {
     for (const r of this.rest) if (r.test(text)) return true;
-    const { marks, isKey, candidates } = this;
+    this.begin();
+    this.scan(text);
+    return this.mayHoldRead();
+  }
+
+  /**
+   * Starts a text read in parts (`scan`), as a block's text is held by its elements: its string need
+   * not be built for the test (most short blocks hold no phrase), only for the expression.
+   */
+  begin(): void {
     // A new stamp leaves every slot of the texts before out of the set (a wrap clears it).
     if (++this.stamp === 256) {
-      marks.fill(0);
+      this.marks.fill(0);
       this.stamp = 1;
     }
+    this.candidates.length = 0;
+    this.read = 0;
+    this.restSeen = false;
+  }
+
+  /**
+   * Reads the next part of the text, whitespace collapsed as it is read: each run of `\s` is one
+   * space. The grams of the text with its whitespace collapsed and trimmed are all among those read
+   * (a space before or after it adds some): a phrase's runs hold no whitespace but single spaces
+   * (see `slotsOf`), so whatever the text's whitespace, what it matches is found.
+   */
+  scan(part: string): void {
+    const { marks, isKey, candidates, restChars } = this;
     const stamp = this.stamp;
-    candidates.length = 0;
+    let a = this.a;
+    let b = this.b;
+    let c = this.c;
+    let read = this.read;
+    let restSeen = this.restSeen;
     // Lower-cased a character at a time: ASCII by arithmetic, the rest (rare) by the string method.
-    let a = 0;
-    let b = 0;
-    let c = 0;
-    for (let i = 0; i < text.length; i++) {
-      let d = text.charCodeAt(i);
+    for (let i = 0; i < part.length; i++) {
+      let d = part.charCodeAt(i);
       if (d >= 65 && d <= 90) d |= 32;
-      else if (d >= 128) d = lowerOf(d);
-      if (i >= 2) {
-        const h = slot(b, c, d);
-        marks[h] = stamp;
-        if (isKey[h >>> 5]! & (1 << (h & 31))) candidates.push(h);
-      }
-      if (i >= 3) {
-        const h = slot4(a, b, c, d);
-        marks[h] = stamp;
-        if (isKey[h >>> 5]! & (1 << (h & 31))) candidates.push(h);
+      else if (d <= 32 ? d === 32 || (d >= 9 && d <= 13) : d >= 0xa0 && isOtherSpace(d)) {
+        if (read > 0 && c === 32) continue;
+        d = 32;
+      } else if (d >= 128) d = lowerOf(d);
+      if (restChars[d >>> 5]! & (1 << (d & 31))) restSeen = true;
+      if (read >= 2) {
+        const t = slot(b, c, d);
+        marks[t] = stamp;
+        if (isKey[t >>> 5]! & (1 << (t & 31))) candidates.push(t);
+        if (read >= 3) {
+          // slot4's, its trigram's slot (`t`) taken again.
+          const h = (Math.imul(a, 0x27d4eb2f) ^ t) & MASK;
+          marks[h] = stamp;
+          if (isKey[h >>> 5]! & (1 << (h & 31))) candidates.push(h);
+        }
       }
       a = b;
       b = c;
       c = d;
+      read++;
     }
+    this.a = a;
+    this.b = b;
+    this.c = c;
+    this.read = read;
+    this.restSeen = restSeen;
+  }
+
+  /**
+   * After `begin` and `scan`: false when no phrase can match the text read, true when one may (of
+   * `rest`, when the text holds a character one holds: `mayMatch` then runs them).
+   */
+  mayHoldRead(): boolean {
+    const stamp = this.stamp;
     const keyed = this.keyed;
-    for (const h of candidates)
+    for (const h of this.candidates)
       for (let e = keyed[h]!; e !== 0; e = this.next[e - 1]!)
         if (this.holds(this.phraseOf[e - 1]!, stamp)) return true;
     return false;
+  }
+
+  /** After `begin` and `scan`: whether the text read may match a phrase, those of `rest` included. */
+  mayMatchRead(): boolean {
+    return this.restAlways || this.restSeen || this.mayHoldRead();
   }
 
   /** Whether the set holds the runs of phrase `p`: all of the first list, one of the second. */
@@ -291,9 +358,27 @@ function lowerOf(c: number): number {
 
 /** The slots of a run: its 4-grams (trigrams of words join too easily), or its trigram when it has three characters. */
 function slotsOf(run: string): number[] {
+  // A run holding other whitespace than single spaces is read as the runs between (the text is read collapsed).
+  if (/[^\S ]| {2}/.test(run))
+    return run
+      .split(/[^\S ]| {2,}/)
+      .filter((r) => r.length >= 3)
+      .flatMap(slotsOf);
   const at = (i: number) => run.charCodeAt(i);
   if (run.length === 3) return [slot(at(0), at(1), at(2))];
   const slots: number[] = [];
   for (let i = 0; i + 3 < run.length; i++) slots.push(slot4(at(i), at(i + 1), at(i + 2), at(i + 3)));
   return slots;
 }
+
+/** The characters of `\\s` from U+00A0 on. */
+export const isOtherSpace = (c: number): boolean =>
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;

@@ -12,8 +12,9 @@
  *   whatever words they hold.
  */
 import { insideGeneratorMain, isGeneratorMain } from './declared-main.js';
-import { isFurnitureBlock } from './furniture.js';
+import { isFurnitureBlock, mayBeFurniture } from './furniture.js';
 import { keptText, readsAsProse } from './measures.js';
+import { isOtherSpace } from './phrase-filter.js';
 import { FLAG, type Node } from './tree.js';
 
 /**
@@ -115,18 +116,6 @@ export function hasSpaceRun(s: string): boolean {
   return false;
 }
 
-/** The characters of `\s` from U+00A0 on. */
-const isOtherSpace = (c: number): boolean =>
-  c === 0xa0 ||
-  c === 0x1680 ||
-  (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 ||
-  c === 0x2029 ||
-  c === 0x202f ||
-  c === 0x205f ||
-  c === 0x3000 ||
-  c === 0xfeff;
-
 /** Marks the furniture lines of the chosen content as dropped (what an include selector matched is left whole). */
 export function trimFurniture(main: Chosen): void {
   if (main.selected) return;
@@ -140,8 +129,11 @@ export function trimFurniture(main: Chosen): void {
       }
       continue;
     }
+    // The text is built only for the blocks that need it: most hold no phrase (mayBeFurniture).
+    const dateLine = !prose && b.chars < DATE_LINE;
+    if (!dateLine && !mayBeFurniture(b)) continue;
     const text = keptSpaced(b);
     if (isFurnitureBlock(b, text)) b.flags |= FLAG.DROP;
-    else if (!prose && b.chars < DATE_LINE && DATE.test(text)) dates.push(b);
+    else if (dateLine && DATE.test(text)) dates.push(b);
   }
 }

@@ -126,4 +126,36 @@ describe('PhraseFilter: a test in front of the alternation', () => {
       { numRuns: 3000 },
     );
   });
+
+  it('read in parts, never says no to a text whose collapsed, trimmed whitespace the expression matches', () => {
+    const pieces = [
+      'read more',
+      'newsletter',
+      'log in',
+      'log\tin',
+      '©',
+      'photo:',
+      ' ',
+      '\n ',
+      '\u00a0',
+      'kanal',
+      'youtube',
+      'İ',
+      'the',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 10 }), fc.string(), (parts, noise) => {
+        const all = [...parts, noise];
+        const text = all.join('').replace(/\s+/g, ' ').trim();
+        filter.begin();
+        for (const p of all) filter.scan(p);
+        if (FULL.test(text)) expect(filter.mayMatchRead(), JSON.stringify(all)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+    filter.begin();
+    filter.scan('market ');
+    filter.scan(' the  data');
+    expect(filter.mayMatchRead()).toBe(false);
+  });
 });
