@@ -194,7 +194,7 @@ class Renderer implements Writer {
           tEnd = this.meetT(tEnd, k);
         }
         if (mOn) {
-          const e = n.flags & FLAG.PRE ? k : escapeMarkdown(k);
+          const e = n.flags & FLAG.PRE || !(n.flags & FLAG.MD_CHARS) ? k : escapeMarkdown(k);
           mp += e;
           mAny = true;
           mEnd = this.meetM(mEnd, e);
@@ -360,7 +360,7 @@ class Renderer implements Writer {
       let mp: string;
       if (typeof k === 'string') {
         tp = k;
-        mp = m0 ? escapeMarkdown(k) : '';
+        mp = !m0 ? '' : n.flags & FLAG.MD_CHARS ? escapeMarkdown(k) : k;
         this.t = t0;
         this.m = m0;
       } else {

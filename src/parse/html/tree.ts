@@ -54,7 +54,16 @@ export const FLAG = {
    * spaces): the Markdown writer looks for it only in paragraphs that hold such text (markdown.ts).
    */
   SPACES: 1024,
+  /**
+   * A text kid holds a character Markdown escapes (markdown-parts.ts's escapeMarkdown): the writer
+   * tests only such elements' text (an expression run on every text node was 1% of a page's parse).
+   */
+  MD_CHARS: 2048,
 } as const;
+
+/** The characters escapeMarkdown escapes: \ ` * _ [ ] < (all below 97). */
+const MD_CHAR = new Uint8Array(97);
+for (const c of '\\`*_[]<') MD_CHAR[c.charCodeAt(0)] = 1;
 
 /** Never text; no node is built for them nor their descendants. */
 const SKIP = new Set([
@@ -210,13 +219,20 @@ export class TreeBuilder {
     }
     const node = this.current;
     node.kids.push(data);
-    // One loop for both: the visible characters, and whether whitespace to collapse is there.
+    // One loop for all: the visible characters, whether whitespace to collapse is there, and
+    // characters to escape in Markdown.
     let n = data.length;
     let spaces = false;
+    let md = false;
     let lastSpace = -2;
     for (let i = 0; i < data.length; i++) {
       const c = data.charCodeAt(i);
-      if (c > 32 ? c !== 0xa0 : c !== 32 && (c < 9 || c > 13)) continue;
+      if (c > 32) {
+        if (c !== 0xa0) {
+          if (c <= 96 && MD_CHAR[c] === 1) md = true;
+          continue;
+        }
+      } else if (c !== 32 && (c < 9 || c > 13)) continue;
       n--;
       // What markdown.ts's whitespace expression replaces: \t \n \f \r, no-break space, two spaces.
       if (c !== 32) spaces ||= c !== 11;
@@ -226,6 +242,7 @@ export class TreeBuilder {
       }
     }
     if (spaces) node.flags |= FLAG.SPACES;
+    if (md) node.flags |= FLAG.MD_CHARS;
     node.chars += n;
     if (this.inLink > 0) node.linkChars += n;
   }
