@@ -1,20 +1,30 @@
 import { resolveCached } from '../resolve.js';
 import { detach } from '../strings.js';
+import { isOtherSpace } from './phrase-filter.js';
 import { FLAG, type Node } from './tree.js';
 
 /** String helpers of the text and Markdown writer (markdown.ts): decorations, escapes, raw text, the shapes of items. */
 
 /** Strong or emphasis markers inside the text's own leading and trailing spaces. */
 export function emphasis(inner: string, mark: string): string {
-  return inner.trim() === '' ? inner : wrap(inner, `${mark}${inner.trim()}${mark}`);
+  const core = inner.trim();
+  return core === '' ? inner : wrap(inner, `${mark}${core}${mark}`);
 }
 
-/** `core` with the leading and trailing whitespace of `around`. */
+/**
+ * `core` with the leading and trailing whitespace of `around` (one space each); its first and last
+ * characters read, not two expressions run for every link and emphasis.
+ */
 export function wrap(around: string, core: string): string {
-  const lead = /^\s/.test(around) ? ' ' : '';
-  const trail = /\s$/.test(around) ? ' ' : '';
+  if (around.length === 0) return core;
+  const lead = isSpace(around.charCodeAt(0)) ? ' ' : '';
+  const trail = isSpace(around.charCodeAt(around.length - 1)) ? ' ' : '';
   return lead + core + trail;
 }
+
+/** Whether a character is one of `\s`. */
+const isSpace = (c: number): boolean =>
+  c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isOtherSpace(c);
 
 export function rawText(n: Node): string {
   let s = '';
@@ -98,9 +108,11 @@ export function finishInline(s: string, spaces: boolean, markdown: boolean): str
 
 /** A link or image address, resolved against `base`; undefined for none or a script. */
 function markdownUrl(href: string | undefined, base: URL | undefined): string | undefined {
-  if (href === undefined || href.trim() === '') return undefined;
+  if (href === undefined) return undefined;
+  const h = href.trim();
+  if (h === '') return undefined;
   // Through the outlinks' cache: the same links, resolved once for both.
-  const u = base ? resolveCached(href.trim(), base) : href.trim();
+  const u = base ? resolveCached(h, base) : h;
   if (u === undefined) return undefined;
   if (/^(?:javascript|vbscript):/i.test(u)) return undefined;
   return /[\s()<>]/.test(u) ? `<${u.replace(/[<>\s]/g, encodeURIComponent)}>` : u;
@@ -116,12 +128,15 @@ export function markdownImage(n: Node, base: URL | undefined): string {
   return `![${alt}](${src})`;
 }
 
-/** The Markdown of an inline element around its content's Markdown (`inner`). */
-export function decorate(n: Node, inner: string, base: URL | undefined): string {
+/**
+ * The Markdown of an inline element around its content's Markdown (`inner`); `spaces` false when
+ * `inner` holds no whitespace to collapse (markdown.ts knows it as it writes).
+ */
+export function decorate(n: Node, inner: string, base: URL | undefined, spaces = true): string {
   switch (n.tag) {
     case 'a': {
       const href = markdownUrl(n.attrs.href, base);
-      const t = inner.replace(WS, ' ').trim();
+      const t = (spaces ? inner.replace(WS, ' ') : inner).trim();
       return href === undefined || t === '' ? inner : wrap(inner, `[${t}](${href})`);
     }
     case 'strong':

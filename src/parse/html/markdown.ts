@@ -408,8 +408,14 @@ class Renderer implements Writer {
       this.mi = this.m ? markdownImage(n, this.o.base) : '';
       return '';
     }
+    // Whether the element's own Markdown may hold whitespace to collapse (for decorate): what its
+    // kids note, apart from what its paragraph noted before it (added back after).
+    const before = this.mSpaces;
+    this.mSpaces = false;
     let t = this.inlineKids(n);
     const m = this.mi;
+    const spaces = this.mSpaces;
+    this.mSpaces ||= before;
     if (n.tag === 'a' && n.attrs.href?.startsWith('#')) {
       if (this.t && PERMALINK.test(t.trim())) t = '';
       if (this.m && PERMALINK.test(m.trim())) {
@@ -417,7 +423,7 @@ class Renderer implements Writer {
         return t;
       }
     }
-    this.mi = this.m ? decorate(n, m, this.o.base) : '';
+    this.mi = this.m ? decorate(n, m, this.o.base, spaces) : '';
     return t;
   }
 }
