@@ -1,3 +1,4 @@
+import { NameMemo } from './class-hint.js';
 import { FLAG, type Node } from './tree.js';
 
 /**
@@ -13,6 +14,8 @@ import { FLAG, type Node } from './tree.js';
  * hundredths. CTA buttons that title a shop's cards are the truth's text on one collection (0.87 -> 0.57).
  */
 const BUTTON = /(?:^|[^a-z])(?:btn|button)(?:$|[^a-z])/;
+/** Whether a class value names a button, remembered per value (every short link asks; a page repeats a few). */
+const DRAWN = new NameMemo((c) => BUTTON.test(c.toLowerCase()));
 /** Longer than a call to action ("Compare all plans side by side" is 30). */
 const MAX_CHARS = 40;
 
@@ -24,8 +27,7 @@ const MAX_CHARS = 40;
 export function isButtonLink(n: Node): boolean {
   if (n.tag !== 'a' || n.chars > MAX_CHARS || n.chars === 0) return false;
   const c = n.attrs.class;
-  const drawn =
-    n.attrs.role?.trim().toLowerCase() === 'button' || (c !== undefined && BUTTON.test(c.toLowerCase()));
+  const drawn = n.attrs.role?.trim().toLowerCase() === 'button' || (c !== undefined && DRAWN.of(c));
   return drawn && !afterInlineText(n);
 }
 
