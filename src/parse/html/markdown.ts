@@ -160,24 +160,8 @@ class Renderer implements Writer {
     let mEnd = false;
     if (t0) this.tSpaces = false;
     if (m0) this.mSpaces = false;
-    const flushT = () => {
-      if (!tAny) return;
-      const s = finishInline(tp, this.tSpaces, false);
-      this.tSpaces = false;
-      tp = '';
-      tAny = false;
-      tEnd = false;
-      if (s !== '') this.pushT(out.t, s);
-    };
-    const flushM = () => {
-      if (!mAny) return;
-      const s = finishInline(mp, this.mSpaces, true);
-      this.mSpaces = false;
-      mp = '';
-      mAny = false;
-      mEnd = false;
-      if (s !== '') this.pushM(out.m, escapeLineStart(s));
-    };
+    // The paragraphs are written by methods, not closures over these variables: captured, they
+    // lived in a context allocated for each container, read and written there for every kid.
     for (const k of n.kids) {
       // An output past its length takes no more of this container (its paragraph is still written).
       if (tOn && this.full(this.tLength)) tOn = false;
@@ -222,14 +206,38 @@ class Renderer implements Writer {
         }
         continue;
       }
-      if (this.t) flushT();
-      if (this.m) flushM();
+      if (this.t && tAny) {
+        this.flushT(out, tp);
+        tp = '';
+        tAny = false;
+        tEnd = false;
+      }
+      if (this.m && mAny) {
+        this.flushM(out, mp);
+        mp = '';
+        mAny = false;
+        mEnd = false;
+      }
       this.block(k, out);
     }
-    flushT();
-    flushM();
+    if (tAny) this.flushT(out, tp);
+    if (mAny) this.flushM(out, mp);
     this.t = t0;
     this.m = m0;
+  }
+
+  /** Writes a paragraph's text (`blocks`). */
+  private flushT(out: Outs, tp: string): void {
+    const s = finishInline(tp, this.tSpaces, false);
+    this.tSpaces = false;
+    if (s !== '') this.pushT(out.t, s);
+  }
+
+  /** Writes a paragraph's Markdown (`blocks`). */
+  private flushM(out: Outs, mp: string): void {
+    const s = finishInline(mp, this.mSpaces, true);
+    this.mSpaces = false;
+    if (s !== '') this.pushM(out.m, escapeLineStart(s));
   }
 
   /** Notes two parts meeting space to space (see `tSpaces`); returns whether the text now ends with a space. */
