@@ -139,7 +139,7 @@ export function isHexOfLength(s: string | undefined, length: number): s is strin
 /** 1 for the lowercase hex digits' codes. */
 const IS_HEX = (() => {
   const t = new Uint8Array(128);
-  for (const c of '0123456789abcdef') t[c.charCodeAt(0)] = 1;
+  for (const c of HEX_DIGITS) t[c.charCodeAt(0)] = 1;
   return t;
 })();
 
