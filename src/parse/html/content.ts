@@ -33,13 +33,11 @@ export function mainContent(
   const opts = { base, maxLength: s.maxLength, text: true, markdown: md };
   if (included >= 0) {
     const selector = s.include[included]!;
+    if (!md) return { text: undefined, markdown: undefined };
     const roots: Node[] = [];
     collectMatches(tree.root, selector, roots);
-    if (!md) return { text: undefined, markdown: undefined };
     const parts = roots.map(
-      (root) =>
-        render({ root, pruneLinks: false, selected: true }, { ...opts, text: false, markdown: true })
-          .markdown,
+      (root) => render({ root, pruneLinks: false, selected: true }, { ...opts, text: false }).markdown,
     );
     return { text: undefined, markdown: detach(parts.filter((p) => p !== '').join('\n\n')) };
   }

@@ -108,11 +108,10 @@ export function writeDefinitions(w: Writer, n: Node, out: Outs): void {
 }
 
 /** Whether a row or row group of the table is a caption (read by the Markdown only). */
-export function captionRows(n: Node, selected: boolean): boolean {
-  if (selected) return false;
+export function captionRows(n: Node): boolean {
   for (const k of n.kids) {
     if (typeof k === 'string') continue;
-    if (k.flags & FLAG.CAPTION || (TABLE_PARTS.has(k.tag) && captionRows(k, selected))) return true;
+    if (k.flags & FLAG.CAPTION || (TABLE_PARTS.has(k.tag) && captionRows(k))) return true;
   }
   return false;
 }

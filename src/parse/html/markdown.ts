@@ -192,8 +192,8 @@ class Renderer implements Writer {
       if (v === 0) continue;
       this.on(v);
       if (!(k.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK)) || k.tag === 'br') {
-        const ti = k.tag === 'br' ? BR : this.inline(k);
-        const mi = k.tag === 'br' ? BR : this.mi;
+        const ti = this.inline(k);
+        const mi = this.mi;
         if (this.t) {
           tp += ti;
           tAny = true;
@@ -279,7 +279,7 @@ class Renderer implements Writer {
   block(n: Node, out: Outs): void {
     // A definition list is a list in the Markdown, blocks in the text; a table with a row that is a
     // caption (text skips it) may be a data table in one and a layout table in the other.
-    if (this.t && this.m && (n.tag === 'dl' || (n.tag === 'table' && captionRows(n, this.selected)))) {
+    if (this.t && this.m && (n.tag === 'dl' || (n.tag === 'table' && !this.selected && captionRows(n)))) {
       this.apart(n, out);
       return;
     }
@@ -366,14 +366,12 @@ class Renderer implements Writer {
     for (const k of n.kids) {
       let tp: string;
       let mp: string;
+      this.t = t0;
+      this.m = m0;
       if (typeof k === 'string') {
         tp = k;
         mp = !m0 ? '' : n.flags & FLAG.MD_CHARS ? escapeMarkdown(k) : k;
-        this.t = t0;
-        this.m = m0;
       } else {
-        this.t = t0;
-        this.m = m0;
         const v = this.visits(k);
         if (v === 0) continue;
         this.on(v);
