@@ -36,3 +36,19 @@ export function collapseSpace(s: string): string {
 export function isBlank(s: string | undefined | null): boolean {
   return s === undefined || s === null || s.trim().length === 0;
 }
+
+/** The characters of `\s` from U+00A0 on. */
+export const isOtherSpace = (c: number): boolean =>
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
+
+/** Whether a character code is one of `\s` (JavaScript's: the text's whitespace). */
+export const isSpaceCode = (c: number): boolean =>
+  c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isOtherSpace(c);

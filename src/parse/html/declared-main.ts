@@ -75,7 +75,7 @@ export function isGeneratorMain(n: Node): boolean {
   // Most divs with a class are neither in `<body>` nor of these two classes: said without splitting
   // the class into words (this runs for every div as the tree is built and trimmed).
   if (parent?.tag !== 'body' && !namesMarkdownOrContents(cls)) return false;
-  const words = cls.toLowerCase().split(/\s+/);
+  const words = classWords(n);
   if (words.includes('markdown')) return true;
   if (words.includes('contents') && parent) return afterDoxygenHeader(n, parent);
   if (parent?.tag !== 'body') return false;

@@ -185,7 +185,13 @@ function insideArticle(n: Node): boolean {
 }
 
 function dropOnClose(n: Node): boolean {
-  if (isHeading(n.tag) && n.chars > 0 && n.linkChars - selfLinkChars(n) >= n.chars * 0.9)
+  // The links to the heading itself (a permalink) are looked for only when links are most of it.
+  if (
+    isHeading(n.tag) &&
+    n.chars > 0 &&
+    n.linkChars >= n.chars * 0.9 &&
+    n.linkChars - selfLinkChars(n) >= n.chars * 0.9
+  )
     n.flags |= FLAG.TEASER_TITLE;
   const drop = isBoilerplate(n);
   if (!drop && n.flags & FLAG.TEASER_TITLE && n.parent) n.parent.flags |= FLAG.TEASER_TITLE;
@@ -200,11 +206,9 @@ function isBoilerplate(n: Node): boolean {
   // (ASP.NET) has paragraphs in it.
   if (n.tag === 'form' && n.paras < 2 && !(n.flags & FLAG.HAS_MAIN)) return true;
   const hint = hintOf(n.attrs);
+  const bits = hint === '' ? 0 : HINT_TESTS.bits(hint);
   // Not a heading: a card's title styled small (Etsy's `h2.wt-text-caption`) is no caption.
-  if (
-    n.tag === 'figcaption' ||
-    (hint !== '' && n.paras < 2 && (HINT_TESTS.bits(hint) & 2) !== 0 && !isHeading(n.tag))
-  )
+  if (n.tag === 'figcaption' || (n.paras < 2 && (bits & 2) !== 0 && !isHeading(n.tag)))
     n.flags |= FLAG.CAPTION;
   if (isTexinfoNav(n)) return true;
   if (isGeneratorTitle(n)) {
@@ -215,7 +219,7 @@ function isBoilerplate(n: Node): boolean {
   // generator's declared main block (MkDocs' `md-button`, sphinx-design's `sd-btn`), as below.
   if (isButtonLink(n) && !(n.flags & FLAG.PRE) && !insideGeneratorMain(n)) return true;
   if (NEVER_DROP_BY_HINT.has(n.tag) || n.flags & FLAG.HAS_MAIN) return false;
-  if (hint === '' || !unlikely(hint) || isProductPanel(n.tag, n.attrs, unlikely)) return false;
+  if ((bits & 1) === 0 || isProductPanel(n.tag, n.attrs, unlikely)) return false;
   // Inside code (syntax highlighting: rustdoc's `span.comment`) and inside a generator's declared
   // main block (declared-main.ts), class and id words never drop a block.
   if (n.flags & FLAG.PRE || insideGeneratorMain(n)) return false;

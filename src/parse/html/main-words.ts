@@ -1,3 +1,4 @@
+import { isHeading } from './measures.js';
 import type { Node } from './tree.js';
 
 /**
@@ -12,8 +13,6 @@ import type { Node } from './tree.js';
  * - from Sphinx's toctree classes (`div.toctree-wrapper`, `li.toctree-l2`): the table of contents
  *   Sphinx writes into the page's text (an index page is made of it), no "toc" widget.
  */
-
-const HEADING = /^h[1-6]$/;
 
 /** Lowercased letters-only words of a name, split at non-letters and at camel-case humps. */
 function wordsOf(name: string): string[] {
@@ -31,7 +30,7 @@ function firstHeading(n: Node): Node | undefined {
       if (k.trim() !== '') return undefined;
       continue;
     }
-    if (HEADING.test(k.tag)) return k;
+    if (isHeading(k.tag)) return k;
     if (k.chars > 0) return undefined;
   }
   return undefined;

@@ -1,7 +1,6 @@
 import { resolveCached } from '../resolve.js';
-import { detach } from '../strings.js';
-import { isOtherSpace } from './phrase-filter.js';
-import { FLAG, type Node } from './tree.js';
+import { collapseSpace, detach, isSpaceCode } from '../strings.js';
+import { FLAG, MD_ESCAPED, type Node } from './tree.js';
 
 /** String helpers of the text and Markdown writer (markdown.ts): decorations, escapes, raw text, the shapes of items. */
 
@@ -17,14 +16,10 @@ export function emphasis(inner: string, mark: string): string {
  */
 export function wrap(around: string, core: string): string {
   if (around.length === 0) return core;
-  const lead = isSpace(around.charCodeAt(0)) ? ' ' : '';
-  const trail = isSpace(around.charCodeAt(around.length - 1)) ? ' ' : '';
+  const lead = isSpaceCode(around.charCodeAt(0)) ? ' ' : '';
+  const trail = isSpaceCode(around.charCodeAt(around.length - 1)) ? ' ' : '';
   return lead + core + trail;
 }
-
-/** Whether a character is one of `\s`. */
-const isSpace = (c: number): boolean =>
-  c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isOtherSpace(c);
 
 export function rawText(n: Node): string {
   let s = '';
@@ -71,8 +66,8 @@ export function prefixLines(s: string, prefix: string, blank: string): string {
 }
 
 // Whitespace runs that are not already one space: replacing every lone space is the slow part.
-export const WS = /[\t\n\f\r \u00a0]{2,}|[\t\n\f\r\u00a0]/g;
-const MD_SPECIAL = /[\\`*_[\]<]/g;
+const WS = /[\t\n\f\r \u00a0]{2,}|[\t\n\f\r\u00a0]/g;
+const MD_SPECIAL = new RegExp(`[${MD_ESCAPED.replace(/[\\\]]/g, '\\$&')}]`, 'g');
 // The same without /g, to test first: most text has none, and a test is cheaper than a replace.
 const HAS_MD_SPECIAL = new RegExp(MD_SPECIAL.source);
 /** Stands for a hard line break until whitespace is collapsed. */
@@ -121,10 +116,7 @@ function markdownUrl(href: string | undefined, base: URL | undefined): string | 
 export function markdownImage(n: Node, base: URL | undefined): string {
   const src = markdownUrl(n.attrs.src ?? n.attrs['data-src'], base);
   if (src === undefined || src.startsWith('data:')) return '';
-  const alt = (n.attrs.alt ?? '')
-    .replace(WS, ' ')
-    .trim()
-    .replace(/[[\]\\]/g, '\\$&');
+  const alt = collapseSpace(n.attrs.alt ?? '').replace(/[[\]\\]/g, '\\$&');
   return `![${alt}](${src})`;
 }
 
@@ -132,7 +124,7 @@ export function markdownImage(n: Node, base: URL | undefined): string {
  * The Markdown of an inline element around its content's Markdown (`inner`); `spaces` false when
  * `inner` holds no whitespace to collapse (markdown.ts knows it as it writes).
  */
-export function decorate(n: Node, inner: string, base: URL | undefined, spaces = true): string {
+export function decorate(n: Node, inner: string, base: URL | undefined, spaces: boolean): string {
   switch (n.tag) {
     case 'a': {
       const href = markdownUrl(n.attrs.href, base);

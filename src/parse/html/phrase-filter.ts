@@ -19,12 +19,16 @@
  * lower cases are equal too (not so in Greek: final sigma).
  */
 
+import { isSpaceCode } from '../strings.js';
+
 const BITS = 1 << 14;
 const MASK = BITS - 1;
 
 /** A 4-gram's slot in the set. */
-const slot4 = (a: number, b: number, c: number, d: number): number =>
-  (Math.imul(a, 0x27d4eb2f) ^ slot(b, c, d)) & MASK;
+const slot4 = (a: number, b: number, c: number, d: number): number => extend4(a, slot(b, c, d));
+
+/** A 4-gram's slot from its first character and its last three's slot (the scan has that one). */
+const extend4 = (a: number, last3: number): number => (Math.imul(a, 0x27d4eb2f) ^ last3) & MASK;
 
 /** A trigram's slot in the set. */
 const slot = (a: number, b: number, c: number): number =>
@@ -270,7 +274,7 @@ export class PhraseFilter {
     for (let i = 0; i < part.length; i++) {
       let d = part.charCodeAt(i);
       if (d >= 65 && d <= 90) d |= 32;
-      else if (d <= 32 ? d === 32 || (d >= 9 && d <= 13) : d >= 0xa0 && isOtherSpace(d)) {
+      else if (isSpaceCode(d)) {
         if (read > 0 && c === 32) continue;
         d = 32;
       } else if (d >= 128) d = lowerOf(d);
@@ -280,8 +284,7 @@ export class PhraseFilter {
         marks[t] = stamp;
         if (isKey[t >>> 5]! & (1 << (t & 31))) candidates.push(t);
         if (read >= 3) {
-          // slot4's, its trigram's slot (`t`) taken again.
-          const h = (Math.imul(a, 0x27d4eb2f) ^ t) & MASK;
+          const h = extend4(a, t);
           marks[h] = stamp;
           if (isKey[h >>> 5]! & (1 << (h & 31))) candidates.push(h);
         }
@@ -302,7 +305,7 @@ export class PhraseFilter {
    * After `begin` and `scan`: false when no phrase can match the text read, true when one may (of
    * `rest`, when the text holds a character one holds: `mayMatch` then runs them).
    */
-  mayHoldRead(): boolean {
+  private mayHoldRead(): boolean {
     const stamp = this.stamp;
     const keyed = this.keyed;
     for (const h of this.candidates)
@@ -370,15 +373,3 @@ function slotsOf(run: string): number[] {
   for (let i = 0; i + 3 < run.length; i++) slots.push(slot4(at(i), at(i + 1), at(i + 2), at(i + 3)));
   return slots;
 }
-
-/** The characters of `\\s` from U+00A0 on. */
-export const isOtherSpace = (c: number): boolean =>
-  c === 0xa0 ||
-  c === 0x1680 ||
-  (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 ||
-  c === 0x2029 ||
-  c === 0x202f ||
-  c === 0x205f ||
-  c === 0x3000 ||
-  c === 0xfeff;

@@ -1,3 +1,4 @@
+import { isHeading } from './measures.js';
 import { FLAG, type Node } from './tree.js';
 
 /**
@@ -10,8 +11,6 @@ import { FLAG, type Node } from './tree.js';
  * (intro and closing lines with it); else the twins join the best block (main-content.ts's
  * withSiblings), the short ones too (a NAME section of one line is still a section of the page).
  */
-
-const HEADING = /^h[1-6]$/;
 
 /** Whether two blocks are sections alike: the same tag and class (`<section>`s need no class). */
 export function alike(a: Node, b: Node): boolean {
@@ -32,7 +31,7 @@ function hasTwin(n: Node): boolean {
 /** The parent holds nothing but `n` and headings: `n` is the body of one titled section. */
 function onlyTitledBy(n: Node): boolean {
   const p = n.parent!;
-  return p.kids.every((k) => !kept(k) || k === n || HEADING.test(k.tag));
+  return p.kids.every((k) => !kept(k) || k === n || isHeading(k.tag));
 }
 
 /** The section the best block is the body of, when the page has sections alike; else undefined. */

@@ -1,3 +1,4 @@
+import { isHeading } from './measures.js';
 import { FLAG, type Node } from './tree.js';
 
 /**
@@ -6,8 +7,6 @@ import { FLAG, type Node } from './tree.js';
  * page they are left out; on a listing (a home page, a category, a shop's grid, a blog index) they
  * are what the page says: its item titles and teasers, with perhaps a short intro beside them.
  */
-
-const HEADING = /^h[1-6]$/;
 
 /** Larger blocks under a linked title are articles of a listing, or the content itself. */
 const TEASER_MAX_CHARS = 400;
@@ -27,7 +26,7 @@ const ARTICLE_CHARS = 1000;
 
 /** A teaser: a small block (not a heading: a heading alone is left to the link-density rule) under a linked title. */
 export const isTeaser = (n: Node): boolean =>
-  (n.flags & FLAG.TEASER_TITLE) !== 0 && n.chars < TEASER_MAX_CHARS && !HEADING.test(n.tag);
+  (n.flags & FLAG.TEASER_TITLE) !== 0 && n.chars < TEASER_MAX_CHARS && !isHeading(n.tag);
 
 /** Whether the container's teasers are its content (a listing): they are not pruned. */
 export function isListing(root: Node): boolean {

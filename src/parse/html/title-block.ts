@@ -1,3 +1,4 @@
+import { isHeading } from './measures.js';
 import type { Node } from './tree.js';
 
 /**
@@ -7,7 +8,6 @@ import type { Node } from './tree.js';
  * under it is still dropped when the page is written (render.ts), so a "Related" heading over a
  * dropped list goes with it.
  */
-const HEADING = /^h[1-6]$/;
 
 function holdsH1(n: Node): boolean {
   for (const k of n.kids) if (typeof k !== 'string' && (k.tag === 'h1' || holdsH1(k))) return true;
@@ -21,4 +21,4 @@ function insideMain(n: Node): boolean {
 }
 
 /** A heading, or a block holding the `<h1>` inside a declared main block or article. */
-export const isTitleBlock = (n: Node): boolean => HEADING.test(n.tag) || (holdsH1(n) && insideMain(n));
+export const isTitleBlock = (n: Node): boolean => isHeading(n.tag) || (holdsH1(n) && insideMain(n));

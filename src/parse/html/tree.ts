@@ -61,9 +61,10 @@ export const FLAG = {
   MD_CHARS: 2048,
 } as const;
 
-/** The characters escapeMarkdown escapes: \ ` * _ [ ] < (all below 97). */
+/** The characters Markdown escapes in text (markdown-parts.ts's escapeMarkdown): all below 97. */
+export const MD_ESCAPED = '\\`*_[]<';
 const MD_CHAR = new Uint8Array(97);
-for (const c of '\\`*_[]<') MD_CHAR[c.charCodeAt(0)] = 1;
+for (const c of MD_ESCAPED) MD_CHAR[c.charCodeAt(0)] = 1;
 
 /** Never text; no node is built for them nor their descendants. */
 const SKIP = new Set([

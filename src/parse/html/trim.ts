@@ -11,10 +11,11 @@
  *   of prose (the publication date is metadata, not what the page says). Longer blocks are prose
  *   whatever words they hold.
  */
+
+import { isOtherSpace } from '../strings.js';
 import { insideGeneratorMain, isGeneratorMain } from './declared-main.js';
 import { isFurnitureBlock, mayBeFurniture } from './furniture.js';
 import { keptText, readsAsProse } from './measures.js';
-import { isOtherSpace } from './phrase-filter.js';
 import { FLAG, type Node } from './tree.js';
 
 /**
@@ -82,7 +83,7 @@ function leafBlocks(main: Chosen): Node[] {
       // Inline elements (most of a page's) are neither walked nor kept: asked first.
       if (!(k.flags & (FLAG.BLOCK | FLAG.HAS_BLOCK)) || isGeneratorMain(k)) continue;
       if (k.flags & FLAG.HAS_BLOCK) walk(k);
-      else if (k.flags & FLAG.BLOCK) out.push(k);
+      else out.push(k);
     }
   };
   walk(main.root, main.only);
