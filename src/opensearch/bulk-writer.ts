@@ -3,6 +3,7 @@ import type { Clock } from '../util/clock.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { WriteFence } from './fence.js';
+import { documentJson } from './json-line.js';
 import { ClusterOutage, errorType, shardUnavailable, statusOf } from './outage.js';
 
 export interface BulkAction {
@@ -80,7 +81,12 @@ export interface BulkWriterOptions {
 
 interface Pending {
   readonly action: BulkAction;
-  readonly line: string;
+  /**
+   * The action's NDJSON lines (action, then document) in UTF-8, encoded once as the action is added:
+   * a request's body is these bytes put together, not a string joined, measured and encoded again
+   * by the client (with the document's JSON, 105 -> 43 us a bench page, scripts/bench/json-line.mjs).
+   */
+  readonly line: Buffer;
   attempts: number;
   /** Retries while its shard was unavailable (not counted against maxAttempts; they set the backoff). */
   waits: number;
@@ -88,6 +94,8 @@ interface Pending {
 }
 
 const BULK_FILTER_PATH = ['items.*.status', 'items.*._version', 'items.*.error.type', 'items.*.error.reason'];
+
+const NEWLINE = Buffer.from('\n');
 
 const TEMPORARY = (status: number) => status === 429 || status >= 500;
 
@@ -208,8 +216,8 @@ export class BulkWriter {
     const meta: Record<string, string> = { _index: action.index };
     if (action.id !== '') meta._id = action.id;
     if (action.routing !== undefined) meta.routing = action.routing;
-    let line = JSON.stringify({ [action.op]: meta });
-    if (action.doc !== undefined) line += `\n${JSON.stringify(action.doc)}`;
+    const head = JSON.stringify({ [action.op]: meta });
+    const line = Buffer.from(action.doc === undefined ? head : `${head}\n${documentJson(action.doc)}`);
     return new Promise<BulkResult>((resolve) => {
       this.push({
         action,
@@ -270,8 +278,10 @@ export class BulkWriter {
           return;
         }
         try {
-          const body = `${batch.map((p) => p.line).join('\n')}\n`;
-          // A prepared NDJSON string passes through the client unchanged. Only the item statuses
+          const parts: Buffer[] = [];
+          for (const p of batch) parts.push(p.line, NEWLINE);
+          const body = Buffer.concat(parts);
+          // Prepared NDJSON bytes pass through the client unchanged. Only the item statuses
           // and errors are read (and versions, which tell the spout when an update became
           // searchable): the rest of each item (index, id, shards...) is not sent.
           const wait = this.options.shardWaitMs;

@@ -14,7 +14,9 @@ function stubBulk(status: number, rejections: number) {
   const seen = new Map<string, number>();
   const requests: string[] = [];
   const client = {
-    async bulk({ body }: { body: string }) {
+    async bulk({ body: bytes }: { body: Buffer }) {
+      // The writer sends its NDJSON as UTF-8 bytes.
+      const body = bytes.toString('utf8');
       requests.push(body);
       // Action lines only: an index or create line is followed by its document.
       const lines = body
