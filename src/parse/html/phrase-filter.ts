@@ -151,11 +151,10 @@ export class PhraseFilter {
    * and 1 + the slot's next entry (`next`). A phrase's key is a slot every match of it marks: the
    * first slot of a run it holds all of, else one per run of its group. Only the phrases whose key
    * the text marks are checked: checking all 100 of them for each text was half the test's cost.
-   * `isKey` says which slots are keys in 2 KB, which the loop over the text reads: with the stamps,
-   * what it touches stays in the core's first-level cache.
    */
   private readonly keyed = new Int32Array(BITS);
-  private readonly isKey = new Uint32Array(BITS >>> 5);
+  /** The slots that are keys (~80), each once: looked up in the set once the text is read. */
+  private readonly keys: Int32Array;
   private readonly phraseOf: Int32Array;
   private readonly next: Int32Array;
   /** Where each phrase starts in `program`. */
@@ -166,11 +165,11 @@ export class PhraseFilter {
    */
   private readonly rest: readonly RegExp[];
   /**
-   * Per character (lower-cased), whether a phrase of `rest` holds it literally (bit set): a text
-   * read in parts (`scan`) may match one of them only if it holds one of these; `restAlways` when
-   * some such phrase holds no character for sure.
+   * Per character (lower-cased), 1 when a phrase of `rest` holds it literally: a text read in parts
+   * (`scan`) may match one of them only if it holds one of these; `restAlways` when some such phrase
+   * holds no character for sure. Bytes, so that the scan ORs one in without a test.
    */
-  private readonly restChars = new Uint32Array(65536 >>> 5);
+  private readonly restChars = new Uint8Array(65536);
   private readonly restAlways: boolean;
   /** The state of a text read in parts: the last three characters, how many, a `rest` character seen. */
   private a = 0;
@@ -184,8 +183,6 @@ export class PhraseFilter {
    */
   private readonly marks = new Uint8Array(BITS);
   private stamp = 0;
-  /** The phrases to check for the current text (reused). */
-  private readonly candidates: number[] = [];
 
   constructor(phrases: readonly string[]) {
     const rest: string[] = [];
@@ -193,11 +190,12 @@ export class PhraseFilter {
     const starts: number[] = [];
     const phraseOf: number[] = [];
     const next: number[] = [];
+    const keySlots = new Set<number>();
     const key = (slot: number) => {
       phraseOf.push(starts.length - 1);
       next.push(this.keyed[slot]!);
       this.keyed[slot] = next.length;
-      this.isKey[slot >>> 5]! |= 1 << (slot & 31);
+      keySlots.add(slot);
     };
     const list = (runs: readonly string[]) => {
       program.push(runs.length);
@@ -223,12 +221,13 @@ export class PhraseFilter {
     this.starts = Int32Array.from(starts);
     this.phraseOf = Int32Array.from(phraseOf);
     this.next = Int32Array.from(next);
+    this.keys = Int32Array.from(keySlots);
     this.rest = rest.map((p) => new RegExp(p, 'i'));
     let always = false;
     for (const p of rest) {
       const run = longest(requiredRuns(p, 1));
       if (run === '') always = true;
-      else this.restChars[run.charCodeAt(0) >>> 5]! |= 1 << (run.charCodeAt(0) & 31);
+      else this.restChars[run.charCodeAt(0)] = 1;
     }
     this.restAlways = always;
   }
@@ -251,7 +250,6 @@ export class PhraseFilter {
       this.marks.fill(0);
       this.stamp = 1;
     }
-    this.candidates.length = 0;
     this.read = 0;
     this.restSeen = false;
   }
@@ -263,31 +261,24 @@ export class PhraseFilter {
    * (see `slotsOf`), so whatever the text's whitespace, what it matches is found.
    */
   scan(part: string): void {
-    const { marks, isKey, candidates, restChars } = this;
+    const { marks, restChars } = this;
     const stamp = this.stamp;
     let a = this.a;
     let b = this.b;
     let c = this.c;
     let read = this.read;
-    let restSeen = this.restSeen;
-    // Lower-cased a character at a time: ASCII by arithmetic, the rest (rare) by the string method.
+    let rest = 0;
+    // Each slot of the text is marked, no more: which of them are keys is asked once per text
+    // (mayHoldRead), not twice per character (that test was a third of the loop's time on the
+    // bench web). No call in the loop either (a table filled as characters were met cost a fifth).
     for (let i = 0; i < part.length; i++) {
-      let d = part.charCodeAt(i);
-      if (d >= 65 && d <= 90) d |= 32;
-      else if (isSpaceCode(d)) {
-        if (read > 0 && c === 32) continue;
-        d = 32;
-      } else if (d >= 128) d = lowerOf(d);
-      if (restChars[d >>> 5]! & (1 << (d & 31))) restSeen = true;
+      const d = FOLD[part.charCodeAt(i)]!;
+      if (d === 32 && c === 32 && read > 0) continue;
+      rest |= restChars[d]!;
       if (read >= 2) {
         const t = slot(b, c, d);
         marks[t] = stamp;
-        if (isKey[t >>> 5]! & (1 << (t & 31))) candidates.push(t);
-        if (read >= 3) {
-          const h = extend4(a, t);
-          marks[h] = stamp;
-          if (isKey[h >>> 5]! & (1 << (h & 31))) candidates.push(h);
-        }
+        if (read >= 3) marks[extend4(a, t)] = stamp;
       }
       a = b;
       b = c;
@@ -298,7 +289,7 @@ export class PhraseFilter {
     this.b = b;
     this.c = c;
     this.read = read;
-    this.restSeen = restSeen;
+    if (rest !== 0) this.restSeen = true;
   }
 
   /**
@@ -306,11 +297,13 @@ export class PhraseFilter {
    * `rest`, when the text holds a character one holds: `mayMatch` then runs them).
    */
   private mayHoldRead(): boolean {
-    const stamp = this.stamp;
-    const keyed = this.keyed;
-    for (const h of this.candidates)
+    const { stamp, keyed, keys, marks } = this;
+    for (let i = 0; i < keys.length; i++) {
+      const h = keys[i]!;
+      if (marks[h] !== stamp) continue;
       for (let e = keyed[h]!; e !== 0; e = this.next[e - 1]!)
         if (this.holds(this.phraseOf[e - 1]!, stamp)) return true;
+    }
     return false;
   }
 
@@ -347,16 +340,33 @@ export class PhraseFilter {
   }
 }
 
-/** Lower cases of characters outside ASCII, filled as they are met (0: not yet). */
-const LOWER = new Uint16Array(65536);
+/**
+ * Per code unit, what the scan reads for it: its lower case (its first code unit, when lower-casing
+ * makes more), a space for any whitespace. One lookup instead of three tests a character (upper
+ * case, whitespace, beyond ASCII).
+ */
+export const FOLD = foldTable();
 
-/** The lower case of a character outside ASCII (its first code unit, when lower-casing makes more). */
-function lowerOf(c: number): number {
-  const known = LOWER[c]!;
-  if (known !== 0) return known;
-  const l = String.fromCharCode(c).toLowerCase().charCodeAt(0);
-  LOWER[c] = l;
-  return l;
+/**
+ * FOLD, 3 ms once per process: a block of 1,024 code units lower-cased at once, each one alone
+ * only in a block whose lower case changes its length (U+0130's). In a block, a code unit has the
+ * lower case it has alone: the one rule that looks at neighbours (a final sigma) needs a letter
+ * before it, and U+03A3's neighbour U+03A2 is none; blocks split no surrogate pair.
+ */
+function foldTable(): Uint16Array {
+  const fold = new Uint16Array(65536);
+  const codes: number[] = new Array(1024);
+  for (let from = 0; from < 65536; from += 1024) {
+    for (let i = 0; i < 1024; i++) codes[i] = from + i;
+    const lower = String.fromCharCode(...codes).toLowerCase();
+    for (let i = 0; i < 1024; i++) {
+      const c = from + i;
+      if (isSpaceCode(c)) fold[c] = 32;
+      else if (lower.length === 1024) fold[c] = lower.charCodeAt(i);
+      else fold[c] = String.fromCharCode(c).toLowerCase().charCodeAt(0);
+    }
+  }
+  return fold;
 }
 
 /** The slots of a run: its 4-grams (trigrams of words join too easily), or its trigram when it has three characters. */

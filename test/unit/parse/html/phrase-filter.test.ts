@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { branches, groupRuns, PhraseFilter, requiredRuns } from '../../../../src/parse/html/phrase-filter.js';
+import {
+  branches,
+  FOLD,
+  groupRuns,
+  PhraseFilter,
+  requiredRuns,
+} from '../../../../src/parse/html/phrase-filter.js';
+import { isSpaceCode } from '../../../../src/parse/strings.js';
 
 // Phrases shaped as the furniture phrases are written (src/parse/html/furniture.ts): literal runs,
 // optional groups, classes of accented letters, anchors, word boundaries, bounded gaps.
@@ -157,5 +164,16 @@ describe('PhraseFilter: a test in front of the alternation', () => {
     filter.scan('market ');
     filter.scan(' the  data');
     expect(filter.mayMatchRead()).toBe(false);
+  });
+});
+
+describe('FOLD: what the scan reads for each code unit', () => {
+  it('is its lower case alone (first code unit), a space for whitespace, for all 65,536', () => {
+    const wrong: string[] = [];
+    for (let c = 0; c < 65536; c++) {
+      const want = isSpaceCode(c) ? 32 : String.fromCharCode(c).toLowerCase().charCodeAt(0);
+      if (FOLD[c] !== want) wrong.push(`U+${c.toString(16)}: ${FOLD[c]} instead of ${want}`);
+    }
+    expect(wrong).toEqual([]);
   });
 });
