@@ -25,6 +25,7 @@
  *   'opensearch/bulk-writer.js': typeof import('../../src/opensearch/bulk-writer.js'),
  *   'opensearch/json-line.js': typeof import('../../src/opensearch/json-line.js'),
  *   'opensearch/content-doc.js': typeof import('../../src/opensearch/content-doc.js'),
+ *   'app/options.js': typeof import('../../src/app/options.js'),
  *   'opensearch/status-doc.js': typeof import('../../src/opensearch/status-doc.js'),
  *   'parse/index.js': typeof import('../../src/parse/index.js'),
  *   'urlfilters/load.js': typeof import('../../src/urlfilters/load.js'),

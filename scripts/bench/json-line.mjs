@@ -25,25 +25,15 @@ const { Metadata } = await dist('model/metadata.js');
 const { systemClock } = await dist('util/clock.js');
 const { contentDocument, parseMapping } = await dist('opensearch/content-doc.js');
 const { documentJson } = await dist('opensearch/json-line.js');
+const { loadConfig } = await dist('config/load.js');
+const { indexerOptions } = await dist('app/options.js');
 
 const pages = 100;
 const web = createWeb({ profile, hosts: 1, pages });
 const md = Metadata.of({ 'protocol.content-type': 'text/html; charset=utf-8', depth: '1' });
 const config = benchParseConfig(true);
-const options = {
-  crawl: 'status',
-  textMaxLength: -1,
-  mdMapping: [
-    'parse.title=title',
-    'parse.description=description',
-    'parse.keywords=keywords',
-    'domain',
-    'format',
-  ],
-  canonicalKey: 'canonical',
-  mdFilter: '',
-  ignoreEmptyFields: false,
-};
+// The content documents as a crawl with the default configuration writes them.
+const options = indexerOptions(loadConfig({ env: {} }).config);
 const mapping = parseMapping(options.mdMapping);
 const variants = {
   defaults: {},

@@ -84,7 +84,7 @@ interface Pending {
   /**
    * The action's NDJSON lines (action, then document) in UTF-8, encoded once as the action is added:
    * a request's body is these bytes put together, not a string joined, measured and encoded again
-   * by the client (with the document's JSON, 114 -> 47 us a bench page, scripts/bench/json-line.mjs).
+   * by the client (with the document's JSON, ~130 -> ~57 us a bench page, scripts/bench/json-line.mjs).
    */
   readonly line: Buffer;
   attempts: number;
