@@ -123,8 +123,10 @@ function nameAround(text: string, start: number, end: number): string {
 const isCodeName = (name: string): boolean => /[_$(]|\w[.:]\w/.test(name) || CAMEL.test(name);
 
 /** Whether a short block's text names itself as furniture (a phrase as words, not inside a name). */
-export function isFurniture(text: string): boolean {
-  if (!MAY_HOLD.mayMatch(text)) return false;
+export const isFurniture = (text: string): boolean => MAY_HOLD.mayMatch(text) && namesFurniture(text);
+
+/** isFurniture without the test in front: for a text `mayBeFurniture` already let through. */
+function namesFurniture(text: string): boolean {
   FURNITURE.lastIndex = 0;
   for (let m = FURNITURE.exec(text); m !== null; m = FURNITURE.exec(text)) {
     if (m[0] === '') {
@@ -170,7 +172,8 @@ function codeChars(n: Node): number {
 
 /**
  * A short block that is furniture: its text names itself so, and it is not code (an API entry's
- * signature or a command is what the page documents, whatever words it holds).
+ * signature or a command is what the page documents, whatever words it holds). Asked only of a
+ * block `mayBeFurniture` let through (trim.ts), so the test in front is not run again on its text.
  */
 export const isFurnitureBlock = (b: Node, text: string): boolean =>
-  !(b.flags & FLAG.PRE) && isFurniture(text) && codeChars(b) * 2 < b.chars;
+  !(b.flags & FLAG.PRE) && namesFurniture(text) && codeChars(b) * 2 < b.chars;

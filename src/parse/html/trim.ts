@@ -130,11 +130,13 @@ export function trimFurniture(main: Chosen): void {
       }
       continue;
     }
-    // The text is built only for the blocks that need it: most hold no phrase (mayBeFurniture).
+    // The text is built only for the blocks that need it: most hold no phrase (mayBeFurniture,
+    // read from the text nodes once; the phrases are then matched on the text without it).
+    const maybe = mayBeFurniture(b);
     const dateLine = !prose && b.chars < DATE_LINE;
-    if (!dateLine && !mayBeFurniture(b)) continue;
+    if (!maybe && !dateLine) continue;
     const text = keptSpaced(b);
-    if (isFurnitureBlock(b, text)) b.flags |= FLAG.DROP;
+    if (maybe && isFurnitureBlock(b, text)) b.flags |= FLAG.DROP;
     else if (dateLine && DATE.test(text)) dates.push(b);
   }
 }
