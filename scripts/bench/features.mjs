@@ -75,6 +75,9 @@ const variants = baseBuild
       };
 if (!textSet && !baseBuild)
   variants['all four off'] = Object.assign({}, ...Object.values(variants).slice(1, 5));
+// --index-stats: after each crawl, what OpenSearch did for it (indexing, refresh, merge and flush
+// times, bytes merged, searches' query and fetch times, store size, GC), per index: where a difference of its CPU comes from.
+const indexStats = process.argv.includes('--index-stats');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 if (only)
@@ -93,6 +96,7 @@ try {
     const order = (r + warmup) % 2 === 0 ? names : [...names].reverse();
     for (const name of order) {
       await clear();
+      const gcBefore = indexStats ? await gcMillis() : 0;
       const extra = {
         ...variants[name],
         'opensearch.metrics.index.name': 'bench-metrics',
@@ -114,12 +118,41 @@ try {
       console.log(
         `${r < 0 ? 'warm-up' : `round ${r + 1}`} ${name}: crawler ${row.crawler.toFixed(2)} ms/page (${row.crawling.toFixed(2)} while crawling), OpenSearch ${row.opensearch.toFixed(2)} ms/page, ${row.pagesPerSec.toFixed(0)} pages/s`,
       );
+      if (indexStats) console.log(`  ${await statsLine(run.fetched, (await gcMillis()) - gcBefore)}`);
     }
   }
   await clear();
 } finally {
   child.kill('SIGTERM');
   await client.close();
+}
+
+/** The node's GC time so far, ms (all collectors). */
+async function gcMillis() {
+  const { body } = await client.nodes.stats({ metric: ['jvm'] });
+  let ms = 0;
+  for (const n of Object.values(body.nodes ?? {}))
+    for (const c of Object.values(n.jvm?.gc?.collectors ?? {}))
+      ms += Number(c.collection_time_in_millis ?? 0);
+  return ms;
+}
+
+/**
+ * Per index, ms per page fetched: indexing, refresh, merge, flush; MB merged and stored, docs.
+ * @param {number} fetched
+ * @param {number} gcMs
+ */
+async function statsLine(fetched, gcMs) {
+  const { body } = await client.indices.stats({
+    index: 'bench-content,bench-status',
+    metric: ['indexing', 'refresh', 'merge', 'flush', 'store', 'docs', 'search'],
+  });
+  const per = (/** @type {number} */ ms) => (ms / fetched).toFixed(3);
+  const parts = Object.entries(body.indices ?? {}).map(([name, v]) => {
+    const t = v.total ?? {};
+    return `${name} index ${per(t.indexing?.index_time_in_millis ?? 0)} refresh ${per(t.refresh?.total_time_in_millis ?? 0)} merge ${per(t.merges?.total_time_in_millis ?? 0)} (${((t.merges?.total_size_in_bytes ?? 0) / 2 ** 20).toFixed(0)} MB merged) flush ${per(t.flush?.total_time_in_millis ?? 0)} query ${per(t.search?.query_time_in_millis ?? 0)} fetch ${per(t.search?.fetch_time_in_millis ?? 0)} ms/page (${t.search?.query_total ?? 0} searches), store ${((t.store?.size_in_bytes ?? 0) / 2 ** 20).toFixed(0)} MB, ${t.docs?.count ?? 0} docs`;
+  });
+  return `${parts.join('; ')}; GC ${per(gcMs)} ms/page`;
 }
 
 /** @param {number[]} xs */
