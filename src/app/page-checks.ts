@@ -41,13 +41,22 @@ export function checksStore(
   client: Client,
   config: Config,
   stores: { readonly due: DueWriter | undefined; readonly deleter: Pick<ContentDeleter, 'delete'> },
+  log?: Logger,
 ): ChecksStore | undefined {
   const { due, deleter } = stores;
   if (!due) return undefined;
-  const index = new DedupIndex(client, {
-    content: config['opensearch.indexer.index.name'],
-    hosts: config['opensearch.hosts.index.name'],
-  });
+  const index = new DedupIndex(
+    client,
+    {
+      content: config['opensearch.indexer.index.name'],
+      hosts: config['opensearch.hosts.index.name'],
+    },
+    (name) =>
+      log?.warn(
+        { index: name },
+        'content index made before the near-duplicate signatures had doc values: its lookups read each candidate from _source, which costs OpenSearch far more CPU; to speed them up, _reindex it into an index made from mappings/content.json and point opensearch.indexer.index.name at that',
+      ),
+  );
   const canonicalKey = config['indexer.canonical.name'];
   const indexing = indexerOptions(config);
   return {

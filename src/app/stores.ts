@@ -149,6 +149,6 @@ export function buildStores(o: StoresOptions): StoreSet {
 export function featureStores(client: Client, config: Config, stores: StoreSet, log: Logger) {
   return {
     renderDecisions: () => new RenderDecisions(client, planHostsIndex(config), log),
-    checksStore: () => checksStore(client, config, stores),
+    checksStore: () => checksStore(client, config, stores, log),
   };
 }

@@ -148,8 +148,11 @@ const IS_HEX = (() => {
  * old or foreign document's may not be. Checked where it is read; past that, `isSignature` suffices.
  */
 export function validSignature(s: string | undefined): s is string {
-  return isHexOfLength(s, BINS * HEX_PER_BIN);
+  return isHexOfLength(s, MINHASH_DIGITS);
 }
+
+/** A signature's length in hex digits (512). */
+export const MINHASH_DIGITS = BINS * HEX_PER_BIN;
 
 /** Whether a fingerprint carries a signature (validated where it was read). */
 export function isSignature(s: string | undefined): s is string {

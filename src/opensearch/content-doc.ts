@@ -4,6 +4,7 @@ import { readFingerprint } from '../fingerprint/page.js';
 import { MD } from '../model/keys.js';
 import type { Metadata } from '../model/metadata.js';
 import { isoDate } from '../model/values.js';
+import { signatureField } from './signature-field.js';
 import { documentId } from './status-doc.js';
 
 export interface IndexerOptions {
@@ -61,7 +62,7 @@ export const isSkippedDuplicate = (md: Metadata, o: IndexerOptions): boolean =>
 
 /**
  * The fingerprint fields: `simhash`, `simhashExact`, `simhashTokens`, `minhash` (the MinHash
- * signature that verifies a candidate); a canonical gets the lookup keys (`minhashKeys`, the bands of
+ * signature that verifies a candidate, in base64: signature-field.ts); a canonical gets the lookup keys (`minhashKeys`, the bands of
  * its signature, or its exact signature) that other pages find it by, a near-duplicate (flag mode)
  * `duplicateOf`, `duplicateDistance` and `duplicateSimilarity` instead, so no page is ever found as
  * the duplicate of a duplicate.
@@ -70,7 +71,7 @@ function addFingerprint(doc: Record<string, unknown>, md: Metadata): void {
   const fp = readFingerprint(md);
   if (!fp) return;
   if (fp.kind === 'simhash') doc.simhash = fp.hash;
-  if (fp.minhash) doc.minhash = fp.minhash;
+  if (fp.minhash) doc.minhash = signatureField(fp.minhash);
   if (fp.tokens > 0) doc.simhashTokens = fp.tokens;
   const duplicateOf = md.getFirstValue(MD.duplicateOf);
   if (duplicateOf) {
@@ -91,7 +92,7 @@ function addFingerprint(doc: Record<string, unknown>, md: Metadata): void {
     doc.similarity = similarity;
   }
   if (fp.body) {
-    doc.bodyMinhash = fp.body.minhash;
+    doc.bodyMinhash = signatureField(fp.body.minhash);
     doc.bodyTokens = fp.body.tokens;
   }
   if (fp.kind === 'exact') doc.simhashExact = fp.hash;

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DUPLICATE_SIMILARITY } from '../../../src/dedup/decide.js';
 import { BANDS } from '../../../src/fingerprint/minhash.js';
+import { signatureOf } from '../../../src/opensearch/signature-field.js';
 import { documentId } from '../../../src/opensearch/status-doc.js';
 import { article } from '../../support/articles.js';
 import {
@@ -149,7 +150,9 @@ describe('near-duplicates in a crawl', () => {
     expect(indexed).toEqual(['/copy/0']);
     const canonical = content.get(documentId(`${a}/copy/0`))!;
     expect(canonical.simhash).toMatch(/^[0-9a-f]{16}$/);
-    expect(canonical.minhash).toMatch(/^[0-9a-f]{512}$/);
+    // Stored in base64 (a binary field with doc values): 256 bytes.
+    expect(signatureOf(canonical.minhash, 512)).toMatch(/^[0-9a-f]{512}$/);
+    expect(canonical.minhash).toMatch(/^[A-Za-z0-9+/]{342}==$/);
     expect(canonical.minhashKeys).toHaveLength(BANDS);
     // A duplicate comes back dedup.fetch.interval.factor (4) times later than its canonical.
     const inDays = (d: StatusDocView | undefined) =>
