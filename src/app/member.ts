@@ -63,16 +63,6 @@ interface Generation {
   ended: boolean;
 }
 
-/**
- * What a time read from the cluster may lag behind: a script's `ctx._now` (a handover's `lastFetch`,
- * a lease's `expiresAt`) is OpenSearch's cached clock, refreshed every
- * `thread_pool.estimated_time_interval` (200 ms by default; measured on a local node: 2 to 197 ms
- * behind the update's start), so a handover may say its hosts are free up to that much too early
- * (seen: two members fetching one host 1,986 ms apart under a 2 s Crawl-delay). The heartbeat's
- * reading lags alike, which only makes the wait longer.
- */
-const CLUSTER_CLOCK_SLACK_MS = 250;
-
 export class ElasticMember {
   readonly id: string;
   private readonly membership: Membership;
@@ -326,8 +316,7 @@ export class ElasticMember {
       }
       until = Math.max(until, handovers.get(shard) ?? 0);
     }
-    if (until === 0) return;
-    const wait = until + CLUSTER_CLOCK_SLACK_MS - (this.clock.now() + this.offset);
+    const wait = until - (this.clock.now() + this.offset);
     if (wait > 0 && !this.stopping) await this.nap(wait);
   }
 

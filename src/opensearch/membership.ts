@@ -62,6 +62,9 @@ export function memberOfShare(share: string): string {
 }
 
 const memberId = (statusIndex: string, member: string) => `${statusIndex}@member@${member}`;
+/** How far a script's `ctx._now` may lag behind the cluster's clock (see `handovers`). */
+const CACHED_CLOCK_LAG_MS = 250;
+
 const handoverId = (statusIndex: string, shard: number) => `${leaseId(statusIndex, shard)}@handover`;
 
 const HEARTBEAT = [
@@ -199,7 +202,13 @@ export class Membership {
     });
   }
 
-  /** The handovers of these shards: when their hosts may be fetched again (cluster epoch ms). */
+  /**
+   * The handovers of these shards: when their hosts may be fetched again (cluster epoch ms). Their
+   * `lastFetch` is the script's `ctx._now`, OpenSearch's cached clock (refreshed every
+   * `thread_pool.estimated_time_interval`, 200 ms by default; measured on a local node 2 to 197 ms
+   * behind the update's start), so it may say up to that much too early: CACHED_CLOCK_LAG_MS is
+   * added (seen without it: two members fetching one host 1,986 ms apart under a 2 s Crawl-delay).
+   */
   async handovers(shards: readonly number[]): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     if (shards.length === 0) return out;
@@ -210,7 +219,8 @@ export class Membership {
     const docs = (res.body as unknown as { docs: { found?: boolean; _source?: Record<string, unknown> }[] })
       .docs;
     docs.forEach((d, i) => {
-      if (d.found && d._source) out.set(shards[i]!, num(d._source.lastFetch) + num(d._source.delayMs));
+      if (d.found && d._source)
+        out.set(shards[i]!, num(d._source.lastFetch) + CACHED_CLOCK_LAG_MS + num(d._source.delayMs));
     });
     return out;
   }
