@@ -41,7 +41,7 @@ export function checksStore(
   client: Client,
   config: Config,
   stores: { readonly due: DueWriter | undefined; readonly deleter: Pick<ContentDeleter, 'delete'> },
-  log?: Logger,
+  log: Logger,
 ): ChecksStore | undefined {
   const { due, deleter } = stores;
   if (!due) return undefined;
@@ -52,7 +52,7 @@ export function checksStore(
       hosts: config['opensearch.hosts.index.name'],
     },
     (name) =>
-      log?.warn(
+      log.warn(
         { index: name },
         'content index made before the near-duplicate signatures had doc values: its lookups read each candidate from _source, which costs OpenSearch far more CPU; to speed them up, _reindex it into an index made from mappings/content.json and point opensearch.indexer.index.name at that',
       ),

@@ -36,6 +36,8 @@ export const FLIP = 0x80000000 | 0;
 /** No shingle yet: the flipped largest hash (which, as before the flip, never wins a bin). */
 export const EMPTY = 0xffffffff ^ FLIP;
 const HEX_PER_BIN = 2;
+/** A signature's length in hex digits (512). */
+export const MINHASH_DIGITS = BINS * HEX_PER_BIN;
 const BIN_VALUES = 256;
 
 export const HEX_DIGITS = '0123456789abcdef';
@@ -151,12 +153,9 @@ export function validSignature(s: string | undefined): s is string {
   return isHexOfLength(s, MINHASH_DIGITS);
 }
 
-/** A signature's length in hex digits (512). */
-export const MINHASH_DIGITS = BINS * HEX_PER_BIN;
-
 /** Whether a fingerprint carries a signature (validated where it was read). */
 export function isSignature(s: string | undefined): s is string {
-  return s !== undefined && s.length === BINS * HEX_PER_BIN;
+  return s !== undefined && s.length === MINHASH_DIGITS;
 }
 
 /**

@@ -125,6 +125,13 @@ export function contentUrl(url: string, md: Metadata, canonicalKey: string): str
 }
 
 /**
+ * A content document's id from its `url` and `canonical` fields (contentDocument writes `canonical`
+ * only when the id is its): what reads documents without their `_id` (dedup-index.ts) uses.
+ */
+export const contentDocumentId = (url: string, canonical: string | undefined): string =>
+  documentId(canonical ?? url);
+
+/**
  * The content document of a FETCHED page: url (the page's own, so deletion can find it), crawl, canonical,
  * title/description/keywords and other fields from indexer.md.mapping, text, host, fetch time,
  * signature, `markdown` (the main content as Markdown, when the parser wrote it; cut at the same
@@ -143,8 +150,9 @@ export function contentDocument(
 ): { id: string; doc: Record<string, unknown> } {
   const { url, metadata: md, text, markdown } = page;
   const target = contentUrl(url, md, o.canonicalKey);
+  const canonical = target === url ? undefined : target;
   const doc: Record<string, unknown> = { url, crawl: o.crawl };
-  if (target !== url) doc.canonical = target;
+  if (canonical) doc.canonical = canonical;
   const trimmed = text.trim();
   const content = o.textMaxLength >= 0 ? trimmed.slice(0, o.textMaxLength) : trimmed;
   if (!(o.ignoreEmptyFields && content === '')) doc.content = content;
@@ -175,5 +183,5 @@ export function contentDocument(
       }
     }
   }
-  return { id: documentId(target), doc };
+  return { id: contentDocumentId(url, canonical), doc };
 }

@@ -4,9 +4,9 @@ import type { CandidateLookup, LookupRequest, LookupResult } from '../dedup/port
 import { BODY_BINS, validBodySignature } from '../fingerprint/body-minhash.js';
 import { MINHASH_DIGITS, validSignature } from '../fingerprint/minhash.js';
 import type { HostProfile } from '../soft404/profile.js';
+import { contentDocumentId } from './content-doc.js';
 import { hostProfilesOf, hostsSearch, saveHostProfile } from './hosts-index.js';
 import { signatureOf } from './signature-field.js';
-import { documentId } from './status-doc.js';
 
 /** What a candidate's document is read for: its fingerprint, its canonical, its body's signature. */
 const CANDIDATE_FIELDS = [
@@ -21,8 +21,8 @@ const CANDIDATE_FIELDS = [
 ];
 
 /**
- * The same from doc values, with `canonical`: the document's id is its canonical's or its URL's
- * (content-doc.ts), so not even `_id`, a stored field, is read.
+ * The same from doc values, with `canonical`: the document's id follows from the two
+ * (contentDocumentId), so not even `_id`, a stored field, is read.
  */
 const DOC_VALUE_FIELDS = [...CANDIDATE_FIELDS, 'canonical'];
 
@@ -72,7 +72,7 @@ function candidateOf(hit: ContentHit): Candidate | undefined {
   const bodyMinhash = signatureOf(s.bodyMinhash, BODY_BINS);
   const duplicateOf = str(s.duplicateOf);
   return {
-    id: hit._id ?? documentId(str(s.canonical) ?? url),
+    id: hit._id ?? contentDocumentId(url, str(s.canonical)),
     url,
     kind: simhash ? 'simhash' : 'exact',
     hash,
